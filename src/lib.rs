@@ -1,0 +1,2 @@
+//! sudoku-bulk: solve huge Sudoku files.
+pub mod solver;

@@ -1,0 +1,154 @@
+//! Solvers: the pure core of the data flow. Cells in, outcome out: no I/O, no
+//! threads, no allocation on the 9x9 path.
+//!
+//! Every solver speaks the same cell encoding: a slice of `side * side` bytes in
+//! row-major order, `0` for a blank and `1..=side` for a given. Parsing text into
+//! that encoding is `format`'s job; checking that givens do not clash is
+//! [`find_conflict`]'s, so a solver may assume its input is well formed.
+
+pub mod generic;
+
+/// Smallest supported box size (4x4 grids).
+pub const MIN_BOX: usize = 2;
+/// Largest supported box size (36x36 grids).
+pub const MAX_BOX: usize = 6;
+
+/// What a search found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Search {
+    /// Solutions found, never more than the limit the search was given.
+    pub count: u32,
+    /// Branch points taken (each alternative tried after propagation stalls
+    /// counts once). A puzzle solved by propagation alone has 0.
+    pub guesses: u64,
+}
+
+/// Two givens that share a row, column or box and hold the same digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// Index (row-major, 0-based) of the first cell of the pair.
+    pub first: usize,
+    /// Index of the second cell, `second > first`.
+    pub second: usize,
+    /// The repeated digit, `1..=side`.
+    pub digit: u8,
+}
+
+/// Returns the first pair of givens that break the rules, scanning cells in
+/// row-major order, or `None` when the givens are consistent.
+///
+/// `cells.len()` must be `side * side` with `side = box_size * box_size`, and
+/// every value `<= side`.
+pub fn find_conflict(box_size: usize, cells: &[u8]) -> Option<Conflict> {
+    let side = box_size * box_size;
+    debug_assert_eq!(cells.len(), side * side);
+    // For each (unit, digit) remember the first cell that holds it: units are
+    // rows 0..side, columns side..2side, boxes 2side..3side.
+    let mut seen = vec![u16::MAX; 3 * side * (side + 1)];
+    for (i, &d) in cells.iter().enumerate() {
+        if d == 0 {
+            continue;
+        }
+        let (r, c) = (i / side, i % side);
+        let b = (r / box_size) * box_size + c / box_size;
+        for unit in [r, side + c, 2 * side + b] {
+            let slot = &mut seen[unit * (side + 1) + d as usize];
+            if *slot == u16::MAX {
+                *slot = i as u16;
+            } else {
+                return Some(Conflict {
+                    first: *slot as usize,
+                    second: i,
+                    digit: d,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Searches a puzzle of any supported size for up to `limit` solutions and
+/// writes the first one found into `out` (left unspecified when none is found).
+///
+/// 9x9 puzzles take the fast path; other sizes the generic solver.
+/// Requires `cells.len() == out.len() == side * side`, values `<= side`, and
+/// `MIN_BOX <= box_size <= MAX_BOX`. Givens that clash give `count == 0`.
+pub fn solve(box_size: usize, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
+    generic::solve(box_size, cells, limit, out)
+}
+
+/// Checks a candidate answer on its own terms, without trusting any solver:
+/// every cell filled with `1..=side`, each row, column and box a permutation,
+/// and every given of `puzzle` kept. Returns the reason it is not, if any.
+pub fn verify(box_size: usize, puzzle: &[u8], answer: &[u8]) -> Result<(), String> {
+    let side = box_size * box_size;
+    if puzzle.len() != side * side || answer.len() != side * side {
+        return Err(format!("expected {} cells", side * side));
+    }
+    for (i, (&p, &a)) in puzzle.iter().zip(answer).enumerate() {
+        if a == 0 || a as usize > side {
+            return Err(format!("cell {}: not filled with 1..={side}", i + 1));
+        }
+        if p != 0 && p != a {
+            return Err(format!("cell {}: given {p} changed to {a}", i + 1));
+        }
+    }
+    match find_conflict(box_size, answer) {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "cells {} and {} both hold {}",
+            c.first + 1,
+            c.second + 1,
+            c.digit
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conflict_in_row_column_and_box() {
+        let mut cells = [0u8; 81];
+        cells[0] = 5;
+        cells[8] = 5; // same row
+        assert_eq!(
+            find_conflict(3, &cells),
+            Some(Conflict {
+                first: 0,
+                second: 8,
+                digit: 5
+            })
+        );
+        let mut cells = [0u8; 81];
+        cells[4] = 7;
+        cells[76] = 7; // same column
+        assert_eq!(find_conflict(3, &cells).map(|c| c.second), Some(76));
+        let mut cells = [0u8; 81];
+        cells[0] = 2;
+        cells[20] = 2; // same box, other row and column
+        assert_eq!(find_conflict(3, &cells).map(|c| c.second), Some(20));
+        let mut cells = [0u8; 81];
+        cells[0] = 2;
+        cells[40] = 2;
+        assert_eq!(find_conflict(3, &cells), None);
+    }
+
+    #[test]
+    fn verify_rejects_changed_given_and_repeats() {
+        // A valid 4x4 grid.
+        let good = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        let mut puzzle = [0u8; 16];
+        puzzle[0] = 1;
+        assert_eq!(verify(2, &puzzle, &good), Ok(()));
+        puzzle[0] = 2;
+        assert!(verify(2, &puzzle, &good).unwrap_err().contains("given"));
+        let mut bad = good;
+        bad.swap(0, 1);
+        assert!(verify(2, &[0; 16], &bad).is_err());
+        let mut blank = good;
+        blank[5] = 0;
+        assert!(verify(2, &[0; 16], &blank).is_err());
+    }
+}
