@@ -1,2 +1,29 @@
-//! sudoku-bulk: solve huge Sudoku files.
+//! sudoku-bulk solves huge Sudoku puzzle files as fast as the hardware allows.
+//!
+//! Data flow: [`input`] maps or streams the bytes → [`pipeline`] cuts them into
+//! record-aligned chunks and solves them on rayon workers → [`format`] parses
+//! each record and writes its answer → [`solver`] does the pure work → the
+//! pipeline's single writer emits answers in input order into an
+//! [`output::Output`].
+//!
+//! The solver can be used on its own:
+//!
+//! ```
+//! use sudoku_bulk::{format, solver};
+//!
+//! let line = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+//! let mut cells = [0u8; 81];
+//! format::parse_9x9(line, &mut cells).unwrap();
+//! let mut answer = [0u8; 81];
+//! let search = solver::solve(3, &cells, 2, &mut answer);
+//! assert_eq!(search.count, 1); // unique
+//! assert!(solver::verify(3, &cells, &answer).is_ok());
+//! ```
+
+pub mod args;
+pub mod cmd;
+pub mod format;
+pub mod input;
+pub mod output;
+pub mod pipeline;
 pub mod solver;

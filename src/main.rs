@@ -1,1 +1,23 @@
-fn main(){}
+//! Entry point: parse arguments, run the command, map the outcome to an exit
+//! status (0 all good, 1 bad records, 2 usage or I/O error).
+
+use std::process::ExitCode;
+
+use sudoku_bulk::{args, cmd};
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(err) if cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("sudoku-bulk: {err:#}");
+            ExitCode::from(cmd::EXIT_ERROR)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    match args::parse() {
+        args::Command::Bulk(cfg) => cmd::bulk(&cfg),
+    }
+}

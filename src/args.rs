@@ -1,0 +1,168 @@
+//! Command line: the clap types live here and stop here. `parse` turns them
+//! into the plain [`Command`] the rest of the program runs.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::pipeline::{OnError, Task};
+
+/// Solve huge Sudoku puzzle files as fast as the hardware allows.
+///
+/// Puzzles are read one per line (81 cells, digits 1-9, blanks `.` `0` `_` `*`),
+/// solved on all cores, and answered one line per puzzle in input order.
+#[derive(Parser, Debug)]
+#[command(name = "sudoku-bulk", version, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: CliCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum CliCommand {
+    /// Solve every puzzle of a file; write one answer line per puzzle, in order.
+    ///
+    /// Exit status: 0 when every puzzle was solved, 1 when some records were bad
+    /// or unsolvable (each gets an `error: REASON` output line and a
+    /// `FILE:LINE: REASON` message on stderr), 2 on usage or I/O errors.
+    Solve(SolveArgs),
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    /// Puzzle file. `-` or nothing reads standard input (streamed).
+    input: Option<PathBuf>,
+
+    /// Write answers to FILE (atomically: a temporary file renamed into place
+    /// on success) instead of standard output. Must not be the input.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Answer only puzzles with exactly one solution; mark the others
+    /// `multiple solutions`.
+    #[arg(long)]
+    unique: bool,
+
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Options shared by every bulk command.
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// Worker threads [default: all cores]. `-j 1` runs sequentially; the
+    /// output is byte-identical for every value.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+
+    /// Do not draw the progress bar (it is only drawn when stderr is a terminal).
+    #[arg(long)]
+    no_progress: bool,
+
+    /// Read the input file into memory instead of memory-mapping it.
+    #[arg(long)]
+    no_mmap: bool,
+
+    /// What to do with a bad record: `mark` writes an `error: REASON` line for
+    /// it and goes on; `fail` stops at the first one and leaves no output file.
+    #[arg(long, value_enum, default_value_t = ErrorPolicy::Mark, value_name = "POLICY")]
+    on_error: ErrorPolicy,
+
+    /// Work unit size in bytes [default: picked from the input size, at most
+    /// 1 MiB]. Chunks end on record boundaries; the output never depends on it.
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    chunk_size: Option<u64>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum ErrorPolicy {
+    Mark,
+    Fail,
+}
+
+/// A bulk job, as the rest of the program sees it.
+#[derive(Clone, Debug)]
+pub struct BulkConfig {
+    /// Input path; `None` for stdin.
+    pub input: Option<PathBuf>,
+    /// Output path; `None` for stdout.
+    pub output: Option<PathBuf>,
+    /// What to do per puzzle.
+    pub task: Task,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Chunk size in bytes, if the user fixed it.
+    pub chunk_bytes: Option<usize>,
+    /// Bad-record policy.
+    pub on_error: OnError,
+    /// Draw a progress bar (when stderr is a terminal).
+    pub progress: bool,
+    /// Never memory-map the input.
+    pub no_mmap: bool,
+}
+
+/// What the user asked for.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// Run a bulk job (`solve`).
+    Bulk(BulkConfig),
+}
+
+/// Parses the process arguments; exits with status 2 and a usage message on
+/// errors (clap's behaviour), 0 for `--help` and `--version`.
+pub fn parse() -> Command {
+    convert(Cli::parse())
+}
+
+fn convert(cli: Cli) -> Command {
+    match cli.command {
+        CliCommand::Solve(a) => Command::Bulk(bulk(
+            a.input,
+            a.output,
+            Task::Solve { unique: a.unique },
+            a.run,
+        )),
+    }
+}
+
+fn bulk(input: Option<PathBuf>, output: Option<PathBuf>, task: Task, run: RunArgs) -> BulkConfig {
+    BulkConfig {
+        input: input.filter(|p| p.as_os_str() != "-"),
+        output: output.filter(|p| p.as_os_str() != "-"),
+        task,
+        threads: run.threads.map_or_else(default_threads, usize::from),
+        chunk_bytes: run.chunk_size.map(|n| n as usize),
+        on_error: match run.on_error {
+            ErrorPolicy::Mark => OnError::Mark,
+            ErrorPolicy::Fail => OnError::Fail,
+        },
+        progress: !run.no_progress,
+        no_mmap: run.no_mmap,
+    }
+}
+
+/// All cores, as fd does.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn dash_means_stdin_and_stdout() {
+        let cli = Cli::try_parse_from(["sudoku-bulk", "solve", "-", "-o", "-", "-j", "3"]).unwrap();
+        let Command::Bulk(c) = convert(cli);
+        assert_eq!(c.input, None);
+        assert_eq!(c.output, None);
+        assert_eq!(c.threads, 3);
+        assert!(Cli::try_parse_from(["sudoku-bulk", "solve", "-j", "0"]).is_err());
+    }
+}

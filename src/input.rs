@@ -1,0 +1,67 @@
+//! Input: opens a path or stdin and hands the rest of the data flow plain
+//! bytes. A regular file is memory-mapped (or read whole with `--no-mmap`, or
+//! when mapping fails); stdin is streamed in chunks by `pipeline`.
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+use anyhow::Context;
+
+/// Where the puzzles come from.
+pub enum Input {
+    /// A memory-mapped regular file.
+    Mapped(memmap2::Mmap),
+    /// A file read whole into memory.
+    Read(Vec<u8>),
+    /// Standard input, to be streamed.
+    Stdin,
+}
+
+/// How a user names the input in messages: the path, or `<stdin>`.
+pub fn display_name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) => p.display().to_string(),
+        None => "<stdin>".to_string(),
+    }
+}
+
+/// Opens `path` (`None` or `-` for stdin). Maps the file unless `no_mmap`;
+/// when mapping fails, says so on stderr and reads the file instead.
+pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
+    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
+        return Ok(Input::Stdin);
+    };
+    let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("{}: cannot stat", path.display()))?;
+    if meta.is_dir() {
+        anyhow::bail!("{}: is a directory", path.display());
+    }
+    if !no_mmap && meta.is_file() && meta.len() > 0 {
+        // SAFETY: the map is only read, as a byte slice. The file may be
+        // changed or truncated by another process while mapped, which would
+        // make the slice lie (or raise SIGBUS on truncation); we accept that
+        // risk as ripgrep does, since the alternative is reading whole
+        // multi-gigabyte files. We never write through or to this file: the
+        // output path is checked against it before anything is created.
+        match unsafe { memmap2::Mmap::map(&file) } {
+            Ok(map) => return Ok(Input::Mapped(map)),
+            Err(err) => eprintln!(
+                "sudoku-bulk: {}: cannot memory-map ({err}), reading it instead",
+                path.display()
+            ),
+        }
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    io::Read::read_to_end(&mut &file, &mut data)
+        .with_context(|| format!("{}: cannot read", path.display()))?;
+    Ok(Input::Read(data))
+}
+
+/// True when `output` names the same file as `input` (through links or
+/// other spellings of the path), so writing it would destroy the input.
+pub fn same_file(input: &Path, output: &Path) -> bool {
+    same_file::is_same_file(input, output).unwrap_or(false)
+}
