@@ -24,7 +24,11 @@ fn example_from_the_issue() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), EXAMPLE_OUT);
     assert_answers_9x9(&puzzle_lines(EXAMPLE_IN)[..2], &stdout(&o));
-    assert!(stderr(&o).contains("2 records, 2 solved, 0 bad"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("2 records, 2 solved, 0 bad"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -111,7 +115,11 @@ fn all_paths_give_identical_bytes() {
     assert_eq!(reference.status.code(), Some(1));
     assert_answers_9x9(
         &puzzle_lines(&input)[..354],
-        &stdout(&reference).lines().take(354).collect::<Vec<_>>().join("\n"),
+        &stdout(&reference)
+            .lines()
+            .take(354)
+            .collect::<Vec<_>>()
+            .join("\n"),
     );
     for threads in ["1", "2", "4"] {
         for chunk in [None, Some("1"), Some("200"), Some("5000")] {
@@ -144,7 +152,10 @@ fn all_paths_give_identical_bytes() {
 fn output_file_is_written_atomically() {
     let (dir, path) = temp_file("in.txt", EXAMPLE_IN.as_bytes());
     let out = dir.path().join("answers.txt");
-    let o = run(&["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()], b"");
+    let o = run(
+        &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
+        b"",
+    );
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(o.stdout, b"");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), EXAMPLE_OUT);
@@ -208,7 +219,15 @@ fn usage_and_io_errors_exit_2() {
     assert_eq!(run(&["solve", "--bogus"], b"").status.code(), Some(2));
     assert_eq!(run(&["solve", "-j", "0"], b"").status.code(), Some(2));
     let (_dir, path) = temp_file("in.txt", EXAMPLE_IN.as_bytes());
-    let o = run(&["solve", path.to_str().unwrap(), "-o", "/nonexistent/dir/out.txt"], b"");
+    let o = run(
+        &[
+            "solve",
+            path.to_str().unwrap(),
+            "-o",
+            "/nonexistent/dir/out.txt",
+        ],
+        b"",
+    );
     assert_eq!(o.status.code(), Some(2));
 }
 

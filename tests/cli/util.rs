@@ -14,12 +14,18 @@ pub fn bin() -> Command {
 
 /// Runs `sudoku-bulk ARGS` with `stdin` and returns its output.
 pub fn run(args: &[&str], stdin: &[u8]) -> Output {
-    bin().args(args).write_stdin(stdin.to_vec()).output().unwrap()
+    bin()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap()
 }
 
 /// The data/ folder of the repository.
 pub fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
 }
 
 /// A fresh temporary directory holding `name` with `content`.
@@ -48,7 +54,8 @@ pub fn cells(text: &str, blanks: &str, alphabet: &str) -> Vec<u8> {
             } else {
                 alphabet
                     .find(ch)
-                    .unwrap_or_else(|| panic!("unexpected {ch:?} in {text:?}")) as u8
+                    .unwrap_or_else(|| panic!("unexpected {ch:?} in {text:?}"))
+                    as u8
                     + 1
             }
         })
@@ -66,7 +73,11 @@ pub fn assert_valid(b: usize, puzzle: &[u8], answer: &[u8]) {
         assert!(p == 0 || p == a, "cell {i}: given {p} became {a}");
     }
     for unit in 0..side {
-        let (mut row, mut col, mut bx) = (vec![false; side + 1], vec![false; side + 1], vec![false; side + 1]);
+        let (mut row, mut col, mut bx) = (
+            vec![false; side + 1],
+            vec![false; side + 1],
+            vec![false; side + 1],
+        );
         for k in 0..side {
             let r = answer[unit * side + k] as usize;
             let c = answer[k * side + unit] as usize;
