@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::detect::{Forced, ShapeName};
+use crate::format::Symbols;
 use crate::pipeline::{OnError, Task};
 
 /// Solve huge Sudoku puzzle files as fast as the hardware allows.
@@ -26,6 +28,31 @@ enum CliCommand {
     /// or unsolvable (each gets an `error: REASON` output line and a
     /// `FILE:LINE: REASON` message on stderr), 2 on usage or I/O errors.
     Solve(SolveArgs),
+
+    /// Count the solutions of every puzzle, up to a limit: one line per record,
+    /// `0`, `1`, ... or `N+` when the limit N is reached (default 2: a
+    /// uniqueness check).
+    ///
+    /// Exit status: 0 when every record could be read (whatever its count), 1
+    /// when some were bad (malformed, or givens that clash), 2 on errors.
+    Count(CountArgs),
+}
+
+#[derive(Args, Debug)]
+struct CountArgs {
+    /// Puzzle file. `-` or nothing reads standard input (streamed).
+    input: Option<PathBuf>,
+
+    /// Write counts to FILE (atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Stop counting a puzzle's solutions at N.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    limit: u32,
+
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 #[derive(Args, Debug)]
@@ -68,10 +95,34 @@ struct RunArgs {
     #[arg(long, value_enum, default_value_t = ErrorPolicy::Mark, value_name = "POLICY")]
     on_error: ErrorPolicy,
 
+    /// Input layout and cell symbols, detected by default. Layouts: `line` (one
+    /// puzzle per line), `grid` (rows of cells), `spaced` (rows of
+    /// space-separated numbers), `csv`. Symbols: `digits`, `letters` (A-P,
+    /// A-Y), `hex0` (0-F), `hex1` (1-G). Combine with a comma: `grid,hex1`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    format: Vec<FormatName>,
+
+    /// CSV input: the column holding the puzzles (known dataset headers are
+    /// recognised without it).
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+
     /// Work unit size in bytes [default: picked from the input size, at most
     /// 1 MiB]. Chunks end on record boundaries; the output never depends on it.
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: Option<u64>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FormatName {
+    Line,
+    Grid,
+    Spaced,
+    Csv,
+    Digits,
+    Letters,
+    Hex0,
+    Hex1,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -99,6 +150,8 @@ pub struct BulkConfig {
     pub progress: bool,
     /// Never memory-map the input.
     pub no_mmap: bool,
+    /// Layout choices the user forced.
+    pub forced: Forced,
 }
 
 /// What the user asked for.
@@ -111,22 +164,64 @@ pub enum Command {
 /// Parses the process arguments; exits with status 2 and a usage message on
 /// errors (clap's behaviour), 0 for `--help` and `--version`.
 pub fn parse() -> Command {
-    convert(Cli::parse())
+    match convert(Cli::parse()) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    }
 }
 
-fn convert(cli: Cli) -> Command {
-    match cli.command {
+fn convert(cli: Cli) -> Result<Command, clap::Error> {
+    Ok(match cli.command {
         CliCommand::Solve(a) => Command::Bulk(bulk(
             a.input,
             a.output,
             Task::Solve { unique: a.unique },
             a.run,
-        )),
-    }
+        )?),
+        CliCommand::Count(a) => Command::Bulk(bulk(
+            a.input,
+            a.output,
+            Task::Count { limit: a.limit },
+            a.run,
+        )?),
+    })
 }
 
-fn bulk(input: Option<PathBuf>, output: Option<PathBuf>, task: Task, run: RunArgs) -> BulkConfig {
-    BulkConfig {
+fn forced(formats: &[FormatName], column: Option<String>) -> Result<Forced, clap::Error> {
+    let mut f = Forced {
+        column,
+        ..Forced::default()
+    };
+    for &name in formats {
+        let (shape, symbols) = match name {
+            FormatName::Line => (Some(ShapeName::Line), None),
+            FormatName::Grid => (Some(ShapeName::Grid), None),
+            FormatName::Spaced => (Some(ShapeName::Spaced), None),
+            FormatName::Csv => (Some(ShapeName::Csv), None),
+            FormatName::Digits => (None, Some(Symbols::Digits)),
+            FormatName::Letters => (None, Some(Symbols::Letters)),
+            FormatName::Hex0 => (None, Some(Symbols::Hex0)),
+            FormatName::Hex1 => (None, Some(Symbols::Hex1)),
+        };
+        if (shape.is_some() && f.shape.is_some()) || (symbols.is_some() && f.symbols.is_some()) {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--format takes at most one layout and one symbol set\n",
+            ));
+        }
+        f.shape = f.shape.or(shape);
+        f.symbols = f.symbols.or(symbols);
+    }
+    Ok(f)
+}
+
+fn bulk(
+    input: Option<PathBuf>,
+    output: Option<PathBuf>,
+    task: Task,
+    run: RunArgs,
+) -> Result<BulkConfig, clap::Error> {
+    Ok(BulkConfig {
         input: input.filter(|p| p.as_os_str() != "-"),
         output: output.filter(|p| p.as_os_str() != "-"),
         task,
@@ -138,7 +233,8 @@ fn bulk(input: Option<PathBuf>, output: Option<PathBuf>, task: Task, run: RunArg
         },
         progress: !run.no_progress,
         no_mmap: run.no_mmap,
-    }
+        forced: forced(&run.format, run.column)?,
+    })
 }
 
 /// All cores, as fd does.
@@ -159,10 +255,17 @@ mod tests {
     #[test]
     fn dash_means_stdin_and_stdout() {
         let cli = Cli::try_parse_from(["sudoku-bulk", "solve", "-", "-o", "-", "-j", "3"]).unwrap();
-        let Command::Bulk(c) = convert(cli);
+        let Command::Bulk(c) = convert(cli).unwrap();
         assert_eq!(c.input, None);
         assert_eq!(c.output, None);
         assert_eq!(c.threads, 3);
         assert!(Cli::try_parse_from(["sudoku-bulk", "solve", "-j", "0"]).is_err());
+        let cli = Cli::try_parse_from(["sudoku-bulk", "count", "--format", "grid,hex1"]).unwrap();
+        let Command::Bulk(c) = convert(cli).unwrap();
+        assert_eq!(c.task, Task::Count { limit: 2 });
+        assert_eq!(c.forced.shape, Some(ShapeName::Grid));
+        assert_eq!(c.forced.symbols, Some(Symbols::Hex1));
+        let cli = Cli::try_parse_from(["sudoku-bulk", "count", "--format", "grid,line"]).unwrap();
+        assert!(convert(cli).is_err());
     }
 }

@@ -6,9 +6,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::args::BulkConfig;
+use std::io::Read;
+
+use crate::detect::{self, Detected};
 use crate::input::{self, Input};
 use crate::output::{Output, Reporter};
-use crate::pipeline::{self, Options};
+use crate::pipeline::{self, Options, Task};
 
 /// Exit status when every record was answered.
 pub const EXIT_OK: u8 = 0;
@@ -24,7 +27,10 @@ const STDIN_CHUNK: usize = 256 << 10;
 /// small.
 const MAX_CHUNK: usize = 1 << 20;
 
-/// Runs a bulk job (`solve`).
+/// Bytes of stdin read up front to detect the layout.
+const STDIN_HEAD: usize = 1 << 20;
+
+/// Runs a bulk job (`solve`, `count`).
 pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
     let name = input::display_name(cfg.input.as_deref());
     if let (Some(i), Some(o)) = (&cfg.input, &cfg.output) {
@@ -36,41 +42,89 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         }
     }
     let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
+    match &source {
+        Input::Mapped(m) => bulk_slice(cfg, &name, m),
+        Input::Read(v) => bulk_slice(cfg, &name, v),
+        Input::Stdin => bulk_stdin(cfg, &name),
+    }
+}
+
+fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitCode> {
+    let data = pipeline::strip_bom(data);
+    let found = detect::detect(data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    let total = data.len() as u64;
+    // Enough chunks to keep every thread busy to the end, even on small
+    // files, and never fewer than a few KiB.
+    let auto = ((total as usize) / (cfg.threads * 16)).clamp(4 << 10, MAX_CHUNK);
+    let chunk_bytes = cfg.chunk_bytes.unwrap_or(auto);
+    let data = &data[found.skip_bytes..];
+    let chunks = pipeline::slice_chunks(data, &found.layout, chunk_bytes);
+    finish(cfg, name, &found, Some(total), chunk_bytes, chunks)
+}
+
+fn bulk_stdin(cfg: &BulkConfig, name: &str) -> anyhow::Result<ExitCode> {
+    let mut stdin = std::io::stdin().lock();
+    let mut head = Vec::new();
+    (&mut stdin)
+        .take(STDIN_HEAD as u64)
+        .read_to_end(&mut head)
+        .with_context(|| format!("{name}: cannot read"))?;
+    // Complete the last line so detection sees whole lines only.
+    if head.len() == STDIN_HEAD && head.last() != Some(&b'\n') {
+        let mut byte = [0u8];
+        while stdin
+            .read(&mut byte)
+            .with_context(|| format!("{name}: cannot read"))?
+            == 1
+        {
+            head.push(byte[0]);
+            if byte[0] == b'\n' {
+                break;
+            }
+        }
+    }
+    let body = pipeline::strip_bom(&head);
+    let found = detect::detect(body, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    let rest = body[found.skip_bytes..].to_vec();
+    let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
+    let chunks = pipeline::reader_chunks(
+        std::io::Cursor::new(rest).chain(stdin),
+        &found.layout,
+        chunk_bytes,
+    );
+    finish(cfg, name, &found, None, chunk_bytes, chunks)
+}
+
+fn finish<'a>(
+    cfg: &BulkConfig,
+    name: &str,
+    found: &Detected,
+    total: Option<u64>,
+    chunk_bytes: usize,
+    chunks: impl Iterator<Item = std::io::Result<std::borrow::Cow<'a, [u8]>>>,
+) -> anyhow::Result<ExitCode> {
     let mut out = Output::create(cfg.output.as_deref())?;
-    let total = match &source {
-        Input::Mapped(m) => Some(m.len() as u64),
-        Input::Read(v) => Some(v.len() as u64),
-        Input::Stdin => None,
-    };
-    let chunk_bytes = cfg.chunk_bytes.unwrap_or(match total {
-        // Enough chunks to keep every thread busy to the end, even on small
-        // files, and never fewer than a few KiB.
-        Some(n) => ((n as usize) / (cfg.threads * 16)).clamp(4 << 10, MAX_CHUNK),
-        None => STDIN_CHUNK,
-    });
     let opts = Options {
         threads: cfg.threads,
         chunk_bytes,
         on_error: cfg.on_error,
+        line_offset: found.skip_lines,
     };
-    let mut reporter = Reporter::new(name.clone(), total, cfg.progress);
-    let result = match &source {
-        Input::Mapped(m) => run_slice(cfg, &opts, m, &mut out, &mut reporter),
-        Input::Read(v) => run_slice(cfg, &opts, v, &mut out, &mut reporter),
-        Input::Stdin => {
-            let chunks = pipeline::reader_chunks(std::io::stdin().lock(), chunk_bytes);
-            let mut first = true;
-            // Drop a BOM at the very start of the stream.
-            let chunks = chunks.map(move |c| {
-                let c = c?;
-                if std::mem::take(&mut first) && c.starts_with(b"\xEF\xBB\xBF") {
-                    return Ok(std::borrow::Cow::Owned(c[3..].to_vec()));
-                }
-                Ok(c)
-            });
-            pipeline::run(cfg.task, &opts, chunks, out.writer(), &mut reporter)
-        }
+    let mut reporter = Reporter::new(name.to_string(), total, cfg.progress);
+    let preamble = match cfg.task {
+        Task::Solve { .. } => &found.preamble[..],
+        Task::Count { .. } => &[],
     };
+    let result = out.writer().write_all(preamble).and_then(|()| {
+        pipeline::run(
+            cfg.task,
+            &opts,
+            &found.layout,
+            chunks,
+            out.writer(),
+            &mut reporter,
+        )
+    });
     let summary = match result {
         Ok(s) => s,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
@@ -83,7 +137,7 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         }
     };
     if let Some((line, err)) = &summary.failed {
-        // `out` is dropped here: a temporary output file is deleted.
+        // `out` is dropped unfinished: a temporary output file is deleted.
         reporter.fail(*line, err);
         return Ok(ExitCode::from(EXIT_BAD_RECORDS));
     }
@@ -92,24 +146,12 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         r => r?,
     }
     let tally = summary.tally;
-    reporter.finish(&tally);
+    reporter.finish(cfg.task, &tally);
     Ok(ExitCode::from(if tally.bad == 0 {
         EXIT_OK
     } else {
         EXIT_BAD_RECORDS
     }))
-}
-
-fn run_slice(
-    cfg: &BulkConfig,
-    opts: &Options,
-    data: &[u8],
-    out: &mut Output,
-    reporter: &mut Reporter,
-) -> std::io::Result<pipeline::Summary> {
-    let data = pipeline::strip_bom(data);
-    let chunks = pipeline::slice_chunks(data, opts.chunk_bytes);
-    pipeline::run(cfg.task, opts, chunks, out.writer(), reporter)
 }
 
 /// True when an error chain ends in a broken pipe (`sudoku-bulk … | head`).

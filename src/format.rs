@@ -1,33 +1,86 @@
-//! Puzzle text formats: turns the bytes of one record into solver cells and
-//! writes answers back in the record's layout. Sits between `pipeline` (which
-//! hands it lines) and `solver` (which sees only cells).
+//! Puzzle text formats: cuts a chunk of input into records, turns each
+//! record's bytes into solver cells, and writes answers back in the record's
+//! own layout. Sits between `pipeline` (which hands it chunks) and `solver`
+//! (which sees only cells). Which layout a file uses is `detect`'s business.
+//!
+//! Shapes of a record:
+//!
+//! ```text
+//! Line    4.....8.5.3....   one puzzle per line (81, 256 or 625 cells)
+//! Grid    103000509         `side` rows of `side` cells, one row per line
+//!         002109400 ...
+//! Spaced  8 0 0 0 0 0 0 0 0 `side` rows of `side` numbers (0 = blank)
+//! Csv     id,puzzle,solution  a CSV row; one column holds the puzzle
+//! ```
 
 use std::fmt;
+use std::io::Write;
+
+use crate::solver;
 
 /// Why a record could not be turned into an answer. Bad records are data, not
 /// crashes: the pipeline counts them, marks their output line, and reports
 /// them as `FILE:LINE: reason`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
-    /// The record does not have the number of cells of any supported grid.
-    #[error("expected 81 cells, found {found}")]
+    /// The record does not have the number of cells of its grid.
+    #[error("expected {expected} cells, found {found}")]
     WrongLength {
+        /// Cells a record of this file has.
+        expected: usize,
         /// Cells found in the record.
         found: usize,
     },
-    /// A byte that is neither a digit nor a blank marker.
+    /// A grid record with too few rows before a blank line or the end.
+    #[error("expected {expected} rows, found {found}")]
+    WrongRows {
+        /// Rows of the file's grid.
+        expected: usize,
+        /// Rows found.
+        found: usize,
+    },
+    /// A row of a grid record with the wrong number of cells.
+    #[error("row {row}: expected {expected} cells, found {found}")]
+    WrongRowLength {
+        /// 1-based row of the grid.
+        row: usize,
+        /// Cells per row.
+        expected: usize,
+        /// Cells found.
+        found: usize,
+    },
+    /// A character that is neither a symbol of the file nor a blank marker.
     #[error("cell {cell}: invalid character {ch}")]
     BadChar {
-        /// 1-based cell number.
+        /// 1-based cell number, row-major.
         cell: usize,
-        /// The offending character, quoted and escaped for display.
+        /// The offending character.
         ch: Shown,
     },
+    /// A number outside `0..=side` in a space-separated grid.
+    #[error("cell {cell}: invalid number {token:?}")]
+    BadNumber {
+        /// 1-based cell number, row-major.
+        cell: usize,
+        /// The token as written.
+        token: String,
+    },
+    /// A CSV row without the puzzle column.
+    #[error("CSV row has {found} fields, the puzzle is in field {column}")]
+    MissingField {
+        /// 1-based column of the puzzle.
+        column: usize,
+        /// Fields in the row.
+        found: usize,
+    },
+    /// A CSV row the csv reader rejects.
+    #[error("bad CSV row: {0}")]
+    Csv(String),
     /// Two givens clash in a row, column or box.
     #[error("duplicate given {digit} at {first} and {second}")]
     Duplicate {
-        /// The repeated digit.
-        digit: u8,
+        /// The repeated digit, as the file writes it.
+        digit: String,
         /// First cell, as `rNcM`.
         first: CellName,
         /// Second cell, as `rNcM`.
@@ -42,8 +95,8 @@ pub enum RecordError {
     MultipleSolutions,
 }
 
-/// A character of bad input, printed the way a user can read it back:
-/// `'x'`, or `'\x07'` for control and non-ASCII bytes.
+/// A character of input, printed the way a user can read it back: `'x'`, or
+/// `'\xc3'` for control and non-ASCII bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shown(pub u8);
 
@@ -78,141 +131,760 @@ impl fmt::Display for CellName {
     }
 }
 
-/// Byte → cell value for 9x9 lines: `1`-`9` are givens, `.` `0` `_` `*` are
-/// blanks, anything else is [`BAD`].
-static DIGIT9: [u8; 256] = {
-    let mut t = [BAD; 256];
-    let mut d = 1;
-    while d <= 9 {
-        t[b'0' as usize + d] = d as u8;
-        d += 1;
+/// How cell values are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symbols {
+    /// `1`-`9` (4x4: `1`-`4`); blanks `.` `0` `_` `*`.
+    Digits,
+    /// `A`, `B`, ... for 1, 2, ...; blanks `-` `.` `_` `*`.
+    Letters,
+    /// Hex digits `0`-`F` for 1-16; blanks `.` `-` `_` `*`.
+    Hex0,
+    /// `1`-`9`, `A`-`G` for 1-16; blanks `.` `0` `-` `_` `*`.
+    Hex1,
+    /// Decimal numbers separated by whitespace, `0` (or `.`) blank.
+    Numbers,
+}
+
+impl Symbols {
+    /// The symbol written for value `v` (1-based).
+    fn encode(self, v: u8) -> u8 {
+        match self {
+            Symbols::Digits | Symbols::Hex1 if v <= 9 => b'0' + v,
+            Symbols::Hex1 => b'A' + v - 10,
+            Symbols::Letters => b'A' + v - 1,
+            Symbols::Hex0 if v <= 10 => b'0' + v - 1,
+            Symbols::Hex0 => b'A' + v - 11,
+            Symbols::Digits | Symbols::Numbers => b'0' + v,
+        }
     }
-    t[b'.' as usize] = 0;
-    t[b'0' as usize] = 0;
-    t[b'_' as usize] = 0;
-    t[b'*' as usize] = 0;
-    t
-};
+
+    /// Byte → value table: 0 blank, 1..=side a given, [`BAD`] otherwise.
+    fn decode_table(self, side: usize) -> [u8; 256] {
+        let mut t = [BAD; 256];
+        for v in 1..=side.min(36) as u8 {
+            let s = self.encode(v);
+            t[s as usize] = v;
+            t[s.to_ascii_lowercase() as usize] = v;
+        }
+        let blanks: &[u8] = match self {
+            Symbols::Digits | Symbols::Numbers => b".0_*",
+            Symbols::Letters | Symbols::Hex0 => b"-._*",
+            Symbols::Hex1 => b".0-_*",
+        };
+        for &b in blanks {
+            t[b as usize] = 0;
+        }
+        t
+    }
+}
+
 const BAD: u8 = 0xFF;
 
-/// What one line of a one-puzzle-per-line file holds, once line endings and
-/// surrounding whitespace are gone.
+/// How the records of a file are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// One puzzle per line; text after the first whitespace is ignored.
+    Line,
+    /// `side` rows of `side` symbols, one row per line.
+    Grid,
+    /// `side` rows of `side` whitespace-separated numbers.
+    Spaced,
+    /// A CSV row (see [`CsvColumns`]).
+    Csv(CsvColumns),
+}
+
+/// Where the puzzle and solution live in a CSV row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CsvColumns {
+    /// 0-based index of the puzzle column.
+    pub puzzle: usize,
+    /// 0-based index of the solution column; `None` appends one.
+    pub solution: Option<usize>,
+}
+
+/// A file's layout: shape, grid size and symbols. Built by `detect`.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// How records are laid out.
+    pub shape: Shape,
+    /// Box size: 3 for 9x9, 4 for 16x16, 5 for 25x25.
+    pub box_size: usize,
+    /// How cells are written.
+    pub symbols: Symbols,
+    decode: [u8; 256],
+}
+
+/// One record of a chunk, not yet parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item<'a> {
+    /// A record starting at 1-based chunk line `line`; `raw` is its text (for
+    /// grids, the rows with their newlines).
+    Record {
+        /// 1-based line within the chunk where the record starts.
+        line: u64,
+        /// The record's bytes.
+        raw: &'a [u8],
+    },
+    /// An `end` line: nothing after it is read.
+    End,
+}
+
+/// Iterates over the records of a chunk that starts at a record boundary.
+pub struct Records<'a> {
+    layout: &'a Layout,
+    data: &'a [u8],
+    pos: usize,
+    line: u64,
+    /// The last record ended because it was complete (row count reached, or a
+    /// newline for one-line shapes), not because the data ran out.
+    complete: bool,
+    /// An `end` line was returned: nothing more.
+    done: bool,
+}
+
+/// What one line holds, once line ending and surrounding whitespace are gone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Line<'a> {
     /// Empty or a `#` comment: not a record.
     Skip,
-    /// `end`: the judge-style end of input; nothing after it is read.
+    /// `end`: the judge-style end of input.
     End,
-    /// A puzzle: the first whitespace-separated token (ratings or comments may
-    /// follow it).
-    Puzzle(&'a [u8]),
+    /// Anything else, trimmed.
+    Text(&'a [u8]),
 }
 
 /// Classifies one line (without its `\n`; a trailing `\r` is allowed).
 pub fn classify_line(line: &[u8]) -> Line<'_> {
     let line = line.trim_ascii();
     if line.is_empty() || line[0] == b'#' {
-        return Line::Skip;
+        Line::Skip
+    } else if line.eq_ignore_ascii_case(b"end") {
+        Line::End
+    } else {
+        Line::Text(line)
     }
-    if line.eq_ignore_ascii_case(b"end") {
-        return Line::End;
+}
+
+impl<'a> Records<'a> {
+    /// Records of `data`, which must start at a record boundary.
+    pub fn new(layout: &'a Layout, data: &'a [u8]) -> Records<'a> {
+        Records {
+            layout,
+            data,
+            pos: 0,
+            line: 0,
+            complete: true,
+            done: false,
+        }
     }
+
+    /// Byte offset just after the last record returned.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Lines consumed so far.
+    pub fn lines(&self) -> u64 {
+        self.line
+    }
+
+    fn next_line(&mut self) -> Option<(&'a [u8], bool)> {
+        if self.pos >= self.data.len() {
+            return None;
+        }
+        let rest = &self.data[self.pos..];
+        self.line += 1;
+        Some(match memchr::memchr(b'\n', rest) {
+            Some(i) => {
+                self.pos += i + 1;
+                (&rest[..i], true)
+            }
+            None => {
+                self.pos = self.data.len();
+                (rest, false)
+            }
+        })
+    }
+}
+
+impl<'a> Iterator for Records<'a> {
+    type Item = Item<'a>;
+
+    fn next(&mut self) -> Option<Item<'a>> {
+        if self.done {
+            return None;
+        }
+        let side = self.layout.box_size * self.layout.box_size;
+        // Find the first line of a record.
+        let (first, start, start_line, ended) = loop {
+            let start = self.pos;
+            let (line, ended) = self.next_line()?;
+            match classify_line(line) {
+                Line::Skip => continue,
+                Line::End => {
+                    self.complete = ended;
+                    self.done = true;
+                    return Some(Item::End);
+                }
+                Line::Text(t) => break (t, start, self.line, ended),
+            }
+        };
+        match self.layout.shape {
+            Shape::Line | Shape::Csv(_) => {
+                self.complete = ended;
+                Some(Item::Record {
+                    line: start_line,
+                    raw: first,
+                })
+            }
+            Shape::Grid | Shape::Spaced => {
+                // A grid ends after `side` rows, or early at a blank line,
+                // comment or `end` (then parsing reports the short record).
+                let mut rows = 1;
+                let mut end = self.pos;
+                self.complete = ended;
+                while rows < side {
+                    let save = (self.pos, self.line);
+                    let Some((line, ended)) = self.next_line() else {
+                        self.complete = false;
+                        break;
+                    };
+                    match classify_line(line) {
+                        Line::Text(_) => {
+                            rows += 1;
+                            end = self.pos;
+                            self.complete = ended;
+                        }
+                        Line::End => {
+                            // Leave `end` for the next call.
+                            (self.pos, self.line) = save;
+                            self.complete = true;
+                            break;
+                        }
+                        Line::Skip => {
+                            self.complete = ended;
+                            break;
+                        }
+                    }
+                }
+                let _ = first;
+                Some(Item::Record {
+                    line: start_line,
+                    raw: &self.data[start..end],
+                })
+            }
+        }
+    }
+}
+
+impl Layout {
+    /// A layout; `decode` tables are built here once per run.
+    pub fn new(shape: Shape, box_size: usize, symbols: Symbols) -> Layout {
+        let side = box_size * box_size;
+        Layout {
+            shape,
+            box_size,
+            symbols,
+            decode: symbols.decode_table(side),
+        }
+    }
+
+    /// Cells per record.
+    pub fn cells(&self) -> usize {
+        let side = self.box_size * self.box_size;
+        side * side
+    }
+
+    /// True when answers span several lines, so records are separated by an
+    /// empty line in the output (none before the first or after the last).
+    pub fn multiline(&self) -> bool {
+        matches!(self.shape, Shape::Grid | Shape::Spaced)
+    }
+
+    /// A record boundary at or after `target` in `data` (which starts at a
+    /// boundary), or `None` if the data ends before one is certain (the
+    /// caller then needs more data, or is at the end of input).
+    pub fn cut(&self, data: &[u8], target: usize) -> Option<usize> {
+        if matches!(self.shape, Shape::Line | Shape::Csv(_)) {
+            let i = memchr::memchr(b'\n', data.get(target.max(1) - 1..)?)?;
+            return Some(target.max(1) + i);
+        }
+        let mut records = Records::new(self, data);
+        while records.next().is_some() {
+            if records.position() >= target && records.complete {
+                return Some(records.position());
+            }
+        }
+        None
+    }
+
+    /// Parses a record's text into `cells` (`self.cells()` long).
+    pub fn parse(&self, raw: &[u8], cells: &mut [u8]) -> Result<(), RecordError> {
+        let n = self.cells();
+        match self.shape {
+            Shape::Line => {
+                let token = first_token(raw);
+                self.parse_run(token, n, 0, cells)
+            }
+            Shape::Csv(cols) => {
+                let field = csv_field(raw, cols.puzzle)?;
+                self.parse_run(field.trim_ascii(), n, 0, cells)
+            }
+            Shape::Grid => {
+                let side = self.box_size * self.box_size;
+                let mut rows = 0;
+                for row in raw.split(|&b| b == b'\n').map(<[u8]>::trim_ascii) {
+                    if row.is_empty() {
+                        continue;
+                    }
+                    let row = first_token(row);
+                    if row.len() != side {
+                        return Err(RecordError::WrongRowLength {
+                            row: rows + 1,
+                            expected: side,
+                            found: row.len(),
+                        });
+                    }
+                    self.parse_run(row, side, rows * side, &mut cells[rows * side..])?;
+                    rows += 1;
+                }
+                check_rows(rows, side)
+            }
+            Shape::Spaced => {
+                let side = self.box_size * self.box_size;
+                let mut rows = 0;
+                for row in raw.split(|&b| b == b'\n').map(<[u8]>::trim_ascii) {
+                    if row.is_empty() {
+                        continue;
+                    }
+                    let mut k = 0;
+                    for token in row.split(u8::is_ascii_whitespace).filter(|t| !t.is_empty()) {
+                        let cell = rows * side + k;
+                        if k == side {
+                            return Err(RecordError::WrongRowLength {
+                                row: rows + 1,
+                                expected: side,
+                                found: row
+                                    .split(u8::is_ascii_whitespace)
+                                    .filter(|t| !t.is_empty())
+                                    .count(),
+                            });
+                        }
+                        cells[cell] =
+                            parse_number(token, side).ok_or_else(|| RecordError::BadNumber {
+                                cell: cell + 1,
+                                token: String::from_utf8_lossy(token).into_owned(),
+                            })?;
+                        k += 1;
+                    }
+                    if k != side {
+                        return Err(RecordError::WrongRowLength {
+                            row: rows + 1,
+                            expected: side,
+                            found: k,
+                        });
+                    }
+                    rows += 1;
+                }
+                check_rows(rows, side)
+            }
+        }
+    }
+
+    /// Decodes `token` (exactly `expected` symbols) into `cells`; `offset` is
+    /// the number of the first cell, for messages.
+    fn parse_run(
+        &self,
+        token: &[u8],
+        expected: usize,
+        offset: usize,
+        cells: &mut [u8],
+    ) -> Result<(), RecordError> {
+        if token.len() != expected {
+            return Err(RecordError::WrongLength {
+                expected,
+                found: token.len(),
+            });
+        }
+        let mut bad = 0u8;
+        for (c, &b) in cells.iter_mut().zip(token) {
+            *c = self.decode[b as usize];
+            bad |= *c;
+        }
+        // Only BAD (0xFF) has the top bit set: one test covers the run.
+        if bad & 0x80 != 0 {
+            let i = cells[..expected]
+                .iter()
+                .position(|&c| c == BAD)
+                .unwrap_or(0);
+            return Err(RecordError::BadChar {
+                cell: offset + i + 1,
+                ch: Shown(token[i]),
+            });
+        }
+        Ok(())
+    }
+
+    /// The error for a puzzle the solver found no solution to: clashing
+    /// givens (named by cell) or a plain dead end.
+    pub fn no_solution(&self, cells: &[u8]) -> RecordError {
+        let side = self.box_size * self.box_size;
+        match solver::find_conflict(self.box_size, cells) {
+            Some(c) => RecordError::Duplicate {
+                digit: match self.symbols {
+                    Symbols::Numbers => c.digit.to_string(),
+                    s => char::from(s.encode(c.digit)).to_string(),
+                },
+                first: CellName::new(c.first, side),
+                second: CellName::new(c.second, side),
+            },
+            None => RecordError::NoSolution,
+        }
+    }
+
+    /// Appends the answer to record `raw` in the record's layout.
+    pub fn write_answer(&self, raw: &[u8], answer: &[u8], out: &mut Vec<u8>) {
+        let side = self.box_size * self.box_size;
+        match self.shape {
+            Shape::Line => self.write_run(answer, out),
+            Shape::Grid => {
+                for row in answer.chunks(side) {
+                    self.write_run(row, out);
+                }
+            }
+            Shape::Spaced => {
+                for row in answer.chunks(side) {
+                    for (k, &v) in row.iter().enumerate() {
+                        if k > 0 {
+                            out.push(b' ');
+                        }
+                        let _ = write!(out, "{v}");
+                    }
+                    out.push(b'\n');
+                }
+            }
+            Shape::Csv(cols) => {
+                let mut text = Vec::with_capacity(answer.len());
+                for &v in answer {
+                    text.push(self.symbols.encode(v));
+                }
+                write_csv_row(raw, cols, &text, out);
+            }
+        }
+    }
+
+    fn write_run(&self, cells: &[u8], out: &mut Vec<u8>) {
+        out.extend(cells.iter().map(|&v| self.symbols.encode(v)));
+        out.push(b'\n');
+    }
+
+    /// Appends the marked line of a bad record. It starts with `error:`, so it
+    /// can never be read as a solution. For CSV, the row is kept and the
+    /// solution field holds the mark.
+    pub fn write_error(&self, raw: &[u8], err: &RecordError, out: &mut Vec<u8>) {
+        match self.shape {
+            Shape::Csv(cols) => {
+                let mark = format!("error: {err}");
+                write_csv_row(raw, cols, mark.as_bytes(), out)
+            }
+            _ => {
+                let _ = writeln!(out, "error: {err}");
+            }
+        }
+    }
+}
+
+fn check_rows(rows: usize, side: usize) -> Result<(), RecordError> {
+    if rows == side {
+        Ok(())
+    } else {
+        Err(RecordError::WrongRows {
+            expected: side,
+            found: rows,
+        })
+    }
+}
+
+/// The text up to the first whitespace.
+fn first_token(line: &[u8]) -> &[u8] {
+    let line = line.trim_ascii_start();
     let end = line
         .iter()
-        .position(|b| b.is_ascii_whitespace())
+        .position(u8::is_ascii_whitespace)
         .unwrap_or(line.len());
-    Line::Puzzle(&line[..end])
+    &line[..end]
 }
 
-/// Parses an 81-cell 9x9 token into `cells` (0 = blank).
-pub fn parse_9x9(token: &[u8], cells: &mut [u8; 81]) -> Result<(), RecordError> {
-    if token.len() != 81 {
-        return Err(RecordError::WrongLength { found: token.len() });
+/// A decimal number in `0..=side` (`.` and `-` also mean blank).
+fn parse_number(token: &[u8], side: usize) -> Option<u8> {
+    if token == b"." || token == b"-" {
+        return Some(0);
     }
-    let mut bad = 0u8;
-    for (c, &b) in cells.iter_mut().zip(token) {
-        *c = DIGIT9[b as usize];
-        bad |= *c;
+    if token.is_empty() || token.len() > 2 || !token.iter().all(u8::is_ascii_digit) {
+        return None;
     }
-    // Only BAD (0xFF) has the top bit set, so one test covers all 81 cells.
-    if bad & 0x80 != 0 {
-        let cell = cells.iter().position(|&c| c == BAD).unwrap_or(0);
-        return Err(RecordError::BadChar {
-            cell: cell + 1,
-            ch: Shown(token[cell]),
-        });
-    }
-    Ok(())
+    let v = token
+        .iter()
+        .fold(0usize, |a, &d| a * 10 + (d - b'0') as usize);
+    (v <= side).then_some(v as u8)
 }
 
-/// Appends an 81-digit answer line (with `\n`) to `out`.
-pub fn write_9x9(cells: &[u8; 81], out: &mut Vec<u8>) {
-    out.extend(cells.iter().map(|&d| b'0' + d));
-    out.push(b'\n');
+/// Field `index` of a CSV line. Plain fields are sliced directly; a line with
+/// quotes goes through the csv reader (rare, and slower).
+fn csv_field(line: &[u8], index: usize) -> Result<std::borrow::Cow<'_, [u8]>, RecordError> {
+    if memchr::memchr(b'"', line).is_none() {
+        let mut fields = line.split(|&b| b == b',');
+        let found = line.split(|&b| b == b',').count();
+        return fields.nth(index).map(std::borrow::Cow::Borrowed).ok_or(
+            RecordError::MissingField {
+                column: index + 1,
+                found,
+            },
+        );
+    }
+    let record = parse_csv_record(line)?;
+    record
+        .get(index)
+        .map(|f| std::borrow::Cow::Owned(f.to_vec()))
+        .ok_or(RecordError::MissingField {
+            column: index + 1,
+            found: record.len(),
+        })
 }
 
-/// Appends the marked output line of a bad record: it starts with `error:`,
-/// so it can never be read as a solution, and names the reason.
-pub fn write_error(err: &RecordError, out: &mut Vec<u8>) {
-    use std::io::Write;
-    // Writing into a Vec cannot fail.
-    let _ = writeln!(out, "error: {err}");
+fn parse_csv_record(line: &[u8]) -> Result<csv::ByteRecord, RecordError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line);
+    let mut record = csv::ByteRecord::new();
+    match reader.read_byte_record(&mut record) {
+        Ok(_) => Ok(record),
+        Err(e) => Err(RecordError::Csv(e.to_string())),
+    }
+}
+
+/// Writes CSV row `line` again with the solution field set to `value`
+/// (replacing the existing column, or appended). Other fields keep their
+/// exact bytes when the row has no quotes.
+fn write_csv_row(line: &[u8], cols: CsvColumns, value: &[u8], out: &mut Vec<u8>) {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if memchr::memchr(b'"', line).is_none() && memchr::memchr(b'"', value).is_none() {
+        match cols.solution {
+            None => {
+                out.extend_from_slice(line);
+                out.push(b',');
+                out.extend_from_slice(value);
+            }
+            Some(s) => {
+                let fields = line.split(|&b| b == b',').count().max(s + 1);
+                let mut iter = line.split(|&b| b == b',');
+                for k in 0..fields {
+                    if k > 0 {
+                        out.push(b',');
+                    }
+                    let f = iter.next().unwrap_or(b"");
+                    out.extend_from_slice(if k == s { value } else { f });
+                }
+            }
+        }
+        out.push(b'\n');
+        return;
+    }
+    // Quoted fields: re-emit through the csv writer so quoting stays valid.
+    let mut fields: Vec<Vec<u8>> = match parse_csv_record(line) {
+        Ok(r) => r.iter().map(<[u8]>::to_vec).collect(),
+        Err(_) => vec![line.to_vec()],
+    };
+    match cols.solution {
+        None => fields.push(value.to_vec()),
+        Some(s) => {
+            if fields.len() <= s {
+                fields.resize(s + 1, Vec::new());
+            }
+            fields[s] = value.to_vec();
+        }
+    }
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let _ = w.write_record(&fields);
+    if let Ok(bytes) = w.into_inner() {
+        out.extend_from_slice(&bytes);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn line9() -> Layout {
+        Layout::new(Shape::Line, 3, Symbols::Digits)
+    }
+
     #[test]
-    fn classify_handles_comments_end_crlf_and_trailing_text() {
+    fn classify_handles_comments_end_and_crlf() {
         assert_eq!(classify_line(b""), Line::Skip);
         assert_eq!(classify_line(b"  \r"), Line::Skip);
         assert_eq!(classify_line(b"# rated 11.2"), Line::Skip);
         assert_eq!(classify_line(b"end\r"), Line::End);
         assert_eq!(classify_line(b"END"), Line::End);
-        assert_eq!(classify_line(b"12.3\r"), Line::Puzzle(b"12.3"));
-        assert_eq!(classify_line(b"12.3 ;11.9/1.2"), Line::Puzzle(b"12.3"));
-        assert_eq!(classify_line(b"12.3\t# x"), Line::Puzzle(b"12.3"));
+        assert_eq!(classify_line(b" 12.3 x\r"), Line::Text(b"12.3 x"));
     }
 
     #[test]
-    fn parse_accepts_all_blank_markers_and_names_bad_cells() {
+    fn line_parse_accepts_blank_markers_and_names_bad_cells() {
+        let l = line9();
         let mut line = [b'.'; 81];
         line[0] = b'0';
         line[1] = b'_';
         line[2] = b'*';
         line[3] = b'9';
         let mut cells = [7u8; 81];
-        parse_9x9(&line, &mut cells).unwrap();
+        l.parse(&line, &mut cells).unwrap();
         assert_eq!(&cells[..5], &[0, 0, 0, 9, 0]);
         assert_eq!(cells.iter().filter(|&&c| c != 0).count(), 1);
-
         line[16] = b'x';
         assert_eq!(
-            parse_9x9(&line, &mut cells).unwrap_err().to_string(),
+            l.parse(&line, &mut cells).unwrap_err().to_string(),
             "cell 17: invalid character 'x'"
         );
         line[16] = 0xC3;
         assert_eq!(
-            parse_9x9(&line, &mut cells).unwrap_err().to_string(),
+            l.parse(&line, &mut cells).unwrap_err().to_string(),
             "cell 17: invalid character '\\xc3'"
         );
         assert_eq!(
-            parse_9x9(&line[..80], &mut cells).unwrap_err(),
-            RecordError::WrongLength { found: 80 }
+            l.parse(&line[..80], &mut cells).unwrap_err().to_string(),
+            "expected 81 cells, found 80"
+        );
+    }
+
+    #[test]
+    fn symbols_round_trip() {
+        for (sym, side) in [
+            (Symbols::Digits, 9),
+            (Symbols::Letters, 16),
+            (Symbols::Letters, 25),
+            (Symbols::Hex0, 16),
+            (Symbols::Hex1, 16),
+        ] {
+            let t = sym.decode_table(side);
+            for v in 1..=side as u8 {
+                assert_eq!(t[sym.encode(v) as usize], v, "{sym:?} {v}");
+            }
+            let symbols: std::collections::HashSet<u8> =
+                (1..=side as u8).map(|v| sym.encode(v)).collect();
+            assert_eq!(symbols.len(), side);
+        }
+        assert_eq!(Symbols::Hex0.encode(1), b'0');
+        assert_eq!(Symbols::Hex0.encode(16), b'F');
+        assert_eq!(Symbols::Hex1.encode(16), b'G');
+        assert_eq!(Symbols::Letters.encode(16), b'P');
+    }
+
+    #[test]
+    fn grid_records_end_after_side_rows_or_at_a_blank_line() {
+        let l = Layout::new(Shape::Grid, 2, Symbols::Digits);
+        let data = b"1234\n3412\n2143\n4321\n1...\n\n# c\n.2..\n..3.\n...4\n4...\nend\n12";
+        let items: Vec<Item> = Records::new(&l, data).collect();
+        assert_eq!(items.len(), 4);
+        assert_eq!(
+            items[0],
+            Item::Record {
+                line: 1,
+                raw: b"1234\n3412\n2143\n4321\n"
+            }
+        );
+        assert_eq!(
+            items[1],
+            Item::Record {
+                line: 5,
+                raw: b"1...\n"
+            }
+        );
+        assert_eq!(
+            items[2],
+            Item::Record {
+                line: 8,
+                raw: b".2..\n..3.\n...4\n4...\n"
+            }
+        );
+        assert_eq!(items[3], Item::End);
+        let mut cells = [0u8; 16];
+        if let Item::Record { raw, .. } = items[1] {
+            assert_eq!(
+                l.parse(raw, &mut cells).unwrap_err().to_string(),
+                "expected 4 rows, found 1"
+            );
+        }
+        // Cuts fall only after whole records.
+        assert_eq!(l.cut(data, 1), Some(20));
+        assert_eq!(l.cut(data, 21), Some(26));
+        assert_eq!(l.cut(&data[..18], 1), None);
+    }
+
+    #[test]
+    fn spaced_rows_parse_numbers_and_write_back() {
+        let l = Layout::new(Shape::Spaced, 2, Symbols::Numbers);
+        let raw = b"1 0 3 4\n3 4 1 2\n2 . 4 3\n4 3 2 1\n";
+        let mut cells = [0u8; 16];
+        l.parse(raw, &mut cells).unwrap();
+        assert_eq!(&cells[..4], &[1, 0, 3, 4]);
+        assert_eq!(cells[9], 0);
+        let answer = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        let mut out = Vec::new();
+        l.write_answer(raw, &answer, &mut out);
+        assert_eq!(out, b"1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n");
+        let bad = b"1 0 3 4\n3 4 1 2\n2 . 9 3\n4 3 2 1\n";
+        assert_eq!(
+            l.parse(bad, &mut cells).unwrap_err().to_string(),
+            "cell 11: invalid number \"9\""
+        );
+        let short = b"1 0 3 4\n3 4 1\n2 . 4 3\n4 3 2 1\n";
+        assert_eq!(
+            l.parse(short, &mut cells).unwrap_err().to_string(),
+            "row 2: expected 4 cells, found 3"
+        );
+    }
+
+    #[test]
+    fn csv_rows_keep_other_fields() {
+        let cols = CsvColumns {
+            puzzle: 1,
+            solution: Some(2),
+        };
+        let mut out = Vec::new();
+        write_csv_row(b"7,12.4,,3,easy\r", cols, b"1234", &mut out);
+        assert_eq!(out, b"7,12.4,1234,3,easy\n");
+        out.clear();
+        let append = CsvColumns {
+            puzzle: 0,
+            solution: None,
+        };
+        write_csv_row(b"12.4,\"a, b\"", append, b"1234", &mut out);
+        assert_eq!(out, b"12.4,\"a, b\",1234\n");
+        assert_eq!(&*csv_field(b"x,\"12.4\",y", 1).unwrap(), b"12.4");
+        assert_eq!(
+            csv_field(b"x", 1).unwrap_err().to_string(),
+            "CSV row has 1 fields, the puzzle is in field 2"
         );
     }
 
     #[test]
     fn duplicate_names_cells_by_row_and_column() {
-        let e = RecordError::Duplicate {
-            digit: 5,
-            first: CellName::new(0, 9),
-            second: CellName::new(80, 9),
-        };
-        assert_eq!(e.to_string(), "duplicate given 5 at r1c1 and r9c9");
+        let l = line9();
+        let mut cells = [0u8; 81];
+        cells[0] = 5;
+        cells[80] = 5;
+        cells[8] = 5;
+        assert_eq!(
+            l.no_solution(&cells).to_string(),
+            "duplicate given 5 at r1c1 and r1c9"
+        );
         let mut out = Vec::new();
-        write_error(&e, &mut out);
-        assert_eq!(out, b"error: duplicate given 5 at r1c1 and r9c9\n");
+        l.write_error(b"", &RecordError::NoSolution, &mut out);
+        assert_eq!(out, b"error: no solution\n");
     }
 }

@@ -9,11 +9,13 @@
 //! The solver can be used on its own:
 //!
 //! ```
-//! use sudoku_bulk::{format, solver};
+//! use sudoku_bulk::format::{Layout, Shape, Symbols};
+//! use sudoku_bulk::solver;
 //!
 //! let line = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+//! let layout = Layout::new(Shape::Line, 3, Symbols::Digits);
 //! let mut cells = [0u8; 81];
-//! format::parse_9x9(line, &mut cells).unwrap();
+//! layout.parse(line, &mut cells).unwrap();
 //! let mut answer = [0u8; 81];
 //! let search = solver::solve(3, &cells, 2, &mut answer);
 //! assert_eq!(search.count, 1); // unique
@@ -22,6 +24,7 @@
 
 pub mod args;
 pub mod cmd;
+pub mod detect;
 pub mod format;
 pub mod input;
 pub mod output;

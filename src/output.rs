@@ -10,7 +10,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::format::RecordError;
-use crate::pipeline::{Observer, Tally};
+use crate::pipeline::{Observer, Tally, Task};
 
 /// Where answers go: stdout, or a file that appears only when complete.
 pub enum Output {
@@ -122,15 +122,25 @@ impl Reporter {
     }
 
     /// Clears the bar and prints `sudoku-bulk: NAME: records …` on stderr.
-    pub fn finish(mut self, tally: &Tally) {
+    pub fn finish(mut self, task: Task, tally: &Tally) {
         self.bar.finish_and_clear();
         let _ = self.errors.flush();
         let secs = self.start.elapsed().as_secs_f64();
+        let what = match task {
+            Task::Solve { .. } => format!("{} solved", tally.solved),
+            Task::Count { limit } => {
+                let [zero, one, many] = tally.by_count;
+                if limit >= 2 {
+                    format!("{zero} with 0 solutions, {one} with 1, {many} with 2+")
+                } else {
+                    format!("{zero} with 0 solutions, {one} with 1+")
+                }
+            }
+        };
         eprintln!(
-            "sudoku-bulk: {}: {} records, {} solved, {} bad in {:.2}s ({:.0} puzzles/s)",
+            "sudoku-bulk: {}: {} records, {what}, {} bad in {:.2}s ({:.0} puzzles/s)",
             self.name,
             tally.records,
-            tally.solved,
             tally.bad,
             secs,
             tally.records as f64 / secs.max(1e-9)

@@ -10,10 +10,11 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-use crate::format::{self, Line, RecordError};
+use crate::format::{Item, Layout, RecordError, Records};
 use crate::solver;
 
 /// What to do with each puzzle.
@@ -24,6 +25,11 @@ pub enum Task {
     Solve {
         /// Answer only puzzles with exactly one solution.
         unique: bool,
+    },
+    /// Write the number of solutions, capped at `limit` (`0`, `1`, `2+`).
+    Count {
+        /// Stop counting here; written `N+`.
+        limit: u32,
     },
 }
 
@@ -46,6 +52,9 @@ pub struct Options {
     pub chunk_bytes: usize,
     /// Bad-record policy.
     pub on_error: OnError,
+    /// Lines before the first chunk (a header or count line), so reported
+    /// line numbers are those of the file.
+    pub line_offset: u64,
 }
 
 /// Counts over the records processed so far.
@@ -59,6 +68,9 @@ pub struct Tally {
     pub bad: u64,
     /// Search branch points over all puzzles.
     pub guesses: u64,
+    /// `count`: puzzles with no solution, exactly one, and at least the limit
+    /// (when the limit is 1, the last two coincide).
+    pub by_count: [u64; 3],
 }
 
 impl Tally {
@@ -67,6 +79,9 @@ impl Tally {
         self.solved += other.solved;
         self.bad += other.bad;
         self.guesses += other.guesses;
+        for (a, b) in self.by_count.iter_mut().zip(other.by_count) {
+            *a += b;
+        }
     }
 }
 
@@ -111,43 +126,48 @@ struct ChunkResult {
 }
 
 /// Solves every record of one chunk. Pure CPU work: runs on a worker.
-fn process_chunk(task: Task, on_error: OnError, data: &[u8]) -> ChunkResult {
+fn process_chunk(task: Task, on_error: OnError, layout: &Layout, data: &[u8]) -> ChunkResult {
     let mut res = ChunkResult {
         out: Vec::with_capacity(data.len() + data.len() / 8),
         bytes: data.len() as u64,
         lines: memchr::memchr_iter(b'\n', data).count() as u64,
         ..ChunkResult::default()
     };
-    let mut cells = [0u8; 81];
-    let mut answer = [0u8; 81];
-    let mut line_no = 0u64;
-    let mut rest = data;
-    while !rest.is_empty() {
-        let (line, next) = match memchr::memchr(b'\n', rest) {
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, &rest[rest.len()..]),
-        };
-        rest = next;
-        line_no += 1;
-        let token = match format::classify_line(line) {
-            Line::Skip => continue,
-            Line::End => {
+    let n = layout.cells();
+    let mut cells = vec![0u8; n];
+    let mut answer = vec![0u8; n];
+    // Multi-line answers are separated by an empty line; every record gets
+    // one in front and the writer drops the very first.
+    let sep = layout.multiline() && matches!(task, Task::Solve { .. });
+    for item in Records::new(layout, data) {
+        let (line, raw) = match item {
+            Item::End => {
                 res.ended = true;
                 break;
             }
-            Line::Puzzle(token) => token,
+            Item::Record { line, raw } => (line, raw),
         };
         res.tally.records += 1;
-        match solve_9x9(task, token, &mut cells, &mut answer) {
-            Ok(guesses) => {
-                res.tally.solved += 1;
-                res.tally.guesses += guesses;
-                format::write_9x9(&answer, &mut res.out);
-            }
+        if sep {
+            res.out.push(b'\n');
+        }
+        let outcome = layout
+            .parse(raw, &mut cells)
+            .and_then(|()| solve_one(task, layout, &cells, &mut answer, &mut res.tally));
+        match outcome {
+            Ok(count) => match task {
+                Task::Solve { .. } => layout.write_answer(raw, &answer, &mut res.out),
+                Task::Count { limit } if count >= limit => {
+                    let _ = writeln!(res.out, "{limit}+");
+                }
+                Task::Count { .. } => {
+                    let _ = writeln!(res.out, "{count}");
+                }
+            },
             Err(err) => {
                 res.tally.bad += 1;
-                format::write_error(&err, &mut res.out);
-                res.errors.push((line_no, err));
+                layout.write_error(raw, &err, &mut res.out);
+                res.errors.push((line, err));
                 if on_error == OnError::Fail {
                     break;
                 }
@@ -157,28 +177,40 @@ fn process_chunk(task: Task, on_error: OnError, data: &[u8]) -> ChunkResult {
     res
 }
 
-/// Parses and solves one 9x9 record; returns the guesses it took.
-fn solve_9x9(
+/// Solves or counts one parsed puzzle: returns the solutions found (up to
+/// the task's limit), the first of them in `answer`.
+fn solve_one(
     task: Task,
-    token: &[u8],
-    cells: &mut [u8; 81],
-    answer: &mut [u8; 81],
-) -> Result<u64, RecordError> {
-    format::parse_9x9(token, cells)?;
-    let Task::Solve { unique } = task;
-    let limit = if unique { 2 } else { 1 };
-    let search = solver::solve(3, cells, limit, answer);
-    match search.count {
-        0 => Err(match solver::find_conflict(3, cells) {
-            Some(c) => RecordError::Duplicate {
-                digit: c.digit,
-                first: format::CellName::new(c.first, 9),
-                second: format::CellName::new(c.second, 9),
-            },
-            None => RecordError::NoSolution,
-        }),
-        1 => Ok(search.guesses),
-        _ => Err(RecordError::MultipleSolutions),
+    layout: &Layout,
+    cells: &[u8],
+    answer: &mut [u8],
+    tally: &mut Tally,
+) -> Result<u32, RecordError> {
+    let limit = match task {
+        Task::Solve { unique } => 1 + u32::from(unique),
+        Task::Count { limit } => limit,
+    };
+    let search = solver::solve(layout.box_size, cells, limit, answer);
+    tally.guesses += search.guesses;
+    if search.count == 0 {
+        // Clashing givens are a malformed record for every task; a plain
+        // dead end is an answer (`0`) for `count`.
+        let err = layout.no_solution(cells);
+        if matches!(task, Task::Solve { .. }) || err != RecordError::NoSolution {
+            return Err(err);
+        }
+    }
+    match task {
+        Task::Solve { .. } if search.count > 1 => Err(RecordError::MultipleSolutions),
+        Task::Solve { .. } => {
+            tally.solved += 1;
+            Ok(1)
+        }
+        Task::Count { .. } => {
+            tally.solved += 1;
+            tally.by_count[search.count.min(2) as usize] += 1;
+            Ok(search.count)
+        }
     }
 }
 
@@ -194,6 +226,8 @@ struct Writer<'o, W: Write, O: Observer> {
     bytes_done: u64,
     summary: Summary,
     stopped: bool,
+    /// Drop the separator in front of the first record written.
+    drop_lead: bool,
 }
 
 impl<W: Write, O: Observer> Writer<'_, W, O> {
@@ -221,7 +255,12 @@ impl<W: Write, O: Observer> Writer<'_, W, O> {
                 self.obs.bad_record(self.lines_before + line, err);
             }
         }
-        self.out.write_all(&res.out)?;
+        let mut out = &res.out[..];
+        if self.drop_lead && !out.is_empty() {
+            out = &out[1..];
+            self.drop_lead = false;
+        }
+        self.out.write_all(out)?;
         self.summary.tally.add(&res.tally);
         self.lines_before += res.lines;
         self.bytes_done += res.bytes;
@@ -239,6 +278,7 @@ impl<W: Write, O: Observer> Writer<'_, W, O> {
 pub fn run<'a, I, W, O>(
     task: Task,
     opts: &Options,
+    layout: &Layout,
     chunks: I,
     out: W,
     obs: &mut O,
@@ -254,20 +294,21 @@ where
         on_error: opts.on_error,
         pending: BTreeMap::new(),
         next: 0,
-        lines_before: 0,
+        lines_before: opts.line_offset,
         bytes_done: 0,
         summary: Summary::default(),
         stopped: false,
+        drop_lead: layout.multiline() && matches!(task, Task::Solve { .. }),
     };
     if opts.threads <= 1 {
         for (i, chunk) in chunks.enumerate() {
-            w.accept(i, process_chunk(task, opts.on_error, &chunk?))?;
+            w.accept(i, process_chunk(task, opts.on_error, layout, &chunk?))?;
             if w.stopped {
                 break;
             }
         }
     } else {
-        run_parallel(task, opts, chunks, &mut w)?;
+        run_parallel(task, opts, layout, chunks, &mut w)?;
     }
     w.out.flush()?;
     Ok(w.summary)
@@ -276,6 +317,7 @@ where
 fn run_parallel<'a, I, W, O>(
     task: Task,
     opts: &Options,
+    layout: &Layout,
     chunks: I,
     w: &mut Writer<'_, W, O>,
 ) -> io::Result<()>
@@ -312,7 +354,7 @@ where
                 let res = if cancel.load(Ordering::Relaxed) {
                     ChunkResult::default()
                 } else {
-                    process_chunk(task, on_error, &chunk)
+                    process_chunk(task, on_error, layout, &chunk)
                 };
                 let _ = tx.send((spawned, res));
             });
@@ -329,20 +371,21 @@ where
 }
 
 /// Splits an in-memory input (a map or a buffer) into chunks of about
-/// `chunk_bytes`, each ending just after a newline (or at the end).
-pub fn slice_chunks(
-    data: &[u8],
+/// `chunk_bytes`, each ending at a record boundary of `layout`.
+pub fn slice_chunks<'a>(
+    data: &'a [u8],
+    layout: &'a Layout,
     chunk_bytes: usize,
-) -> impl Iterator<Item = io::Result<Cow<'_, [u8]>>> {
+) -> impl Iterator<Item = io::Result<Cow<'a, [u8]>>> + 'a {
     let chunk_bytes = chunk_bytes.max(1);
     let mut pos = 0;
     std::iter::from_fn(move || {
         if pos >= data.len() {
             return None;
         }
-        let target = (pos + chunk_bytes).min(data.len());
-        let end = match memchr::memchr(b'\n', &data[target - 1..]) {
-            Some(i) => target + i,
+        let rest = &data[pos..];
+        let end = match layout.cut(rest, chunk_bytes) {
+            Some(n) => pos + n,
             None => data.len(),
         };
         let chunk = &data[pos..end];
@@ -351,12 +394,13 @@ pub fn slice_chunks(
     })
 }
 
-/// Streams a reader (stdin) as chunks of about `chunk_bytes`, each ending just
-/// after a newline, holding only one chunk plus a partial line at a time.
-pub fn reader_chunks<R: Read>(
+/// Streams a reader (stdin) as chunks of about `chunk_bytes`, each ending at a
+/// record boundary of `layout`, holding one chunk plus a partial record.
+pub fn reader_chunks<'a, R: Read + 'a>(
     mut reader: R,
+    layout: &'a Layout,
     chunk_bytes: usize,
-) -> impl Iterator<Item = io::Result<Cow<'static, [u8]>>> {
+) -> impl Iterator<Item = io::Result<Cow<'static, [u8]>>> + 'a {
     let chunk_bytes = chunk_bytes.max(1);
     let mut carry: Vec<u8> = Vec::new();
     let mut done = false;
@@ -365,18 +409,15 @@ pub fn reader_chunks<R: Read>(
             return None;
         }
         let mut buf = std::mem::take(&mut carry);
-        let mut scanned = 0;
         loop {
             if buf.len() >= chunk_bytes {
-                if let Some(i) = memchr::memrchr(b'\n', &buf[scanned..]) {
-                    carry = buf.split_off(scanned + i + 1);
+                if let Some(n) = layout.cut(&buf, chunk_bytes) {
+                    carry = buf.split_off(n);
                     return Some(Ok(Cow::Owned(buf)));
                 }
-                scanned = buf.len();
             }
             let old = buf.len();
-            let want = chunk_bytes.max(old + 1);
-            buf.resize(want.max(old + 8192), 0);
+            buf.resize(old + chunk_bytes.max(8192), 0);
             match reader.read(&mut buf[old..]) {
                 Ok(0) => {
                     buf.truncate(old);
@@ -402,68 +443,95 @@ pub fn strip_bom(data: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::{Shape, Symbols};
 
     const P1: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
-    fn collect(chunks: impl Iterator<Item = io::Result<Cow<'static, [u8]>>>) -> Vec<Vec<u8>> {
+    fn collect<'a>(chunks: impl Iterator<Item = io::Result<Cow<'a, [u8]>>>) -> Vec<Vec<u8>> {
         chunks.map(|c| c.unwrap().into_owned()).collect()
     }
 
     #[test]
-    fn chunks_end_at_newlines_and_cover_everything() {
-        let data: &'static [u8] = b"aaa\nbb\n\ncccccc\nd";
-        for size in 1..20 {
-            let from_slice = collect(slice_chunks(data, size));
-            let from_reader = collect(reader_chunks(data, size));
-            for chunks in [&from_slice, &from_reader] {
-                assert_eq!(chunks.concat(), data, "size {size}");
-                for c in &chunks[..chunks.len() - 1] {
-                    assert_eq!(c.last(), Some(&b'\n'), "size {size}");
+    fn chunks_end_at_record_boundaries_and_cover_everything() {
+        let line = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let grid = Layout::new(Shape::Grid, 2, Symbols::Digits);
+        let lines: &[u8] = b"aaa\nbb\n\ncccccc\nd";
+        let grids: &[u8] = b"1234\n3412\n2143\n4321\n\n1...\n\n.2..\n..3.\n...4\n4...\n12";
+        for (layout, data) in [(&line, lines), (&grid, grids)] {
+            for size in 1..30 {
+                let from_slice = collect(slice_chunks(data, layout, size));
+                let from_reader = collect(reader_chunks(data, layout, size));
+                assert_eq!(from_slice, from_reader, "size {size}");
+                assert_eq!(from_slice.concat(), data, "size {size}");
+                // Every chunk but the last holds whole records.
+                for c in &from_slice[..from_slice.len() - 1] {
+                    assert_eq!(layout.cut(c, c.len()), Some(c.len()), "size {size}");
                 }
             }
         }
     }
 
+    struct Log(Vec<(u64, String)>);
+    impl Observer for Log {
+        fn bad_record(&mut self, line: u64, err: &RecordError) {
+            self.0.push((line, err.to_string()));
+        }
+        fn progress(&mut self, _: u64, _: u64) {}
+    }
+
+    fn run_on(task: Task, layout: &Layout, input: &str, threads: usize) -> (Summary, String, Log) {
+        let opts = Options {
+            threads,
+            chunk_bytes: 100,
+            on_error: OnError::Mark,
+            line_offset: 0,
+        };
+        let mut log = Log(Vec::new());
+        let mut out = Vec::new();
+        let chunks = slice_chunks(input.as_bytes(), layout, opts.chunk_bytes);
+        let s = run(task, &opts, layout, chunks, &mut out, &mut log).unwrap();
+        (s, String::from_utf8(out).unwrap(), log)
+    }
+
     #[test]
     fn end_line_stops_and_errors_carry_line_numbers() {
         let input = format!("# header\n{P1}\n\n{}\n1234\nend\n{P1}\n", &P1[..80]);
-        let opts = Options {
-            threads: 1,
-            chunk_bytes: 1 << 20,
-            on_error: OnError::Mark,
-        };
-        struct Log(Vec<(u64, String)>);
-        impl Observer for Log {
-            fn bad_record(&mut self, line: u64, err: &RecordError) {
-                self.0.push((line, err.to_string()));
-            }
-            fn progress(&mut self, _: u64, _: u64) {}
+        let layout = Layout::new(Shape::Line, 3, Symbols::Digits);
+        for threads in [1, 2] {
+            let (s, text, log) = run_on(Task::Solve { unique: false }, &layout, &input, threads);
+            assert_eq!(s.tally.records, 3);
+            assert_eq!(s.tally.solved, 1);
+            assert_eq!(s.tally.bad, 2);
+            assert_eq!(
+                log.0,
+                vec![
+                    (4, "expected 81 cells, found 80".to_string()),
+                    (5, "expected 81 cells, found 4".to_string())
+                ]
+            );
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines.len(), 3);
+            assert!(lines[1].starts_with("error: ") && lines[2].starts_with("error: "));
         }
-        let mut log = Log(Vec::new());
-        let mut out = Vec::new();
-        let chunks = slice_chunks(input.as_bytes(), 1 << 20);
-        let s = run(
-            Task::Solve { unique: false },
-            &opts,
-            chunks,
-            &mut out,
-            &mut log,
-        )
-        .unwrap();
-        assert_eq!(s.tally.records, 3);
-        assert_eq!(s.tally.solved, 1);
-        assert_eq!(s.tally.bad, 2);
+    }
+
+    #[test]
+    fn count_writes_capped_counts_and_marks_clashes() {
+        let layout = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let empty = ".".repeat(81);
+        let mut clash = P1.to_string();
+        clash.replace_range(1..2, "4");
+        let dead = format!("12345678{}9{}", ".".repeat(36), ".".repeat(36));
+        let input = format!("{P1}\n{empty}\n{dead}\n{clash}\n");
+        let (s, text, log) = run_on(Task::Count { limit: 2 }, &layout, &input, 1);
         assert_eq!(
-            log.0,
-            vec![
-                (4, "expected 81 cells, found 80".to_string()),
-                (5, "expected 81 cells, found 4".to_string())
-            ]
+            text,
+            "1\n2+\n0\nerror: duplicate given 4 at r1c1 and r1c2\n"
         );
-        let text = String::from_utf8(out).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert!(lines[1].starts_with("error: ") && lines[2].starts_with("error: "));
+        assert_eq!(s.tally.by_count, [1, 1, 1]);
+        assert_eq!(log.0.len(), 1);
+        let (_, text, _) = run_on(Task::Count { limit: 5 }, &layout, &input, 2);
+        assert!(text.starts_with("1\n5+\n0\n"), "{text}");
     }
 }
