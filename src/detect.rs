@@ -256,15 +256,24 @@ fn detect_csv(
         3,
         forced.symbols.unwrap_or(Symbols::Digits),
     );
-    let sample: Vec<HeadLine<'_>> = rows
+    let fields: Vec<(u64, Vec<u8>)> = rows
         .iter()
         .filter_map(|r| {
-            let f = r.text.split(|&b| b == b',').nth(puzzle)?;
-            Some(HeadLine {
-                number: r.number,
-                end: r.end,
-                text: unquote(f),
-            })
+            let mut reader = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(r.text);
+            let mut rec = csv::ByteRecord::new();
+            reader.read_byte_record(&mut rec).ok()?;
+            Some((r.number, rec.get(puzzle)?.trim_ascii().to_vec()))
+        })
+        .collect();
+    let sample: Vec<HeadLine<'_>> = fields
+        .iter()
+        .map(|(number, text)| HeadLine {
+            number: *number,
+            end: 0,
+            text,
         })
         .collect();
     let (box_size, symbols) = match sample.first() {

@@ -1,4 +1,5 @@
 //! Integration tests: the real `sudoku-bulk` binary on real files.
 
+mod formats;
 mod solve;
 mod util;

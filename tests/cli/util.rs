@@ -110,3 +110,76 @@ pub fn puzzle_lines(text: &str) -> Vec<&str> {
         .map(|l| l.split_whitespace().next().unwrap())
         .collect()
 }
+
+/// A small deterministic RNG for test fixtures (xorshift64*).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A valid full grid of box size `b` built from the classic shifted pattern,
+/// then shuffled (digits relabelled, rows moved within bands, bands moved)
+/// so fixtures differ. Needs no solver.
+pub fn full_grid(b: usize, seed: u64) -> Vec<u8> {
+    let side = b * b;
+    let mut rng = Rng(seed | 1);
+    let mut relabel: Vec<u8> = (1..=side as u8).collect();
+    for i in (1..side).rev() {
+        relabel.swap(i, rng.below(i + 1));
+    }
+    let mut rows: Vec<usize> = Vec::new();
+    let mut bands: Vec<usize> = (0..b).collect();
+    for i in (1..b).rev() {
+        bands.swap(i, rng.below(i + 1));
+    }
+    for &band in &bands {
+        let mut within: Vec<usize> = (0..b).collect();
+        for i in (1..b).rev() {
+            within.swap(i, rng.below(i + 1));
+        }
+        rows.extend(within.iter().map(|r| band * b + r));
+    }
+    let mut grid = Vec::with_capacity(side * side);
+    for &r in &rows {
+        for c in 0..side {
+            let v = (b * (r % b) + r / b + c) % side;
+            grid.push(relabel[v]);
+        }
+    }
+    grid
+}
+
+/// `grid` with about `blank_percent`% of its cells blanked (0).
+pub fn blank_out(grid: &[u8], blank_percent: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed | 1);
+    grid.iter()
+        .map(|&v| if rng.below(100) < blank_percent { 0 } else { v })
+        .collect()
+}
+
+/// Writes cells with `alphabet[v - 1]`, `blank` for 0.
+pub fn encode(cells: &[u8], alphabet: &str, blank: char) -> String {
+    let symbols: Vec<char> = alphabet.chars().collect();
+    cells
+        .iter()
+        .map(|&v| {
+            if v == 0 {
+                blank
+            } else {
+                symbols[v as usize - 1]
+            }
+        })
+        .collect()
+}
+
+pub const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
