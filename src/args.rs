@@ -2,9 +2,11 @@
 //! into the plain [`Command`] the rest of the program runs.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::bench::Mode;
 use crate::detect::{Forced, ShapeName};
 use crate::format::Symbols;
 use crate::pipeline::{OnError, Task};
@@ -36,6 +38,66 @@ enum CliCommand {
     /// Exit status: 0 when every record could be read (whatever its count), 1
     /// when some were bad (malformed, or givens that clash), 2 on errors.
     Count(CountArgs),
+
+    /// Measure solver speed on puzzle files: puzzles/s, µs/puzzle, share
+    /// solved without guessing, guesses/puzzle, and how many answers passed
+    /// independent verification (exit status 1 if any puzzle was left
+    /// unsolved).
+    ///
+    /// Puzzles are parsed before timing; only the solver is timed. Each file
+    /// is solved repeatedly until --seconds have passed.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Puzzle files (any layout `solve` reads).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+
+    /// Worker threads; 1 measures the per-core speed.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: u16,
+
+    /// `first`: stop at the first solution (as `solve`); `unique`: count to
+    /// 2 solutions (as `count`, a uniqueness proof).
+    #[arg(long, value_enum, default_value_t = BenchMode::First)]
+    mode: BenchMode,
+
+    /// Minimum timed seconds per file.
+    #[arg(long, value_name = "S", default_value_t = 1.0)]
+    seconds: f64,
+
+    /// Print JSON (one object per file) instead of a table.
+    #[arg(long)]
+    json: bool,
+
+    /// Input layout and symbols, as for `solve`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    format: Vec<FormatName>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum BenchMode {
+    First,
+    Unique,
+}
+
+/// A `bench` run.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    /// Files to measure, in order.
+    pub files: Vec<PathBuf>,
+    /// Worker threads.
+    pub threads: usize,
+    /// Solve mode.
+    pub mode: Mode,
+    /// Minimum timed duration per file.
+    pub min_time: Duration,
+    /// JSON output.
+    pub json: bool,
+    /// Forced layout.
+    pub forced: Forced,
 }
 
 #[derive(Args, Debug)]
@@ -157,8 +219,10 @@ pub struct BulkConfig {
 /// What the user asked for.
 #[derive(Clone, Debug)]
 pub enum Command {
-    /// Run a bulk job (`solve`).
+    /// Run a bulk job (`solve`, `count`).
     Bulk(BulkConfig),
+    /// Measure solver speed.
+    Bench(BenchConfig),
 }
 
 /// Parses the process arguments; exits with status 2 and a usage message on
@@ -184,6 +248,17 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             Task::Count { limit: a.limit },
             a.run,
         )?),
+        CliCommand::Bench(a) => Command::Bench(BenchConfig {
+            files: a.files,
+            threads: a.threads.into(),
+            mode: match a.mode {
+                BenchMode::First => Mode::First,
+                BenchMode::Unique => Mode::Unique,
+            },
+            min_time: Duration::from_secs_f64(a.seconds.clamp(0.0, 3600.0)),
+            json: a.json,
+            forced: forced(&a.format, None)?,
+        }),
     })
 }
 
@@ -255,13 +330,17 @@ mod tests {
     #[test]
     fn dash_means_stdin_and_stdout() {
         let cli = Cli::try_parse_from(["sudoku-bulk", "solve", "-", "-o", "-", "-j", "3"]).unwrap();
-        let Command::Bulk(c) = convert(cli).unwrap();
+        let Ok(Command::Bulk(c)) = convert(cli) else {
+            panic!("solve is a bulk command")
+        };
         assert_eq!(c.input, None);
         assert_eq!(c.output, None);
         assert_eq!(c.threads, 3);
         assert!(Cli::try_parse_from(["sudoku-bulk", "solve", "-j", "0"]).is_err());
         let cli = Cli::try_parse_from(["sudoku-bulk", "count", "--format", "grid,hex1"]).unwrap();
-        let Command::Bulk(c) = convert(cli).unwrap();
+        let Ok(Command::Bulk(c)) = convert(cli) else {
+            panic!("count is a bulk command")
+        };
         assert_eq!(c.task, Task::Count { limit: 2 });
         assert_eq!(c.forced.shape, Some(ShapeName::Grid));
         assert_eq!(c.forced.symbols, Some(Symbols::Hex1));

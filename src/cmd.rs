@@ -8,6 +8,8 @@ use anyhow::Context;
 use crate::args::BulkConfig;
 use std::io::Read;
 
+use crate::args::BenchConfig;
+use crate::bench::{self, Mode};
 use crate::detect::{self, Detected};
 use crate::input::{self, Input};
 use crate::output::{Output, Reporter};
@@ -152,6 +154,103 @@ fn finish<'a>(
     } else {
         EXIT_BAD_RECORDS
     }))
+}
+
+/// Runs `bench`: one table row (or JSON object) per file.
+pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
+    let mode = match cfg.mode {
+        Mode::First => "first",
+        Mode::Unique => "unique",
+    };
+    if cfg.json {
+        println!("[");
+    } else {
+        println!(
+            "{:<40} {:>9} {:>12} {:>10} {:>9} {:>10} {:>17}",
+            format!("file (mode {mode}, {} thread(s))", cfg.threads),
+            "puzzles",
+            "puzzles/s",
+            "us/puzzle",
+            "no_guess",
+            "guesses",
+            "solved"
+        );
+    }
+    let mut all_solved = true;
+    for (i, path) in cfg.files.iter().enumerate() {
+        let source = input::open(Some(path), false)?;
+        let data: &[u8] = match &source {
+            Input::Mapped(m) => m,
+            Input::Read(v) => v,
+            Input::Stdin => anyhow::bail!("bench needs files, not stdin"),
+        };
+        let set = bench::load(data, &cfg.forced)
+            .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+        let m = bench::measure(&set, cfg.mode, cfg.threads, cfg.min_time);
+        all_solved &= m.verified == m.puzzles && set.bad == 0;
+        let n = m.puzzles.max(1) as f64;
+        let us = 1e6 / m.rate().max(1e-12) * cfg.threads as f64;
+        if cfg.json {
+            println!(
+                "  {{\"file\": {}, \"mode\": \"{mode}\", \"threads\": {}, \"puzzles\": {}, \
+                 \"bad_records\": {}, \"passes\": {}, \"seconds\": {:.6}, \"puzzles_per_sec\": {:.1}, \
+                 \"us_per_puzzle\": {:.4}, \"no_guess_pct\": {:.2}, \"guesses_per_puzzle\": {:.3}, \
+                 \"verified\": {}, \"unique\": {}, \"multiple\": {}}}{}",
+                json_string(&path.display().to_string()),
+                cfg.threads,
+                m.puzzles,
+                set.bad,
+                m.passes,
+                m.elapsed.as_secs_f64(),
+                m.rate(),
+                us,
+                100.0 * m.no_guess as f64 / n,
+                m.guesses as f64 / n,
+                m.verified,
+                m.unique,
+                m.multiple,
+                if i + 1 < cfg.files.len() { "," } else { "" }
+            );
+        } else {
+            let solved = match cfg.mode {
+                Mode::First => format!("{}/{}", m.verified, m.puzzles),
+                Mode::Unique => format!("{}/{} ({} 2+)", m.verified, m.puzzles, m.multiple),
+            };
+            println!(
+                "{:<40} {:>9} {:>12.1} {:>10.3} {:>8.1}% {:>10.2} {:>17}",
+                path.display().to_string(),
+                m.puzzles,
+                m.rate(),
+                us,
+                100.0 * m.no_guess as f64 / n,
+                m.guesses as f64 / n,
+                solved
+            );
+        }
+    }
+    if cfg.json {
+        println!("]");
+    }
+    Ok(ExitCode::from(if all_solved {
+        EXIT_OK
+    } else {
+        EXIT_BAD_RECORDS
+    }))
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// True when an error chain ends in a broken pipe (`sudoku-bulk … | head`).

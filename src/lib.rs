@@ -23,6 +23,7 @@
 //! ```
 
 pub mod args;
+pub mod bench;
 pub mod cmd;
 pub mod detect;
 pub mod format;

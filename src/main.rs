@@ -19,5 +19,6 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     match args::parse() {
         args::Command::Bulk(cfg) => cmd::bulk(&cfg),
+        args::Command::Bench(cfg) => cmd::bench(&cfg),
     }
 }
