@@ -47,6 +47,44 @@ enum CliCommand {
     /// Puzzles are parsed before timing; only the solver is timed. Each file
     /// is solved repeatedly until --seconds have passed.
     Bench(BenchArgs),
+
+    /// Verify an answer file record by record: each answer must be a full
+    /// valid grid that keeps its puzzle's givens, and both files must have
+    /// the same number of records. With one CSV file, checks its solution
+    /// column against its puzzle column.
+    ///
+    /// Prints `ANSWERS:LINE: reason` for the first 20 bad records, then a
+    /// count. Exit status 0 when every answer is right, 1 if any is wrong or
+    /// the record counts differ, 2 on errors.
+    Check(CheckArgs),
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// Puzzle file (or a CSV dataset with puzzle and solution columns).
+    puzzles: PathBuf,
+
+    /// Answer file, in the puzzles' layout (as `solve` writes it).
+    answers: Option<PathBuf>,
+
+    /// Input layout and symbols, as for `solve`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    format: Vec<FormatName>,
+
+    /// CSV input: the column holding the puzzles.
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+}
+
+/// A `check` run.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// Puzzles (or the CSV dataset).
+    pub puzzles: PathBuf,
+    /// Answers, unless the puzzles file is a CSV with solutions.
+    pub answers: Option<PathBuf>,
+    /// Forced layout.
+    pub forced: Forced,
 }
 
 #[derive(Args, Debug)]
@@ -223,6 +261,8 @@ pub enum Command {
     Bulk(BulkConfig),
     /// Measure solver speed.
     Bench(BenchConfig),
+    /// Verify answers.
+    Check(CheckConfig),
 }
 
 /// Parses the process arguments; exits with status 2 and a usage message on
@@ -258,6 +298,11 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             min_time: Duration::from_secs_f64(a.seconds.clamp(0.0, 3600.0)),
             json: a.json,
             forced: forced(&a.format, None)?,
+        }),
+        CliCommand::Check(a) => Command::Check(CheckConfig {
+            puzzles: a.puzzles,
+            answers: a.answers,
+            forced: forced(&a.format, a.column)?,
         }),
     })
 }

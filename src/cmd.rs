@@ -6,10 +6,11 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::args::BulkConfig;
-use std::io::Read;
+use std::io::{Read, Write};
 
-use crate::args::BenchConfig;
+use crate::args::{BenchConfig, CheckConfig};
 use crate::bench::{self, Mode};
+use crate::check;
 use crate::detect::{self, Detected};
 use crate::input::{self, Input};
 use crate::output::{Output, Reporter};
@@ -44,10 +45,9 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         }
     }
     let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
-    match &source {
-        Input::Mapped(m) => bulk_slice(cfg, &name, m),
-        Input::Read(v) => bulk_slice(cfg, &name, v),
-        Input::Stdin => bulk_stdin(cfg, &name),
+    match source.bytes() {
+        Some(data) => bulk_slice(cfg, &name, data),
+        None => bulk_stdin(cfg, &name),
     }
 }
 
@@ -179,11 +179,7 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
     let mut all_solved = true;
     for (i, path) in cfg.files.iter().enumerate() {
         let source = input::open(Some(path), false)?;
-        let data: &[u8] = match &source {
-            Input::Mapped(m) => m,
-            Input::Read(v) => v,
-            Input::Stdin => anyhow::bail!("bench needs files, not stdin"),
-        };
+        let data = source.bytes().unwrap_or_default();
         let set = bench::load(data, &cfg.forced)
             .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
         let m = bench::measure(&set, cfg.mode, cfg.threads, cfg.min_time);
@@ -232,6 +228,54 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
         println!("]");
     }
     Ok(ExitCode::from(if all_solved {
+        EXIT_OK
+    } else {
+        EXIT_BAD_RECORDS
+    }))
+}
+
+/// Runs `check`: prints the first bad records and a summary on stdout.
+pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
+    let read = |p: &std::path::Path| -> anyhow::Result<Input> { input::open(Some(p), false) };
+    let pname = cfg.puzzles.display().to_string();
+    let puzzles = read(&cfg.puzzles)?;
+    let (report, aname) = match &cfg.answers {
+        Some(a) => {
+            let answers = read(a)?;
+            let r = check::check_files(
+                puzzles.bytes().unwrap_or_default(),
+                answers.bytes().unwrap_or_default(),
+                &cfg.forced,
+            )
+            .map_err(|e| anyhow::anyhow!("{pname} / {}: {e}", a.display()))?;
+            (r, a.display().to_string())
+        }
+        None => {
+            let r = check::check_csv(puzzles.bytes().unwrap_or_default(), &cfg.forced)
+                .map_err(|e| anyhow::anyhow!("{pname}:{e}"))?;
+            (r, pname.clone())
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    for (line, reason) in &report.shown {
+        writeln!(out, "{aname}:{line}: {reason}")?;
+    }
+    let hidden = report.bad - report.shown.len() as u64;
+    if hidden > 0 {
+        writeln!(out, "{aname}: ... and {hidden} more bad records")?;
+    }
+    if let Some((np, na)) = report.count_mismatch {
+        writeln!(
+            out,
+            "{aname}: {na} answer records for {np} puzzles in {pname}"
+        )?;
+    }
+    writeln!(
+        out,
+        "{aname}: {} records checked, {} good, {} bad",
+        report.records, report.good, report.bad
+    )?;
+    Ok(ExitCode::from(if report.ok() {
         EXIT_OK
     } else {
         EXIT_BAD_RECORDS

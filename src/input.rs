@@ -18,6 +18,17 @@ pub enum Input {
     Stdin,
 }
 
+impl Input {
+    /// The whole input, for a file; `None` for stdin, which is streamed.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Input::Mapped(m) => Some(m),
+            Input::Read(v) => Some(v),
+            Input::Stdin => None,
+        }
+    }
+}
+
 /// How a user names the input in messages: the path, or `<stdin>`.
 pub fn display_name(path: Option<&Path>) -> String {
     match path {

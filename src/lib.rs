@@ -24,6 +24,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod check;
 pub mod cmd;
 pub mod detect;
 pub mod format;

@@ -20,5 +20,6 @@ fn run() -> anyhow::Result<ExitCode> {
     match args::parse() {
         args::Command::Bulk(cfg) => cmd::bulk(&cfg),
         args::Command::Bench(cfg) => cmd::bench(&cfg),
+        args::Command::Check(cfg) => cmd::check(&cfg),
     }
 }

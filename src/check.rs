@@ -1,0 +1,195 @@
+//! The `check` subcommand's engine: walks a puzzle file and an answer file
+//! record by record (or one CSV's puzzle and solution columns) and verifies
+//! each answer on its own terms: a full valid grid that keeps the puzzle's
+//! givens. Never asks a solver.
+
+use crate::detect::{self, Forced};
+use crate::format::{Item, Layout, Records, Shape};
+use crate::solver;
+
+/// Bad records listed in full; the rest are only counted.
+pub const SHOWN: usize = 20;
+
+/// The outcome of a check.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Record pairs compared.
+    pub records: u64,
+    /// Pairs whose answer is right.
+    pub good: u64,
+    /// Pairs whose answer is wrong (all of them, not just those listed).
+    pub bad: u64,
+    /// The first [`SHOWN`] bad records: line in the answer file, reason.
+    pub shown: Vec<(u64, String)>,
+    /// Set when the files have different numbers of records.
+    pub count_mismatch: Option<(u64, u64)>,
+}
+
+impl Report {
+    fn record(&mut self, line: u64, verdict: Result<(), String>) {
+        self.records += 1;
+        match verdict {
+            Ok(()) => self.good += 1,
+            Err(reason) => {
+                self.bad += 1;
+                if self.shown.len() < SHOWN {
+                    self.shown.push((line, reason));
+                }
+            }
+        }
+    }
+
+    /// True when every answer is right and the counts match.
+    pub fn ok(&self) -> bool {
+        self.bad == 0 && self.count_mismatch.is_none()
+    }
+}
+
+/// The records of `data` with their line numbers in the file, up to `end`.
+fn records<'a>(
+    layout: &'a Layout,
+    data: &'a [u8],
+    skip_lines: u64,
+) -> impl Iterator<Item = (u64, &'a [u8])> + 'a {
+    Records::new(layout, data).map_while(move |item| match item {
+        Item::End => None,
+        Item::Record { line, raw } => Some((skip_lines + line, raw)),
+    })
+}
+
+fn parse_answer(layout: &Layout, raw: &[u8], cells: &mut [u8]) -> Result<(), String> {
+    let text = raw.trim_ascii();
+    if text.starts_with(b"error:") {
+        return Err(format!("no answer ({})", String::from_utf8_lossy(text)));
+    }
+    layout.parse(raw, cells).map_err(|e| e.to_string())
+}
+
+/// Checks `answers` against `puzzles` (each any layout `solve` reads; the
+/// answers usually in the puzzles' layout, as `solve` writes them).
+pub fn check_files(puzzles: &[u8], answers: &[u8], forced: &Forced) -> Result<Report, String> {
+    let puzzles = crate::pipeline::strip_bom(puzzles);
+    let answers = crate::pipeline::strip_bom(answers);
+    let pf = detect::detect(puzzles, forced).map_err(|e| format!("puzzles:{e}"))?;
+    // Answers have no count line and may hold `error:` marks that defeat
+    // detection: fall back to the puzzles' layout.
+    let af = match detect::detect(answers, forced) {
+        Ok(a) if a.layout.box_size == pf.layout.box_size => a,
+        _ => detect::Detected {
+            skip_bytes: 0,
+            skip_lines: 0,
+            ..pf.clone()
+        },
+    };
+    let (pl, al) = (&pf.layout, &af.layout);
+    if pl.box_size != al.box_size {
+        return Err("puzzles and answers have different grid sizes".into());
+    }
+    let n = pl.cells();
+    let (mut p, mut a) = (vec![0u8; n], vec![0u8; n]);
+    let mut report = Report::default();
+    let mut prs = records(pl, &puzzles[pf.skip_bytes..], pf.skip_lines);
+    let mut ars = records(al, &answers[af.skip_bytes..], af.skip_lines);
+    let (mut np, mut na) = (0u64, 0u64);
+    loop {
+        match (prs.next(), ars.next()) {
+            (Some((pline, praw)), Some((aline, araw))) => {
+                np += 1;
+                na += 1;
+                let verdict = match pl.parse(praw, &mut p) {
+                    Err(e) => Err(format!("puzzle at line {pline} is bad: {e}")),
+                    Ok(()) => parse_answer(al, araw, &mut a)
+                        .and_then(|()| solver::verify(pl.box_size, &p, &a)),
+                };
+                report.record(aline, verdict);
+            }
+            (Some(_), None) => np += 1,
+            (None, Some(_)) => na += 1,
+            (None, None) => break,
+        }
+    }
+    if np != na {
+        report.count_mismatch = Some((np, na));
+    }
+    Ok(report)
+}
+
+/// Checks a CSV dataset's own solution column against its puzzle column.
+pub fn check_csv(data: &[u8], forced: &Forced) -> Result<Report, String> {
+    let data = crate::pipeline::strip_bom(data);
+    let found = detect::detect(data, forced)?;
+    let Shape::Csv(cols) = found.layout.shape else {
+        return Err(
+            "one file given, but it is not a CSV with a solution column; \
+                    give PUZZLES and ANSWERS"
+                .into(),
+        );
+    };
+    let Some(sol) = cols.solution else {
+        return Err("the CSV has no solution column to check".into());
+    };
+    let layout = &found.layout;
+    let answer_layout = Layout::new(
+        Shape::Csv(crate::format::CsvColumns {
+            puzzle: sol,
+            solution: None,
+        }),
+        layout.box_size,
+        layout.symbols,
+    );
+    let n = layout.cells();
+    let (mut p, mut a) = (vec![0u8; n], vec![0u8; n]);
+    let mut report = Report::default();
+    for (line, raw) in records(layout, &data[found.skip_bytes..], found.skip_lines) {
+        let verdict = match layout.parse(raw, &mut p) {
+            Err(e) => Err(format!("puzzle is bad: {e}")),
+            Ok(()) => answer_layout
+                .parse(raw, &mut a)
+                .map_err(|e| format!("solution: {e}"))
+                .and_then(|()| solver::verify(layout.box_size, &p, &a)),
+        };
+        report.record(line, verdict);
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const A: &str =
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+
+    #[test]
+    fn swapped_digits_changed_givens_and_missing_answers() {
+        // Swap two non-given digits in one row: the columns break.
+        let mut swapped = A.as_bytes().to_vec();
+        swapped.swap(1, 2);
+        let swapped = String::from_utf8(swapped).unwrap();
+        let answers = format!("{A}\n{swapped}\nerror: no solution\n");
+        let puzzles = format!("{P}\n{P}\n{P}\n{P}\n");
+        let r = check_files(puzzles.as_bytes(), answers.as_bytes(), &Forced::default()).unwrap();
+        assert_eq!((r.records, r.good, r.bad), (3, 1, 2));
+        assert_eq!(r.shown[0].0, 2);
+        assert!(r.shown[0].1.contains("both hold"), "{:?}", r.shown);
+        assert_eq!(r.shown[1].0, 3);
+        assert!(r.shown[1].1.starts_with("no answer"));
+        assert_eq!(r.count_mismatch, Some((4, 3)));
+        assert!(!r.ok());
+    }
+
+    #[test]
+    fn csv_checks_its_own_solution_column() {
+        let mut changed = A.as_bytes().to_vec();
+        changed[0] = b'1'; // the given 4 at r1c1 changed
+        let changed = String::from_utf8(changed).unwrap();
+        let csv = format!("id,puzzle,solution\n1,{P},{A}\n2,{P},{changed}\n");
+        let r = check_csv(csv.as_bytes(), &Forced::default()).unwrap();
+        assert_eq!((r.records, r.good, r.bad), (2, 1, 1));
+        assert_eq!(r.shown[0].0, 3);
+        assert!(r.shown[0].1.contains("given"), "{:?}", r.shown);
+        assert!(check_csv(P.as_bytes(), &Forced::default()).is_err());
+    }
+}
