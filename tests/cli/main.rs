@@ -2,4 +2,5 @@
 
 mod formats;
 mod solve;
+mod tools;
 mod util;

@@ -1,0 +1,169 @@
+//! Dataset tools end to end: `count`, `check`, `bench`.
+
+use crate::util::*;
+
+fn first_lines(name: &str, n: usize) -> String {
+    let text = std::fs::read_to_string(data(name)).unwrap();
+    puzzle_lines(&text)[..n].join("\n") + "\n"
+}
+
+#[test]
+fn count_reports_multiple_unique_and_none() {
+    // serg's benchmark puzzles all have several solutions.
+    let serg = first_lines("serg_benchmark_sub.txt", 300);
+    let o = run(&["count", "-j", "2"], serg.as_bytes());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).lines().all(|l| l == "2+"));
+    assert_eq!(stdout(&o).lines().count(), 300);
+    assert!(
+        stderr(&o).contains("0 with 0 solutions, 0 with 1, 300 with 2+"),
+        "{}",
+        stderr(&o)
+    );
+    // 17-clue puzzles are all proper.
+    let o = run(&["count"], first_lines("17_clue_sub.txt", 300).as_bytes());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).lines().all(|l| l == "1"));
+    assert_eq!(stdout(&o).lines().count(), 300);
+    // No solution, a clash (bad record), and a custom limit on an empty grid.
+    let dead = format!("12345678{}9{}", ".".repeat(36), ".".repeat(36));
+    let clash = format!("11{}", ".".repeat(79));
+    let input = format!("{dead}\n{clash}\n{}\n", ".".repeat(81));
+    let o = run(&["count", "--limit", "10"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        "0\nerror: duplicate given 1 at r1c1 and r1c2\n10+\n"
+    );
+    assert!(stderr(&o).contains("<stdin>:2: duplicate given 1"));
+}
+
+#[test]
+fn check_names_the_line_of_a_swapped_pair() {
+    let puzzles = first_lines("sample.txt", 50);
+    let (dir, p) = temp_file("p.txt", puzzles.as_bytes());
+    let o = run(&["solve", p.to_str().unwrap()], b"");
+    let answers = stdout(&o);
+    let a = dir.path().join("a.txt");
+    std::fs::write(&a, &answers).unwrap();
+    let o = run(&["check", p.to_str().unwrap(), a.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("50 records checked, 50 good, 0 bad"));
+
+    // Swap two different digits of answer 7 in cells that are not givens.
+    let mut lines: Vec<String> = answers.lines().map(String::from).collect();
+    let given: Vec<bool> = puzzle_lines(&puzzles)[6]
+        .bytes()
+        .map(|b| b != b'.')
+        .collect();
+    let row = &mut lines[6];
+    let (i, j) = (0..81)
+        .flat_map(|i| (i + 1..81).map(move |j| (i, j)))
+        .find(|&(i, j)| !given[i] && !given[j] && row.as_bytes()[i] != row.as_bytes()[j])
+        .unwrap();
+    let mut bytes = row.clone().into_bytes();
+    bytes.swap(i, j);
+    *row = String::from_utf8(bytes).unwrap();
+    std::fs::write(&a, lines.join("\n") + "\n").unwrap();
+    let o = run(&["check", p.to_str().unwrap(), a.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains(&format!("{}:7: cells ", a.display())), "{out}");
+    assert!(out.contains("50 records checked, 49 good, 1 bad"), "{out}");
+
+    // A missing answer is a count mismatch.
+    std::fs::write(&a, lines[..49].join("\n") + "\n").unwrap();
+    let o = run(&["check", p.to_str().unwrap(), a.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("49 answer records for 50 puzzles"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn check_lists_twenty_then_counts() {
+    let puzzles = first_lines("sample.txt", 30);
+    let (dir, p) = temp_file("p.txt", puzzles.as_bytes());
+    let a = dir.path().join("a.txt");
+    std::fs::write(&a, "error: no solution\n".repeat(30)).unwrap();
+    let o = run(&["check", p.to_str().unwrap(), a.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().filter(|l| l.contains(": no answer")).count(),
+        20
+    );
+    assert!(out.contains("... and 10 more bad records"), "{out}");
+}
+
+#[test]
+fn check_a_csv_dataset_against_itself() {
+    let puzzles = first_lines("sample.txt", 20);
+    let o = run(&["solve"], puzzles.as_bytes());
+    let rows: Vec<String> = puzzle_lines(&puzzles)
+        .iter()
+        .zip(stdout(&o).lines())
+        .map(|(p, a)| format!("{},{a}", p.replace('.', "0")))
+        .collect();
+    let mut csv = format!("quizzes,solutions\n{}\n", rows.join("\n"));
+    let (_dir, path) = temp_file("k.csv", csv.as_bytes());
+    let o = run(&["check", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // Break row 5's solution: a given changes.
+    let line = csv.lines().nth(5).unwrap().to_string();
+    let (p, s) = line.split_once(',').unwrap();
+    let k = p.bytes().position(|b| b != b'0').unwrap();
+    let mut s = s.as_bytes().to_vec();
+    s[k] = if s[k] == b'9' { b'1' } else { s[k] + 1 };
+    csv = csv.replace(&line, &format!("{p},{}", String::from_utf8(s).unwrap()));
+    std::fs::write(&path, &csv).unwrap();
+    let o = run(&["check", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains(&format!("{}:6: cell {}: given", path.display(), k + 1)),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn bench_reports_verified_counts() {
+    let f = data("sample.txt");
+    let o = run(&["bench", "--seconds", "0", f.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("354/354"), "{}", stdout(&o));
+    let o = run(
+        &[
+            "bench",
+            "--seconds",
+            "0",
+            "--json",
+            "--mode",
+            "unique",
+            "-j",
+            "2",
+            f.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for want in [
+        "\"puzzles\": 354",
+        "\"verified\": 354",
+        "\"unique\": 354",
+        "\"multiple\": 0",
+    ] {
+        assert!(out.contains(want), "{want} in {out}");
+    }
+    // A set with an unsolvable puzzle cannot pass as fully solved.
+    let (_dir, p) = temp_file(
+        "x.txt",
+        format!("12345678{}9{}\n", ".".repeat(36), ".".repeat(36)).as_bytes(),
+    );
+    let o = run(&["bench", "--seconds", "0", p.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("0/1"));
+}
