@@ -331,11 +331,36 @@ impl<'a> Iterator for Records<'a> {
             }
         };
         match self.layout.shape {
-            Shape::Line | Shape::Csv(_) => {
+            Shape::Line => {
                 self.complete = ended;
                 Some(Item::Record {
                     line: start_line,
                     raw: first,
+                })
+            }
+            Shape::Csv(_) => {
+                // A quoted field may hold newlines: while the quotes seen are
+                // unbalanced, the record goes on ("" escapes keep parity).
+                let mut quotes = memchr::memchr_iter(b'"', first).count();
+                let mut spanned = false;
+                self.complete = ended;
+                while quotes % 2 == 1 {
+                    spanned = true;
+                    let Some((line, ended)) = self.next_line() else {
+                        self.complete = false;
+                        break;
+                    };
+                    quotes += memchr::memchr_iter(b'"', line).count();
+                    self.complete = ended;
+                }
+                let raw = if spanned {
+                    self.data[start..self.pos].trim_ascii()
+                } else {
+                    first
+                };
+                Some(Item::Record {
+                    line: start_line,
+                    raw,
                 })
             }
             Shape::Grid | Shape::Spaced => {
@@ -406,7 +431,7 @@ impl Layout {
     /// boundary), or `None` if the data ends before one is certain (the
     /// caller then needs more data, or is at the end of input).
     pub fn cut(&self, data: &[u8], target: usize) -> Option<usize> {
-        if matches!(self.shape, Shape::Line | Shape::Csv(_)) {
+        if self.shape == Shape::Line {
             let i = memchr::memchr(b'\n', data.get(target.max(1) - 1..)?)?;
             return Some(target.max(1) + i);
         }
@@ -869,6 +894,44 @@ mod tests {
         assert_eq!(
             csv_field(b"x", 1).unwrap_err().to_string(),
             "CSV row has 1 fields, the puzzle is in field 2"
+        );
+    }
+
+    #[test]
+    fn csv_records_span_quoted_newlines() {
+        let cols = CsvColumns {
+            puzzle: 1,
+            solution: None,
+        };
+        let l = Layout::new(Shape::Csv(cols), 2, Symbols::Digits);
+        let data = b"1,12.4............,\"a\nb \"\"c\"\"\"\n2,43.1,x\n";
+        let items: Vec<Item> = Records::new(&l, data).collect();
+        assert_eq!(
+            items,
+            vec![
+                Item::Record {
+                    line: 1,
+                    raw: b"1,12.4............,\"a\nb \"\"c\"\"\""
+                },
+                Item::Record {
+                    line: 3,
+                    raw: b"2,43.1,x"
+                }
+            ]
+        );
+        assert_eq!(l.cut(data, 1), Some(31));
+        let mut cells = [0u8; 16];
+        let Item::Record { raw, .. } = items[0] else {
+            unreachable!()
+        };
+        l.parse(raw, &mut cells).unwrap();
+        assert_eq!(&cells[..4], &[1, 2, 0, 4]);
+        let mut out = Vec::new();
+        let answer = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        l.write_answer(raw, &answer, &mut out);
+        assert_eq!(
+            out,
+            b"1,12.4............,\"a\nb \"\"c\"\"\",1234341221434321\n"
         );
     }
 

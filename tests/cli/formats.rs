@@ -274,3 +274,48 @@ fn unknown_layout_is_a_clear_error() {
     assert!(err.contains("<stdin>:2: cannot tell the layout"), "{err}");
     assert!(err.contains("--format"));
 }
+
+#[test]
+fn csv_quoted_newlines_survive_every_chunking() {
+    let puzzles: Vec<Vec<u8>> = (30..36)
+        .map(|s| blank_out(&full_grid(3, s), 55, s))
+        .collect();
+    let mut input = String::from("id,puzzle,note\n");
+    for (i, p) in puzzles.iter().enumerate() {
+        input.push_str(&format!(
+            "{i},{},\"line one\nline \"\"two\"\"\"\n",
+            encode(p, "123456789", '.')
+        ));
+    }
+    let reference = solve_ok(&["-j", "1"], &input);
+    let mut r = csv::Reader::from_reader(reference.as_bytes());
+    assert_eq!(
+        r.headers().unwrap(),
+        vec!["id", "puzzle", "note", "solution"]
+    );
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(rows.len(), puzzles.len());
+    for (p, row) in puzzles.iter().zip(&rows) {
+        assert_eq!(&row[2], "line one\nline \"two\"");
+        assert_valid(3, p, &cells(&row[3], "", "123456789"));
+    }
+    let (_dir, path) = temp_file("q.csv", input.as_bytes());
+    for chunk in ["1", "50", "100000"] {
+        for j in ["1", "2"] {
+            let o = run(
+                &[
+                    "solve",
+                    "-j",
+                    j,
+                    "--chunk-size",
+                    chunk,
+                    path.to_str().unwrap(),
+                ],
+                b"",
+            );
+            assert_eq!(stdout(&o), reference, "chunk {chunk} -j {j}");
+            let o = run(&["solve", "-j", j, "--chunk-size", chunk], input.as_bytes());
+            assert_eq!(stdout(&o), reference, "stdin chunk {chunk} -j {j}");
+        }
+    }
+}
