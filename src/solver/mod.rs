@@ -6,6 +6,7 @@
 //! that encoding is `format`'s job; checking that givens do not clash is
 //! [`find_conflict`]'s, so a solver may assume its input is well formed.
 
+pub mod band;
 pub mod generic;
 
 /// Smallest supported box size (4x4 grids).
@@ -74,6 +75,9 @@ pub fn find_conflict(box_size: usize, cells: &[u8]) -> Option<Conflict> {
 /// Requires `cells.len() == out.len() == side * side`, values `<= side`, and
 /// `MIN_BOX <= box_size <= MAX_BOX`. Givens that clash give `count == 0`.
 pub fn solve(box_size: usize, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
+    if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
+        return band::solve(cells, limit, out);
+    }
     generic::solve(box_size, cells, limit, out)
 }
 

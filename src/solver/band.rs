@@ -1,0 +1,475 @@
+//! The fast 9x9 solver behind `solver::solve` for box size 3: pure, no
+//! allocation, all state on the stack. Band-oriented, in the spirit of
+//! JCZSolve (ideas only; see ../shared/SOLVER-NOTES.md), written from scratch.
+//!
+//! Layout: one `u32` per (digit, band), 27 words. Bit `r*9 + c` is set while
+//! the digit may still stand at row `r` (0..3) of the band, column `c`
+//! (0..9). A band word is 3 rows × 9 columns, i.e. 9 "minirows" of 3 cells:
+//!
+//! ```text
+//!   bit:  26..18        17..9         8..0
+//!        [row 2      ] [row 1      ] [row 0      ]
+//!         box2 box1 box0 ...          c8c7c6 c5c4c3 c2c1c0
+//! ```
+//!
+//! Per (digit, band) the digit's three placements form a 3×3 permutation
+//! matrix over (row, box), so only 6 configurations exist. The update of a
+//! word keeps only minirows that some configuration still fits (pointing
+//! and claiming along rows and boxes in one table lookup), kills columns
+//! the band has claimed from the other two bands, and places row singles.
+//! A bit-sliced pass finds naked singles and the bivalue cells to guess on.
+
+/// Rows `0..3` of a band word: 27 bits.
+const BAND: u32 = (1 << 27) - 1;
+
+/// Occupancy of the 3 minirows of a 9-bit row: bit k set if box k has a bit.
+const ROW_OCC: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if (x >> (3 * k)) & 7 != 0 {
+                t[x] |= 1 << k;
+            }
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// The 6 permutations row → box.
+const PERMS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+/// For a 9-bit minirow occupancy (bit `r*3 + k`: row r has cells in box k),
+/// the cells (27-bit) of the minirows used by at least one permutation that
+/// fits the occupancy; 0 when none fits (a contradiction).
+const KEEP: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMS[p];
+            let mut fits = true;
+            let mut cells = 0u32;
+            let mut r = 0;
+            while r < 3 {
+                let bit = r * 3 + perm[r];
+                if occ & (1 << bit) == 0 {
+                    fits = false;
+                }
+                cells |= 7 << (r * 9 + perm[r] * 3);
+                r += 1;
+            }
+            if fits {
+                t[occ] |= cells;
+            }
+            p += 1;
+        }
+        occ += 1;
+    }
+    t
+};
+
+/// For the 9-bit column occupancy of a (digit, band) word: the columns that
+/// are the only candidate column of their box, replicated over 3 rows. The
+/// digit sits in those columns within this band, so the other two bands lose
+/// them.
+const CLAIMED: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut k = 0;
+        while k < 3 {
+            let part = (cols >> (3 * k)) & 7;
+            if part != 0 && part & (part - 1) == 0 {
+                let c = part << (3 * k);
+                t[cols] |= (c | c << 9 | c << 18) as u32;
+            }
+            k += 1;
+        }
+        cols += 1;
+    }
+    t
+};
+
+/// For a cell (bit index `r*9 + c` in a band word): the band's cells that
+/// stay candidates for the digit placed there: all but the rest of its row
+/// and box.
+const PLACE: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        let (r, c) = (i / 9, i % 9);
+        let row = 0x1FFu32 << (r * 9);
+        let k = c / 3;
+        let bx = (7u32 << (3 * k)) | (7u32 << (9 + 3 * k)) | (7u32 << (18 + 3 * k));
+        t[i] = !(row | bx) & BAND | (1 << i);
+        i += 1;
+    }
+    t
+};
+
+/// The whole search state: 228 bytes, copied once per guess.
+#[derive(Clone, Copy)]
+struct State {
+    /// Candidates per (digit, band): index `digit * 3 + band`.
+    f: [u32; 27],
+    /// `f` as last processed by `update`; a word that differs needs work.
+    seen: [u32; 27],
+    /// Solved cells per band.
+    solved: [u32; 3],
+}
+
+/// Search bookkeeping shared by all branches.
+struct Ctx<'a> {
+    limit: u32,
+    count: u32,
+    guesses: u64,
+    out: &'a mut [u8; 81],
+}
+
+impl State {
+    /// Re-derives a changed (digit, band) word. False on a contradiction.
+    #[inline(always)]
+    fn update(&mut self, s: usize) -> bool {
+        let (d, b) = (s / 3, s % 3);
+        let mut w = self.f[s];
+        let occ = ROW_OCC[(w & 0x1FF) as usize] as usize
+            | (ROW_OCC[((w >> 9) & 0x1FF) as usize] as usize) << 3
+            | (ROW_OCC[(w >> 18) as usize] as usize) << 6;
+        w &= KEEP[occ];
+        if w == 0 {
+            return false;
+        }
+        self.f[s] = w;
+        self.seen[s] = w;
+        // Columns this band claims leave the digit's other two bands.
+        let kill = CLAIMED[((w | w >> 9 | w >> 18) & 0x1FF) as usize];
+        let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+        self.f[d * 3 + b1] &= !kill;
+        self.f[d * 3 + b2] &= !kill;
+        // A row with one cell left places the digit there: the cell leaves
+        // the other eight digits of the band.
+        let mut single = 0;
+        let mut r = 0;
+        while r < 3 {
+            let x = (w >> (9 * r)) & 0x1FF;
+            if x & (x - 1) == 0 {
+                single |= x << (9 * r);
+            }
+            r += 1;
+        }
+        let new = single & !self.solved[b];
+        if new != 0 {
+            self.solved[b] |= new;
+            for e in 0..9 {
+                if e != d {
+                    self.f[e * 3 + b] &= !new;
+                }
+            }
+        }
+        true
+    }
+
+    /// Runs `update` on every changed word until nothing changes.
+    #[inline(always)]
+    fn settle(&mut self) -> bool {
+        loop {
+            let mut any = false;
+            for s in 0..27 {
+                if self.f[s] != self.seen[s] {
+                    any = true;
+                    if !self.update(s) {
+                        return false;
+                    }
+                }
+            }
+            if !any {
+                return true;
+            }
+        }
+    }
+
+    /// Places digit `d` at bit `i` of band `b`.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, i: u32) {
+        let bit = 1u32 << i;
+        self.f[d * 3 + b] &= PLACE[i as usize];
+        self.solved[b] |= bit;
+        for e in 0..9 {
+            if e != d {
+                self.f[e * 3 + b] &= !bit;
+            }
+        }
+    }
+
+    fn all_solved(&self) -> bool {
+        self.solved[0] & self.solved[1] & self.solved[2] == BAND
+    }
+
+    /// Propagates to a fixed point: table updates, then naked singles,
+    /// until neither finds anything. Returns `Err(())` on a contradiction,
+    /// else the best cell to branch on (band, bit, candidate digits), or
+    /// `None` when solved.
+    fn propagate(&mut self) -> Result<Option<(usize, u32, u32)>, ()> {
+        loop {
+            if !self.settle() {
+                return Err(());
+            }
+            if self.all_solved() {
+                return Ok(None);
+            }
+            // Bit-sliced candidate counts per cell: ≥1, ≥2, ≥3.
+            let mut placed = false;
+            let mut pair: Option<(usize, u32)> = None;
+            let mut any_open: Option<(usize, u32)> = None;
+            for b in 0..3 {
+                let (mut ge1, mut ge2, mut ge3) = (0u32, 0u32, 0u32);
+                for d in 0..9 {
+                    let w = self.f[d * 3 + b];
+                    ge3 |= ge2 & w;
+                    ge2 |= ge1 & w;
+                    ge1 |= w;
+                }
+                if ge1 != BAND {
+                    return Err(()); // a cell with no candidate
+                }
+                let open = !self.solved[b] & BAND;
+                let mut singles = open & !ge2;
+                while singles != 0 {
+                    let i = singles.trailing_zeros();
+                    singles &= singles - 1;
+                    let bit = 1u32 << i;
+                    // The cell may have lost its last digit to a placement
+                    // made earlier in this loop.
+                    match (0..9).find(|&d| self.f[d * 3 + b] & bit != 0) {
+                        Some(d) => self.place(d, b, i),
+                        None => return Err(()),
+                    }
+                    placed = true;
+                }
+                let pairs = open & ge2 & !ge3;
+                if pair.is_none() && pairs != 0 {
+                    pair = Some((b, pairs.trailing_zeros()));
+                }
+                if any_open.is_none() && open != 0 {
+                    any_open = Some((b, open.trailing_zeros()));
+                }
+            }
+            if placed {
+                continue;
+            }
+            let Some((b, i)) = pair.or(any_open) else {
+                return Ok(None);
+            };
+            let mut digits = 0u32;
+            for d in 0..9 {
+                if self.f[d * 3 + b] & (1 << i) != 0 {
+                    digits |= 1 << d;
+                }
+            }
+            return Ok(Some((b, i, digits)));
+        }
+    }
+
+    fn write(&self, out: &mut [u8; 81]) {
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut w = self.f[d * 3 + b];
+                while w != 0 {
+                    let i = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    out[b * 27 + i] = d as u8 + 1;
+                }
+            }
+        }
+    }
+}
+
+/// Depth-first search from `st`. Returns true when the limit is reached.
+fn search(mut st: State, ctx: &mut Ctx<'_>) -> bool {
+    loop {
+        let (b, i, mut digits) = match st.propagate() {
+            Err(()) => return false,
+            Ok(None) => {
+                ctx.count += 1;
+                if ctx.count == 1 {
+                    st.write(ctx.out);
+                }
+                return ctx.count >= ctx.limit;
+            }
+            Ok(Some(branch)) => branch,
+        };
+        // Try every candidate but the last on a copy; the last one continues
+        // in place (it is what remains once the others are ruled out).
+        let bit = 1u32 << i;
+        while digits & (digits - 1) != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            ctx.guesses += 1;
+            let mut next = st;
+            next.place(d, b, i);
+            if search(next, ctx) {
+                return true;
+            }
+            st.f[d * 3 + b] &= !bit;
+        }
+    }
+}
+
+/// Searches a 9x9 puzzle (cells 0 = blank, 1..=9) for up to `limit`
+/// solutions and writes the first into `out`. Clashing givens give 0.
+///
+/// Guess counting: every alternative tried on a copy of the state counts
+/// once (a bivalue cell costs one guess, a cell with k candidates up to
+/// k - 1), comparable to tdoku's binary splits.
+pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> super::Search {
+    let mut st = State {
+        f: [BAND; 27],
+        seen: [0; 27],
+        solved: [0; 3],
+    };
+    for (pos, &v) in cells.iter().enumerate() {
+        if v == 0 {
+            continue;
+        }
+        let (d, b, i) = (v as usize - 1, pos / 27, (pos % 27) as u32);
+        // A given on a cell its digit already lost (to an earlier given in
+        // its row, column or box), or on a cell already taken: no solution.
+        if st.f[d * 3 + b] & (1 << i) == 0 || st.solved[b] & (1 << i) != 0 {
+            return super::Search::default();
+        }
+        st.place(d, b, i);
+        // The column leaves the other bands at once, so a clash in a column
+        // is seen by the next given of that column.
+        let col = 1u32 << (i % 9);
+        let colmask = col | col << 9 | col << 18;
+        st.f[d * 3 + (b + 1) % 3] &= !colmask;
+        st.f[d * 3 + (b + 2) % 3] &= !colmask;
+    }
+    let mut ctx = Ctx {
+        limit,
+        count: 0,
+        guesses: 0,
+        out,
+    };
+    if limit > 0 {
+        search(st, &mut ctx);
+    }
+    super::Search {
+        count: ctx.count,
+        guesses: ctx.guesses,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{find_conflict, generic, verify};
+    use super::*;
+
+    fn parse(s: &str) -> [u8; 81] {
+        let mut c = [0u8; 81];
+        for (i, b) in s.bytes().enumerate() {
+            c[i] = if b.is_ascii_digit() { b - b'0' } else { 0 };
+        }
+        c
+    }
+
+    /// Hard puzzles from the shipped benchmark sets (data/).
+    const HARD: &[&str] = &[
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        "......52..8.4......3...9...5.1...6..2..7........3.....6...1..........7.4.......3.",
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+    ];
+
+    #[test]
+    fn solves_hard_puzzles_uniquely() {
+        for p in HARD {
+            let cells = parse(p);
+            let mut out = [0u8; 81];
+            let s = solve(&cells, 2, &mut out);
+            assert_eq!(s.count, 1, "{p}");
+            verify(3, &cells, &out).unwrap();
+            let s1 = solve(&cells, 1, &mut out);
+            assert_eq!(s1.count, 1);
+            assert!(s1.guesses <= s.guesses);
+            verify(3, &cells, &out).unwrap();
+        }
+    }
+
+    #[test]
+    fn empty_grid_and_clashes() {
+        let mut out = [0u8; 81];
+        let s = solve(&[0; 81], 2, &mut out);
+        assert_eq!(s.count, 2);
+        verify(3, &[0; 81], &out).unwrap();
+        for (a, b) in [(0, 8), (0, 72), (0, 20), (40, 44)] {
+            let mut c = [0u8; 81];
+            c[a] = 5;
+            c[b] = 5;
+            assert!(find_conflict(3, &c).is_some());
+            assert_eq!(solve(&c, 2, &mut out).count, 0, "{a} {b}");
+        }
+        // Consistent givens, no solution: r1c9 must be 9, column 9 has one.
+        let mut c = [0u8; 81];
+        for (i, v) in c.iter_mut().take(8).enumerate() {
+            *v = i as u8 + 1;
+        }
+        c[44] = 9;
+        assert_eq!(solve(&c, 2, &mut out).count, 0);
+    }
+
+    /// Random puzzles (a solved grid with cells blanked, some with a clash
+    /// added) must get the same solution count as the generic solver, and
+    /// every answer must verify.
+    #[test]
+    fn agrees_with_the_generic_solver_on_random_puzzles() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let base = parse(
+            "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+        );
+        for round in 0..400 {
+            // Relabel digits so the grids differ.
+            let mut perm: Vec<u8> = (1..=9).collect();
+            for i in (1..9).rev() {
+                perm.swap(i, (rnd() % (i as u64 + 1)) as usize);
+            }
+            let keep = 20 + (round % 40) as u64;
+            let mut p = [0u8; 81];
+            for i in 0..81 {
+                if rnd() % 81 < keep {
+                    p[i] = perm[base[i] as usize - 1];
+                }
+            }
+            if round % 7 == 0 {
+                p[(rnd() % 81) as usize] = (rnd() % 9) as u8 + 1;
+            }
+            let (mut a, mut g) = ([0u8; 81], [0u8; 81]);
+            let ours = solve(&p, 2, &mut a);
+            let theirs = generic::solve(3, &p, 2, &mut g);
+            assert_eq!(ours.count, theirs.count, "round {round}");
+            if ours.count > 0 {
+                verify(3, &p, &a).unwrap();
+            }
+        }
+    }
+}
