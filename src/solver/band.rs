@@ -80,6 +80,48 @@ const KEEP: [u32; 512] = {
     t
 };
 
+/// For a 9-bit minirow occupancy: how many of the 6 permutations fit, and
+/// (in bits 8.. and 16..) the indices of the first two that do.
+const FITS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut n = 0u32;
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMS[p];
+            if occ & (1 << perm[0]) != 0
+                && occ & (1 << (3 + perm[1])) != 0
+                && occ & (1 << (6 + perm[2])) != 0
+            {
+                if n < 2 {
+                    t[occ] |= (p as u32) << (8 + 8 * n);
+                }
+                n += 1;
+            }
+            p += 1;
+        }
+        t[occ] |= n;
+        occ += 1;
+    }
+    t
+};
+
+/// The cells of the three minirows of permutation `p`.
+const PERM_CELLS: [u32; 6] = {
+    let mut t = [0u32; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut r = 0;
+        while r < 3 {
+            t[p] |= 7 << (r * 9 + PERMS[p][r] * 3);
+            r += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
 /// For the 9-bit column occupancy of a (digit, band) word: the columns that
 /// are the only candidate column of their box, replicated over 3 rows. The
 /// digit sits in those columns within this band, so the other two bands lose
@@ -95,6 +137,35 @@ const CLAIMED: [u32; 512] = {
                 let c = part << (3 * k);
                 t[cols] |= (c | c << 9 | c << 18) as u32;
             }
+            k += 1;
+        }
+        cols += 1;
+    }
+    t
+};
+
+/// For the columns a band must hold the digit in (it has no place in them in
+/// the other two bands): the band's cells to drop, replicated over 3 rows.
+/// The digit's box in that stack is then in the claimed column, so the box's
+/// other two columns lose it (claiming along columns, which also yields
+/// column hidden singles). Two claimed columns in one box cannot both be
+/// served: the whole box goes, and the next update finds the contradiction.
+const COLUMN_CLAIM: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut k = 0;
+        while k < 3 {
+            let part = (cols >> (3 * k)) & 7;
+            let drop = if part == 0 {
+                0
+            } else if part & (part - 1) == 0 {
+                7 & !part
+            } else {
+                7
+            };
+            let c = (drop << (3 * k)) as u32;
+            t[cols] |= c | c << 9 | c << 18;
             k += 1;
         }
         cols += 1;
@@ -138,16 +209,31 @@ struct Ctx<'a> {
     out: &'a mut [u8; 81],
 }
 
+/// Minirow occupancy of a band word (bit `r*3 + k`).
+#[inline(always)]
+fn occupancy(w: u32) -> usize {
+    ROW_OCC[(w & 0x1FF) as usize] as usize
+        | (ROW_OCC[((w >> 9) & 0x1FF) as usize] as usize) << 3
+        | (ROW_OCC[(w >> 18) as usize] as usize) << 6
+}
+
+/// Where the search splits next.
+#[derive(Clone, Copy)]
+enum Branch {
+    /// A (digit, band) word with exactly two configurations left: keep the
+    /// cells of one, then of the other.
+    Config { s: usize, first: u32, second: u32 },
+    /// A cell (band, bit) and its candidate digits.
+    Cell { b: usize, i: u32, digits: u32 },
+}
+
 impl State {
     /// Re-derives a changed (digit, band) word. False on a contradiction.
     #[inline(always)]
     fn update(&mut self, s: usize) -> bool {
         let (d, b) = (s / 3, s % 3);
         let mut w = self.f[s];
-        let occ = ROW_OCC[(w & 0x1FF) as usize] as usize
-            | (ROW_OCC[((w >> 9) & 0x1FF) as usize] as usize) << 3
-            | (ROW_OCC[(w >> 18) as usize] as usize) << 6;
-        w &= KEEP[occ];
+        w &= KEEP[occupancy(w)];
         if w == 0 {
             return false;
         }
@@ -156,8 +242,18 @@ impl State {
         // Columns this band claims leave the digit's other two bands.
         let kill = CLAIMED[((w | w >> 9 | w >> 18) & 0x1FF) as usize];
         let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
-        self.f[d * 3 + b1] &= !kill;
-        self.f[d * 3 + b2] &= !kill;
+        let w1 = self.f[d * 3 + b1] & !kill;
+        let w2 = self.f[d * 3 + b2] & !kill;
+        // Columns only one band can still serve must be served there.
+        let cols = |x: u32| (x | x >> 9 | x >> 18) & 0x1FF;
+        let (c0, c1, c2) = (cols(w), cols(w1), cols(w2));
+        self.f[d * 3 + b1] = w1 & !COLUMN_CLAIM[(c1 & !c0 & !c2) as usize];
+        self.f[d * 3 + b2] = w2 & !COLUMN_CLAIM[(c2 & !c0 & !c1) as usize];
+        let own = COLUMN_CLAIM[(c0 & !c1 & !c2) as usize];
+        if w & own != 0 {
+            // Leave `seen` behind so the word is updated again.
+            self.f[s] = w & !own;
+        }
         // A row with one cell left places the digit there: the cell leaves
         // the other eight digits of the band.
         let mut single = 0;
@@ -219,9 +315,8 @@ impl State {
 
     /// Propagates to a fixed point: table updates, then naked singles,
     /// until neither finds anything. Returns `Err(())` on a contradiction,
-    /// else the best cell to branch on (band, bit, candidate digits), or
-    /// `None` when solved.
-    fn propagate(&mut self) -> Result<Option<(usize, u32, u32)>, ()> {
+    /// else where to branch, or `None` when solved.
+    fn propagate(&mut self) -> Result<Option<Branch>, ()> {
         loop {
             if !self.settle() {
                 return Err(());
@@ -269,6 +364,11 @@ impl State {
             if placed {
                 continue;
             }
+            if pair.is_none() {
+                if let Some(branch) = self.config_branch() {
+                    return Ok(Some(branch));
+                }
+            }
             let Some((b, i)) = pair.or(any_open) else {
                 return Ok(None);
             };
@@ -278,8 +378,38 @@ impl State {
                     digits |= 1 << d;
                 }
             }
-            return Ok(Some((b, i, digits)));
+            return Ok(Some(Branch::Cell { b, i, digits }));
         }
+    }
+
+    /// The (digit, band) with exactly two configurations in the band with
+    /// the fewest configurations overall (tdoku's choice: one guess decides
+    /// a digit's place in three rows and three boxes).
+    fn config_branch(&self) -> Option<Branch> {
+        let mut best: Option<(u32, usize)> = None;
+        for b in 0..3 {
+            let mut total = 0;
+            let mut two = None;
+            for d in 0..9 {
+                let n = FITS[occupancy(self.f[d * 3 + b])] & 0xFF;
+                total += n;
+                if n == 2 && two.is_none() {
+                    two = Some(d * 3 + b);
+                }
+            }
+            if let Some(s) = two {
+                if best.is_none_or(|(t, _)| total < t) {
+                    best = Some((total, s));
+                }
+            }
+        }
+        let (_, s) = best?;
+        let fits = FITS[occupancy(self.f[s])];
+        Some(Branch::Config {
+            s,
+            first: PERM_CELLS[((fits >> 8) & 0xFF) as usize],
+            second: PERM_CELLS[((fits >> 16) & 0xFF) as usize],
+        })
     }
 
     fn write(&self, out: &mut [u8; 81]) {
@@ -308,7 +438,17 @@ fn search(mut st: State, ctx: &mut Ctx<'_>) -> bool {
                 }
                 return ctx.count >= ctx.limit;
             }
-            Ok(Some(branch)) => branch,
+            Ok(Some(Branch::Config { s, first, second })) => {
+                ctx.guesses += 1;
+                let mut next = st;
+                next.f[s] &= first;
+                if search(next, ctx) {
+                    return true;
+                }
+                st.f[s] &= second;
+                continue;
+            }
+            Ok(Some(Branch::Cell { b, i, digits })) => (b, i, digits),
         };
         // Try every candidate but the last on a copy; the last one continues
         // in place (it is what remains once the others are ruled out).
