@@ -281,17 +281,22 @@ impl State {
     #[inline(always)]
     fn settle(&mut self) -> bool {
         loop {
-            let mut any = false;
+            // Branch-free change mask (LLVM makes it packed compares and a
+            // movemask); walking its bits avoids one unpredictable branch
+            // per word. Measured on 11+ count-to-2: 10.2k → see commit.
+            let mut dirty = 0u32;
             for s in 0..27 {
-                if self.f[s] != self.seen[s] {
-                    any = true;
-                    if !self.update(s) {
-                        return false;
-                    }
-                }
+                dirty |= ((self.f[s] != self.seen[s]) as u32) << s;
             }
-            if !any {
+            if dirty == 0 {
                 return true;
+            }
+            while dirty != 0 {
+                let s = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                if !self.update(s) {
+                    return false;
+                }
             }
         }
     }
