@@ -212,9 +212,11 @@ struct Ctx<'a> {
 /// Minirow occupancy of a band word (bit `r*3 + k`).
 #[inline(always)]
 fn occupancy(w: u32) -> usize {
-    ROW_OCC[(w & 0x1FF) as usize] as usize
+    // The masks let LLVM drop the bounds checks (seen in perf annotate).
+    (ROW_OCC[(w & 0x1FF) as usize] as usize
         | (ROW_OCC[((w >> 9) & 0x1FF) as usize] as usize) << 3
-        | (ROW_OCC[(w >> 18) as usize] as usize) << 6
+        | (ROW_OCC[((w >> 18) & 0x1FF) as usize] as usize) << 6)
+        & 0x1FF
 }
 
 /// Where the search splits next.
