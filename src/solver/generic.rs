@@ -59,10 +59,16 @@ enum Branch {
 }
 
 impl<const C: usize> State<C> {
-    /// Places `bit` in cell `i` and clears it from the peers. False when a
-    /// peer is left with no candidate.
+    /// Places `bit` in cell `i` and clears it from the peers; peers left
+    /// with one candidate go on `singles`. False when a peer is left with
+    /// none.
     #[inline]
-    fn place<const B: usize, const N: usize>(&mut self, i: usize, bit: u64) -> bool {
+    fn place<const B: usize, const N: usize>(
+        &mut self,
+        i: usize,
+        bit: u64,
+        singles: &mut Vec<u16>,
+    ) -> bool {
         debug_assert!(self.value[i] == 0 && self.cand[i] & bit != 0);
         self.value[i] = bit.trailing_zeros() as u8 + 1;
         self.cand[i] = bit;
@@ -71,8 +77,12 @@ impl<const C: usize> State<C> {
         let mut ok = true;
         let mut clear = |p: usize| {
             if p != i && self.cand[p] & bit != 0 {
-                self.cand[p] &= !bit;
-                ok &= self.cand[p] != 0;
+                let left = self.cand[p] & !bit;
+                self.cand[p] = left;
+                ok &= left != 0;
+                if left & left.wrapping_sub(1) == 0 {
+                    singles.push(p as u16);
+                }
             }
         };
         for k in 0..N {
@@ -88,36 +98,34 @@ impl<const C: usize> State<C> {
         ok
     }
 
+    /// Places every queued naked single (and those they create).
+    fn drain<const B: usize, const N: usize>(&mut self, singles: &mut Vec<u16>) -> bool {
+        while let Some(i) = singles.pop() {
+            let i = i as usize;
+            if self.value[i] == 0 && !self.place::<B, N>(i, self.cand[i], singles) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Naked and hidden singles to a fixed point; then the branch with the
     /// fewest alternatives. `Err` on a contradiction, `Ok(None)` when solved.
     fn propagate<const B: usize, const N: usize>(
         &mut self,
         units: &Units<N>,
         start: usize,
+        singles: &mut Vec<u16>,
     ) -> Result<Option<Branch>, ()> {
         let full: u64 = (1u64 << N) - 1;
         loop {
-            let mut progress = false;
-            for i in 0..C {
-                if self.value[i] == 0 {
-                    let c = self.cand[i];
-                    if c == 0 {
-                        return Err(());
-                    }
-                    if c & (c - 1) == 0 {
-                        if !self.place::<B, N>(i, c) {
-                            return Err(());
-                        }
-                        progress = true;
-                    }
-                }
+            if !self.drain::<B, N>(singles) {
+                return Err(());
             }
             if self.open == 0 {
                 return Ok(None);
             }
-            if progress {
-                continue;
-            }
+            let mut progress = false;
             // Hidden singles; remember the best (unit, digit) pair.
             let mut pair: Option<(usize, u64)> = None;
             for (u, cells) in units.all.iter().enumerate() {
@@ -136,9 +144,9 @@ impl<const C: usize> State<C> {
                 if (once | placed) != full {
                     return Err(());
                 }
-                let singles = once & !twice & !placed;
-                if singles != 0 {
-                    let mut s = singles;
+                let hidden = once & !twice & !placed;
+                if hidden != 0 {
+                    let mut s = hidden;
                     while s != 0 {
                         let bit = s & s.wrapping_neg();
                         s ^= bit;
@@ -148,7 +156,7 @@ impl<const C: usize> State<C> {
                             .find(|&i| self.value[i] == 0 && self.cand[i] & bit != 0);
                         match spot {
                             Some(i) => {
-                                if !self.place::<B, N>(i, bit) {
+                                if !self.place::<B, N>(i, bit, singles) {
                                     return Err(());
                                 }
                             }
@@ -166,7 +174,7 @@ impl<const C: usize> State<C> {
             if progress {
                 continue;
             }
-            match self.locked::<B, N>() {
+            match self.locked::<B, N>(singles) {
                 Err(()) => return Err(()),
                 Ok(true) => continue,
                 Ok(false) => {}
@@ -203,7 +211,10 @@ impl<const C: usize> State<C> {
     /// intersection leaves the rest of that line (pointing), and a digit of a
     /// line confined to one intersection leaves the rest of that box
     /// (claiming). Returns whether anything was removed.
-    fn locked<const B: usize, const N: usize>(&mut self) -> Result<bool, ()> {
+    fn locked<const B: usize, const N: usize>(
+        &mut self,
+        singles: &mut Vec<u16>,
+    ) -> Result<bool, ()> {
         let mut changed = false;
         for horizontal in [true, false] {
             // seg[line][stack]: union of open candidates in the intersection
@@ -260,8 +271,12 @@ impl<const C: usize> State<C> {
                                     let i = cell(line, along);
                                     if self.value[i] == 0 && self.cand[i] & point != 0 {
                                         self.cand[i] &= !point;
-                                        if self.cand[i] == 0 {
+                                        let left = self.cand[i];
+                                        if left == 0 {
                                             return Err(());
+                                        }
+                                        if left & (left - 1) == 0 {
+                                            singles.push(i as u16);
                                         }
                                         changed = true;
                                     }
@@ -277,8 +292,12 @@ impl<const C: usize> State<C> {
                                     let i = cell(band * B + j2, k * B + a);
                                     if self.value[i] == 0 && self.cand[i] & here != 0 {
                                         self.cand[i] &= !here;
-                                        if self.cand[i] == 0 {
+                                        let left = self.cand[i];
+                                        if left == 0 {
                                             return Err(());
+                                        }
+                                        if left & (left - 1) == 0 {
+                                            singles.push(i as u16);
                                         }
                                         changed = true;
                                     }
@@ -343,8 +362,9 @@ fn run<const B: usize, const N: usize, const C: usize>(
         if d as usize > N || root.cand[i] & bit == 0 || root.value[i] != 0 {
             return Search::default();
         }
-        // A peer emptied here is caught by the first propagation.
-        root.place::<B, N>(i, bit);
+        // A peer emptied here is caught by the first propagation, which
+        // sees a cell with no candidate.
+        root.place::<B, N>(i, bit, &mut Vec::new());
     }
     let mut spent = 0;
     for attempt in 0..ATTEMPTS {
@@ -378,13 +398,19 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
     // as (cell, digit bit) placements.
     let mut stack: Vec<(State<C>, Vec<(usize, u64)>)> = Vec::new();
     let mut depth = 0usize;
+    // Cells with one candidate left, not yet placed. The root may hold
+    // some: queue every such open cell once.
+    let mut singles: Vec<u16> = (0..C)
+        .filter(|&i| cur.value[i] == 0 && cur.cand[i].count_ones() <= 1)
+        .map(|i| i as u16)
+        .collect();
     loop {
         let start = if attempt == 0 {
             0
         } else {
             (attempt as usize * 7919 + depth * 104_729) % C
         };
-        match cur.propagate::<B, N>(units, start) {
+        match cur.propagate::<B, N>(units, start, &mut singles) {
             Err(()) => {}
             Ok(None) => {
                 search.count += 1;
@@ -442,7 +468,8 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
                 cur.clone_from(state);
             }
             depth = stack.len();
-            if cur.place::<B, N>(cell, bit) {
+            singles.clear();
+            if cur.place::<B, N>(cell, bit, &mut singles) {
                 break;
             }
         }
