@@ -35,7 +35,7 @@ fn grid(b: usize, rng: &mut Rng) -> Vec<u8> {
     let n = b * b;
     let mut relabel: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut relabel);
-    let mut order = |rng: &mut Rng| {
+    let order = |rng: &mut Rng| {
         let mut groups: Vec<usize> = (0..b).collect();
         rng.shuffle(&mut groups);
         let mut out = Vec::new();

@@ -394,9 +394,9 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
 ) -> Option<Search> {
     let mut search = Search::default();
     let mut cur = root.clone();
-    // Branch points: the state before the branch and the alternatives left,
-    // as (cell, digit bit) placements.
-    let mut stack: Vec<(State<C>, Vec<(usize, u64)>)> = Vec::new();
+    // Branch points: the state before the branch and the alternatives left:
+    // digits of one cell, or places (bit k = k-th cell) of one unit's digit.
+    let mut stack: Vec<(State<C>, Alts)> = Vec::new();
     let mut depth = 0usize;
     // Cells with one candidate left, not yet placed. The root may hold
     // some: queue every such open cell once.
@@ -422,28 +422,22 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
                 }
             }
             Ok(Some(branch)) => {
-                let mut alts = Vec::new();
-                match branch {
+                let turn = attempt as usize + depth;
+                let alts = match branch {
                     Branch::Cell { cell, digits } => {
-                        let mut d = digits;
-                        while d != 0 {
-                            let bit = d & d.wrapping_neg();
-                            d ^= bit;
-                            alts.push((cell, bit));
-                        }
+                        Alts::new(AltKind::Cell { cell }, digits, turn)
                     }
                     Branch::Unit { unit, bit } => {
-                        for &i in &units.all[unit] {
+                        let mut places = 0u64;
+                        for (k, &i) in units.all[unit].iter().enumerate() {
                             let i = i as usize;
                             if cur.value[i] == 0 && cur.cand[i] & bit != 0 {
-                                alts.push((i, bit));
+                                places |= 1 << k;
                             }
                         }
+                        Alts::new(AltKind::Unit { unit, bit }, places, turn)
                     }
-                }
-                let n = alts.len();
-                alts.rotate_left((attempt as usize + depth) % n);
-                alts.reverse(); // pop() takes them in order
+                };
                 stack.push((cur.clone(), alts));
             }
         }
@@ -452,7 +446,7 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
             let Some((state, alts)) = stack.last_mut() else {
                 return Some(search);
             };
-            let Some((cell, bit)) = alts.pop() else {
+            let Some((cell, bit)) = alts.next(units) else {
                 stack.pop();
                 continue;
             };
@@ -473,6 +467,61 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
                 break;
             }
         }
+    }
+}
+
+/// The alternatives left at a branch point, as bit sets (no allocation):
+/// `now` is tried first (lowest bit first), then `later`.
+#[derive(Clone, Copy)]
+struct Alts {
+    kind: AltKind,
+    now: u64,
+    later: u64,
+}
+
+#[derive(Clone, Copy)]
+enum AltKind {
+    /// Bits are digits of `cell`.
+    Cell { cell: usize },
+    /// Bits are places (bit k = k-th cell of `unit`) for digit `bit`.
+    Unit { unit: usize, bit: u64 },
+}
+
+impl Alts {
+    /// Alternatives `set`, tried from the `k`-th (mod their number) on, so
+    /// restarts explore in another order.
+    fn new(kind: AltKind, set: u64, k: usize) -> Alts {
+        let n = set.count_ones() as usize;
+        let mut skip = if n == 0 { 0 } else { k % n };
+        let (mut now, mut later) = (set, 0u64);
+        while skip > 0 {
+            let b = now & now.wrapping_neg();
+            later |= b;
+            now ^= b;
+            skip -= 1;
+        }
+        Alts { kind, now, later }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.now | self.later == 0
+    }
+
+    fn next<const N: usize>(&mut self, units: &Units<N>) -> Option<(usize, u64)> {
+        if self.now == 0 {
+            self.now = std::mem::take(&mut self.later);
+        }
+        if self.now == 0 {
+            return None;
+        }
+        let b = self.now & self.now.wrapping_neg();
+        self.now ^= b;
+        Some(match self.kind {
+            AltKind::Cell { cell } => (cell, b),
+            AltKind::Unit { unit, bit } => {
+                (units.all[unit][b.trailing_zeros() as usize] as usize, bit)
+            }
+        })
     }
 }
 
