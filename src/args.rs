@@ -4,11 +4,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::bench::Mode;
 use crate::detect::{Forced, ShapeName};
 use crate::format::Symbols;
+use crate::generate::{Level, Spec, Symmetry};
 use crate::pipeline::{OnError, Task};
 
 /// Solve huge Sudoku puzzle files as fast as the hardware allows.
@@ -57,6 +59,101 @@ enum CliCommand {
     /// count. Exit status 0 when every answer is right, 1 if any is wrong or
     /// the record counts differ, 2 on errors.
     Check(CheckArgs),
+
+    /// Generate COUNT distinct puzzles, each with exactly one solution, one
+    /// per line (`.` blanks; letters for 16x16 and 25x25).
+    ///
+    /// The same seed gives byte-identical output whatever the thread count;
+    /// puzzles are minimal unless --clues stops the removal earlier.
+    Generate(GenerateArgs),
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    /// How many puzzles.
+    #[arg(short = 'n', long = "count", value_name = "COUNT")]
+    count: u64,
+
+    /// Seed; each puzzle is derived from (seed, index).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+
+    /// Grid size.
+    #[arg(long, default_value_t = 9, value_parser = clap::builder::PossibleValuesParser::new(["9", "16", "25"]).map(|s| s.parse::<usize>().expect("listed values")))]
+    size: usize,
+
+    /// Stop removing clues at K clues (when the puzzle can stay unique that
+    /// far; otherwise the closest of 200 attempts is written and counted as
+    /// off target).
+    #[arg(long, value_name = "K", conflicts_with = "difficulty")]
+    clues: Option<usize>,
+
+    /// Only puzzles of this level (see --stats of `solve`); bounded retries
+    /// as for --clues.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    difficulty: Option<LevelName>,
+
+    /// Symmetry of the clue pattern.
+    #[arg(long, value_enum, default_value_t = SymmetryName::None)]
+    symmetry: SymmetryName,
+
+    /// Write `puzzle,solution` CSV (with a header) instead of puzzles only.
+    #[arg(long)]
+    with_solution: bool,
+
+    /// Append guesses and level to each puzzle.
+    #[arg(long)]
+    stats: bool,
+
+    /// Write to FILE (atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Worker threads [default: all cores]; the output does not depend on it.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+
+    /// Do not draw the progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum LevelName {
+    Easy,
+    Medium,
+    Hard,
+    Extreme,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum SymmetryName {
+    None,
+    Rotate180,
+    Rotate90,
+    Mirror,
+    Diagonal,
+}
+
+/// A `generate` run.
+#[derive(Clone, Debug)]
+pub struct GenerateConfig {
+    /// Puzzles to write.
+    pub count: u64,
+    /// Run seed.
+    pub seed: u64,
+    /// What to generate.
+    pub spec: Spec,
+    /// CSV with solutions.
+    pub with_solution: bool,
+    /// Append guesses and level.
+    pub stats: bool,
+    /// Output path; `None` for stdout.
+    pub output: Option<PathBuf>,
+    /// Worker threads.
+    pub threads: usize,
+    /// Draw a progress bar.
+    pub progress: bool,
 }
 
 #[derive(Args, Debug)]
@@ -207,6 +304,13 @@ struct RunArgs {
     #[arg(long, value_name = "NAME")]
     column: Option<String>,
 
+    /// Append each answered puzzle's guess count and difficulty level
+    /// (easy: no guess, medium: 1-4, hard: 5-29, extreme: 30+ guesses to
+    /// prove it unique) to its output line; CSV output gets `guesses,level`
+    /// columns. One-line and CSV layouts only.
+    #[arg(long)]
+    stats: bool,
+
     /// Work unit size in bytes [default: picked from the input size, at most
     /// 1 MiB]. Chunks end on record boundaries; the output never depends on it.
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
@@ -252,6 +356,8 @@ pub struct BulkConfig {
     pub no_mmap: bool,
     /// Layout choices the user forced.
     pub forced: Forced,
+    /// Append guesses and level per puzzle.
+    pub stats: bool,
 }
 
 /// What the user asked for.
@@ -263,6 +369,8 @@ pub enum Command {
     Bench(BenchConfig),
     /// Verify answers.
     Check(CheckConfig),
+    /// Make puzzles.
+    Generate(GenerateConfig),
 }
 
 /// Parses the process arguments; exits with status 2 and a usage message on
@@ -298,6 +406,36 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             min_time: Duration::from_secs_f64(a.seconds.clamp(0.0, 3600.0)),
             json: a.json,
             forced: forced(&a.format, None)?,
+        }),
+        CliCommand::Generate(a) => Command::Generate(GenerateConfig {
+            count: a.count,
+            seed: a.seed,
+            spec: Spec {
+                box_size: match a.size {
+                    16 => 4,
+                    25 => 5,
+                    _ => 3,
+                },
+                clues: a.clues,
+                level: a.difficulty.map(|l| match l {
+                    LevelName::Easy => Level::Easy,
+                    LevelName::Medium => Level::Medium,
+                    LevelName::Hard => Level::Hard,
+                    LevelName::Extreme => Level::Extreme,
+                }),
+                symmetry: match a.symmetry {
+                    SymmetryName::None => Symmetry::None,
+                    SymmetryName::Rotate180 => Symmetry::Rotate180,
+                    SymmetryName::Rotate90 => Symmetry::Rotate90,
+                    SymmetryName::Mirror => Symmetry::Mirror,
+                    SymmetryName::Diagonal => Symmetry::Diagonal,
+                },
+            },
+            with_solution: a.with_solution,
+            stats: a.stats,
+            output: a.output.filter(|p| p.as_os_str() != "-"),
+            threads: a.threads.map_or_else(default_threads, usize::from),
+            progress: !a.no_progress,
         }),
         CliCommand::Check(a) => Command::Check(CheckConfig {
             puzzles: a.puzzles,
@@ -354,6 +492,7 @@ fn bulk(
         progress: !run.no_progress,
         no_mmap: run.no_mmap,
         forced: forced(&run.format, run.column)?,
+        stats: run.stats,
     })
 }
 

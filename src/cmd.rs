@@ -8,10 +8,12 @@ use anyhow::Context;
 use crate::args::BulkConfig;
 use std::io::{Read, Write};
 
-use crate::args::{BenchConfig, CheckConfig};
+use crate::args::{BenchConfig, CheckConfig, GenerateConfig};
 use crate::bench::{self, Mode};
 use crate::check;
 use crate::detect::{self, Detected};
+use crate::format::{Layout, Shape, Symbols};
+use crate::generate;
 use crate::input::{self, Input};
 use crate::output::{Output, Reporter};
 use crate::pipeline::{self, Options, Task};
@@ -106,18 +108,26 @@ fn finish<'a>(
     chunks: impl Iterator<Item = std::io::Result<std::borrow::Cow<'a, [u8]>>>,
 ) -> anyhow::Result<ExitCode> {
     let mut out = Output::create(cfg.output.as_deref())?;
+    if cfg.stats && found.layout.multiline() {
+        anyhow::bail!("{name}: --stats needs a one-puzzle-per-line or CSV layout");
+    }
     let opts = Options {
         threads: cfg.threads,
         chunk_bytes,
         on_error: cfg.on_error,
         line_offset: found.skip_lines,
+        stats: cfg.stats,
     };
     let mut reporter = Reporter::new(name.to_string(), total, cfg.progress);
-    let preamble = match cfg.task {
-        Task::Solve { .. } => &found.preamble[..],
-        Task::Count { .. } => &[],
+    let mut preamble = match cfg.task {
+        Task::Solve { .. } => found.preamble.clone(),
+        Task::Count { .. } => Vec::new(),
     };
-    let result = out.writer().write_all(preamble).and_then(|()| {
+    if cfg.stats && preamble.ends_with(b"\n") {
+        preamble.pop();
+        preamble.extend_from_slice(b",guesses,level\n");
+    }
+    let result = out.writer().write_all(&preamble).and_then(|()| {
         pipeline::run(
             cfg.task,
             &opts,
@@ -280,6 +290,114 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
     } else {
         EXIT_BAD_RECORDS
     }))
+}
+
+/// Puzzles generated per parallel batch: enough to keep every core busy,
+/// small enough that memory stays flat for any count.
+const GENERATE_BATCH: u64 = 4096;
+
+/// Runs `generate`: batches of indices on rayon workers, written in index
+/// order, duplicates (by a 64-bit hash) replaced deterministically.
+pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
+    use rayon::prelude::*;
+    use std::collections::HashSet;
+    use std::hash::{Hash, Hasher};
+
+    let mut out = Output::create(cfg.output.as_deref())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    let reporter = Reporter::new("generate".into(), None, cfg.progress);
+    let spec = &cfg.spec;
+    let b = spec.box_size;
+    let symbols = if b == 3 {
+        Symbols::Digits
+    } else {
+        Symbols::Letters
+    };
+    let layout = Layout::new(Shape::Line, b, symbols);
+    let text = |cells: &[u8]| -> String {
+        let mut v = Vec::new();
+        layout.write_cells(cells, b'.', &mut v);
+        String::from_utf8(v).expect("symbols are ASCII")
+    };
+    let sep = if cfg.with_solution { ',' } else { ' ' };
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut levels = [0u64; 4];
+    let (mut clues, mut off_target, mut duplicates) = (0u64, 0u64, 0u64);
+    let start = std::time::Instant::now();
+    let run = (|| -> std::io::Result<()> {
+        let w = out.writer();
+        if cfg.with_solution {
+            w.write_all(if cfg.stats {
+                b"puzzle,solution,guesses,level\n"
+            } else {
+                b"puzzle,solution\n"
+            })?;
+        }
+        let mut index = 0;
+        while index < cfg.count {
+            let end = (index + GENERATE_BATCH).min(cfg.count);
+            let batch: Vec<_> = pool.install(|| {
+                (index..end)
+                    .into_par_iter()
+                    .map(|i| generate::generate(spec, cfg.seed, i))
+                    .collect()
+            });
+            for (k, mut p) in batch.into_iter().enumerate() {
+                let mut retry = 0u64;
+                loop {
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    p.cells.hash(&mut h);
+                    if seen.insert(h.finish()) {
+                        break;
+                    }
+                    // A repeat: the next sub-stream of this index, far
+                    // from any other index's.
+                    duplicates += 1;
+                    retry += 1;
+                    p = generate::generate(spec, cfg.seed, (index + k as u64) | retry << 48);
+                }
+                let mut line = text(&p.cells);
+                if cfg.with_solution {
+                    line.push(',');
+                    line.push_str(&text(&p.solution));
+                }
+                if cfg.stats {
+                    line.push_str(&format!("{sep}{}{sep}{}", p.guesses, p.level.name()));
+                }
+                line.push('\n');
+                w.write_all(line.as_bytes())?;
+                levels[p.level as usize] += 1;
+                clues += p.cells.iter().filter(|&&v| v != 0).count() as u64;
+                off_target += u64::from(!p.on_target);
+            }
+            index = end;
+        }
+        Ok(())
+    })();
+    match run {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        r => r.context("writing puzzles")?,
+    }
+    match out.finish() {
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        r => r?,
+    }
+    drop(reporter);
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \
+         easy {}, medium {}, hard {}, extreme {}; {off_target} off target, {duplicates} repeats replaced",
+        cfg.count,
+        cfg.count as f64 / secs.max(1e-9),
+        clues as f64 / cfg.count.max(1) as f64,
+        levels[0],
+        levels[1],
+        levels[2],
+        levels[3],
+    );
+    Ok(ExitCode::from(EXIT_OK))
 }
 
 /// `s` as a JSON string literal.

@@ -599,6 +599,18 @@ impl Layout {
         }
     }
 
+    /// Appends `cells` in this layout's symbols, `blank` for 0, no line end
+    /// (one-line form; used to write generated puzzles).
+    pub fn write_cells(&self, cells: &[u8], blank: u8, out: &mut Vec<u8>) {
+        out.extend(cells.iter().map(|&v| {
+            if v == 0 {
+                blank
+            } else {
+                self.symbols.encode(v)
+            }
+        }));
+    }
+
     fn write_run(&self, cells: &[u8], out: &mut Vec<u8>) {
         out.extend(cells.iter().map(|&v| self.symbols.encode(v)));
         out.push(b'\n');

@@ -28,6 +28,7 @@ pub mod check;
 pub mod cmd;
 pub mod detect;
 pub mod format;
+pub mod generate;
 pub mod input;
 pub mod output;
 pub mod pipeline;

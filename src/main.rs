@@ -21,5 +21,6 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Bulk(cfg) => cmd::bulk(&cfg),
         args::Command::Bench(cfg) => cmd::bench(&cfg),
         args::Command::Check(cfg) => cmd::check(&cfg),
+        args::Command::Generate(cfg) => cmd::generate(&cfg),
     }
 }

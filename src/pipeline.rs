@@ -55,6 +55,9 @@ pub struct Options {
     /// Lines before the first chunk (a header or count line), so reported
     /// line numbers are those of the file.
     pub line_offset: u64,
+    /// Append each answered puzzle's guesses and level (one-line and CSV
+    /// layouts only).
+    pub stats: bool,
 }
 
 /// Counts over the records processed so far.
@@ -126,7 +129,7 @@ struct ChunkResult {
 }
 
 /// Solves every record of one chunk. Pure CPU work: runs on a worker.
-fn process_chunk(task: Task, on_error: OnError, layout: &Layout, data: &[u8]) -> ChunkResult {
+fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> ChunkResult {
     let mut res = ChunkResult {
         out: Vec::with_capacity(data.len() + data.len() / 8),
         bytes: data.len() as u64,
@@ -155,26 +158,44 @@ fn process_chunk(task: Task, on_error: OnError, layout: &Layout, data: &[u8]) ->
             .parse(raw, &mut cells)
             .and_then(|()| solve_one(task, layout, &cells, &mut answer, &mut res.tally));
         match outcome {
-            Ok(count) => match task {
-                Task::Solve { .. } => layout.write_answer(raw, &answer, &mut res.out),
-                Task::Count { limit } if count >= limit => {
-                    let _ = writeln!(res.out, "{limit}+");
+            Ok(count) => {
+                match task {
+                    Task::Solve { .. } => layout.write_answer(raw, &answer, &mut res.out),
+                    Task::Count { limit } if count >= limit => {
+                        let _ = writeln!(res.out, "{limit}+");
+                    }
+                    Task::Count { .. } => {
+                        let _ = writeln!(res.out, "{count}");
+                    }
                 }
-                Task::Count { .. } => {
-                    let _ = writeln!(res.out, "{count}");
+                if opts.stats {
+                    append_stats(layout, &cells, &mut res.out);
                 }
-            },
+            }
             Err(err) => {
                 res.tally.bad += 1;
                 layout.write_error(raw, &err, &mut res.out);
                 res.errors.push((line, err));
-                if on_error == OnError::Fail {
+                if opts.on_error == OnError::Fail {
                     break;
                 }
             }
         }
     }
     res
+}
+
+/// Replaces the line end just written with ` GUESSES LEVEL` (`,` separated
+/// in CSV): the work to prove the puzzle unique and the level it gives.
+fn append_stats(layout: &Layout, cells: &[u8], out: &mut Vec<u8>) {
+    let (guesses, level) = crate::generate::grade(layout.box_size, cells);
+    let sep = if matches!(layout.shape, crate::format::Shape::Csv(_)) {
+        ','
+    } else {
+        ' '
+    };
+    out.pop();
+    let _ = writeln!(out, "{sep}{guesses}{sep}{}", level.name());
 }
 
 /// Solves or counts one parsed puzzle: returns the solutions found (up to
@@ -302,7 +323,7 @@ where
     };
     if opts.threads <= 1 {
         for (i, chunk) in chunks.enumerate() {
-            w.accept(i, process_chunk(task, opts.on_error, layout, &chunk?))?;
+            w.accept(i, process_chunk(task, opts, layout, &chunk?))?;
             if w.stopped {
                 break;
             }
@@ -332,7 +353,6 @@ where
         .build()
         .map_err(io::Error::other)?;
     let window = opts.threads * 4;
-    let on_error = opts.on_error;
     let cancel = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, ChunkResult)>();
     // The calling thread splits chunks and writes; the pool only solves. A
@@ -354,7 +374,7 @@ where
                 let res = if cancel.load(Ordering::Relaxed) {
                     ChunkResult::default()
                 } else {
-                    process_chunk(task, on_error, layout, &chunk)
+                    process_chunk(task, opts, layout, &chunk)
                 };
                 let _ = tx.send((spawned, res));
             });
@@ -486,6 +506,7 @@ mod tests {
             chunk_bytes: 100,
             on_error: OnError::Mark,
             line_offset: 0,
+            stats: false,
         };
         let mut log = Log(Vec::new());
         let mut out = Vec::new();
