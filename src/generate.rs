@@ -279,6 +279,9 @@ fn remove_clues(spec: &Spec, solution: &[u8], rng: &mut Rng) -> Vec<u8> {
         if orbit.iter().any(|&j| cells[j] == 0) {
             continue; // a partner went already; orbits go whole
         }
+        if clues - orbit.len() < target {
+            continue; // would overshoot the asked clue count
+        }
         for &j in &orbit {
             cells[j] = 0;
         }

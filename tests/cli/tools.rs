@@ -167,3 +167,139 @@ fn bench_reports_verified_counts() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("0/1"));
 }
+
+/// Counts solutions by plain backtracking (no propagation), independent of
+/// the crate's solvers.
+fn naive_count(g: &mut [u8], limit: u32) -> u32 {
+    let Some(i) = g.iter().position(|&v| v == 0) else {
+        return 1;
+    };
+    let (r, c) = (i / 9, i % 9);
+    let mut total = 0;
+    for d in 1..=9u8 {
+        let clash = (0..9).any(|k| {
+            g[r * 9 + k] == d
+                || g[k * 9 + c] == d
+                || g[((r / 3) * 3 + k / 3) * 9 + (c / 3) * 3 + k % 3] == d
+        });
+        if !clash {
+            g[i] = d;
+            total += naive_count(g, limit - total);
+            g[i] = 0;
+            if total >= limit {
+                break;
+            }
+        }
+    }
+    total
+}
+
+#[test]
+fn generate_is_unique_distinct_and_reproducible() {
+    let a = run(&["generate", "-n", "60", "--seed", "5", "-j", "1"], b"");
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let b = run(&["generate", "-n", "60", "--seed", "5", "-j", "2"], b"");
+    assert_eq!(
+        a.stdout, b.stdout,
+        "same seed, any thread count: same bytes"
+    );
+    let c = run(&["generate", "-n", "60", "--seed", "6"], b"");
+    assert_ne!(a.stdout, c.stdout);
+    let text = stdout(&a);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 60);
+    let distinct: std::collections::HashSet<&&str> = lines.iter().collect();
+    assert_eq!(distinct.len(), 60);
+    for l in &lines {
+        let mut g = cells(l, ".", "123456789");
+        assert_eq!(
+            naive_count(&mut g, 2),
+            1,
+            "{l} must have exactly one solution"
+        );
+    }
+}
+
+#[test]
+fn generate_with_solution_symmetry_and_clues() {
+    let o = run(
+        &[
+            "generate",
+            "-n",
+            "10",
+            "--with-solution",
+            "--symmetry",
+            "rotate180",
+            "--clues",
+            "30",
+            "--stats",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut rows = text.lines();
+    assert_eq!(rows.next(), Some("puzzle,solution,guesses,level"));
+    for row in rows {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f.len(), 4);
+        let p = cells(f[0], ".", "123456789");
+        assert_valid(3, &p, &cells(f[1], "", "123456789"));
+        assert_eq!(p.iter().filter(|&&v| v != 0).count(), 30);
+        for i in 0..81 {
+            assert_eq!(p[i] == 0, p[80 - i] == 0, "rotate180 pattern");
+        }
+        assert!(["easy", "medium", "hard", "extreme"].contains(&f[3]));
+        assert_eq!(naive_count(&mut p.clone(), 2), 1);
+    }
+    // The answers check out with `check` on the CSV itself.
+    let (_dir, path) = temp_file("g.csv", text.as_bytes());
+    let c = run(
+        &["check", "--column", "puzzle", path.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(c.status.code(), Some(0), "{}", stdout(&c));
+}
+
+#[test]
+fn generate_16x16_letters() {
+    let o = run(
+        &["generate", "-n", "2", "--size", "16", "--clues", "150"],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    // Solve them back and check independently.
+    let s = run(&["solve", "--unique"], text.as_bytes());
+    assert_eq!(s.status.code(), Some(0), "{}", stderr(&s));
+    for (p, a) in text.lines().zip(stdout(&s).lines()) {
+        assert_valid(
+            4,
+            &cells(p, ".", &LETTERS[..16]),
+            &cells(a, "", &LETTERS[..16]),
+        );
+    }
+}
+
+#[test]
+fn stats_append_guesses_and_level() {
+    let input = first_lines("sample.txt", 5);
+    let o = run(&["count", "--stats"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0));
+    for line in stdout(&o).lines() {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f[0], "1");
+        let g: u64 = f[1].parse().unwrap();
+        let want = match g {
+            0 => "easy",
+            1..=4 => "medium",
+            5..=29 => "hard",
+            _ => "extreme",
+        };
+        assert_eq!(f[2], want);
+    }
+    let grid = "1\n103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
+    let o = run(&["solve", "--stats"], grid.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--stats needs"));
+}
