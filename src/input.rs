@@ -58,7 +58,13 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
         // multi-gigabyte files. We never write through or to this file: the
         // output path is checked against it before anything is created.
         match unsafe { memmap2::Mmap::map(&file) } {
-            Ok(map) => return Ok(Input::Mapped(map)),
+            Ok(map) => {
+                // One front-to-back pass: let the kernel read ahead and
+                // drop pages behind us. Only a hint, so failure is fine.
+                #[cfg(unix)]
+                let _ = map.advise(memmap2::Advice::Sequential);
+                return Ok(Input::Mapped(map));
+            }
             Err(err) => eprintln!(
                 "sudoku-bulk: {}: cannot memory-map ({err}), reading it instead",
                 path.display()
