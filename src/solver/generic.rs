@@ -102,7 +102,12 @@ impl<const C: usize> State<C> {
     fn drain<const B: usize, const N: usize>(&mut self, singles: &mut Vec<u16>) -> bool {
         while let Some(i) = singles.pop() {
             let i = i as usize;
-            if self.value[i] == 0 && !self.place::<B, N>(i, self.cand[i], singles) {
+            if self.value[i] != 0 {
+                continue;
+            }
+            // A cell queued with one candidate may have lost it since.
+            let c = self.cand[i];
+            if c == 0 || !self.place::<B, N>(i, c, singles) {
                 return false;
             }
         }
