@@ -481,6 +481,17 @@ fn search(mut st: State, ctx: &mut Ctx<'_>) -> bool {
 /// once (a bivalue cell costs one guess, a cell with k candidates up to
 /// k - 1), comparable to tdoku's binary splits.
 pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> super::Search {
+    solve_excluding(cells, None, limit, out)
+}
+
+/// [`solve`] with one more rule: blank cell `exclude.0` may not hold digit
+/// `exclude.1` (see [`super::solve_excluding`]).
+pub fn solve_excluding(
+    cells: &[u8; 81],
+    exclude: Option<(usize, u8)>,
+    limit: u32,
+    out: &mut [u8; 81],
+) -> super::Search {
     let mut st = State {
         f: [BAND; 27],
         seen: [0; 27],
@@ -503,6 +514,9 @@ pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> super::Search 
         let colmask = col | col << 9 | col << 18;
         st.f[d * 3 + (b + 1) % 3] &= !colmask;
         st.f[d * 3 + (b + 2) % 3] &= !colmask;
+    }
+    if let Some((pos, v)) = exclude {
+        st.f[(v as usize - 1) * 3 + pos / 27] &= !(1 << (pos % 27));
     }
     let mut ctx = Ctx {
         limit,

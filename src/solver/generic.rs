@@ -323,12 +323,24 @@ impl<const C: usize> State<C> {
 
 /// Searches for up to `limit` solutions; see [`super::solve`] for the contract.
 pub fn solve(box_size: usize, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
+    solve_excluding(box_size, cells, None, limit, out)
+}
+
+/// [`solve`] with one more rule: blank cell `exclude.0` may not hold digit
+/// `exclude.1` (see [`super::solve_excluding`]).
+pub fn solve_excluding(
+    box_size: usize,
+    cells: &[u8],
+    exclude: Option<(usize, u8)>,
+    limit: u32,
+    out: &mut [u8],
+) -> Search {
     match box_size {
-        2 => run::<2, 4, 16>(cells, limit, out),
-        3 => run::<3, 9, 81>(cells, limit, out),
-        4 => run::<4, 16, 256>(cells, limit, out),
-        5 => run::<5, 25, 625>(cells, limit, out),
-        6 => run::<6, 36, 1296>(cells, limit, out),
+        2 => run::<2, 4, 16>(cells, exclude, limit, out),
+        3 => run::<3, 9, 81>(cells, exclude, limit, out),
+        4 => run::<4, 16, 256>(cells, exclude, limit, out),
+        5 => run::<5, 25, 625>(cells, exclude, limit, out),
+        6 => run::<6, 36, 1296>(cells, exclude, limit, out),
         _ => panic!("box size {box_size} is not supported (2..=6)"),
     }
 }
@@ -344,6 +356,7 @@ const ATTEMPTS: u32 = 16;
 
 fn run<const B: usize, const N: usize, const C: usize>(
     cells: &[u8],
+    exclude: Option<(usize, u8)>,
     limit: u32,
     out: &mut [u8],
 ) -> Search {
@@ -370,6 +383,9 @@ fn run<const B: usize, const N: usize, const C: usize>(
         // A peer emptied here is caught by the first propagation, which
         // sees a cell with no candidate.
         root.place::<B, N>(i, bit, &mut Vec::new());
+    }
+    if let Some((i, d)) = exclude {
+        root.cand[i] &= !(1u64 << (d - 1));
     }
     let mut spent = 0;
     for attempt in 0..ATTEMPTS {

@@ -81,6 +81,27 @@ pub fn solve(box_size: usize, cells: &[u8], limit: u32, out: &mut [u8]) -> Searc
     generic::solve(box_size, cells, limit, out)
 }
 
+/// [`solve`] with one more rule: the blank cell `cell` may not hold `digit`.
+///
+/// The cheap way to ask "is this solution the only one?" after blanking a
+/// cell of a unique puzzle: the puzzle stays unique exactly when no solution
+/// avoids the cell's old digit, so a search for one (limit 1) that fails
+/// fast replaces a count to 2 that must find the solution first.
+pub fn solve_excluding(
+    box_size: usize,
+    cells: &[u8],
+    cell: usize,
+    digit: u8,
+    limit: u32,
+    out: &mut [u8],
+) -> Search {
+    debug_assert_eq!(cells[cell], 0, "the excluded cell must be blank");
+    if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
+        return band::solve_excluding(cells, Some((cell, digit)), limit, out);
+    }
+    generic::solve_excluding(box_size, cells, Some((cell, digit)), limit, out)
+}
+
 /// Checks a candidate answer on its own terms, without trusting any solver:
 /// every cell filled with `1..=side`, each row, column and box a permutation,
 /// and every given of `puzzle` kept. Returns the reason it is not, if any.
