@@ -161,6 +161,44 @@ mod tests {
     }
 
     #[test]
+    fn excluding_the_only_solution_leaves_none() {
+        let p: Vec<u8> =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+                .bytes()
+                .map(|b| if b == b'.' { 0 } else { b - b'0' })
+                .collect();
+        let mut sol = vec![0u8; 81];
+        assert_eq!(solve(3, &p, 2, &mut sol).count, 1);
+        verify(3, &p, &sol).unwrap();
+        let blank = p.iter().position(|&v| v == 0).unwrap();
+        let mut out = vec![0u8; 81];
+        // Unique: no solution avoids the solution's digit in a blank cell.
+        assert_eq!(
+            solve_excluding(3, &p, blank, sol[blank], 2, &mut out).count,
+            0
+        );
+        // Forbidding another digit there keeps the one solution.
+        let other = if sol[blank] == 1 { 2 } else { 1 };
+        assert_eq!(solve_excluding(3, &p, blank, other, 2, &mut out).count, 1);
+        assert_eq!(out, sol);
+        // Same through the generic solver (4x4 grid with two solutions).
+        let g = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        let mut q = g;
+        for i in [0, 1, 4, 5] {
+            q[i] = 0; // 1 2 / 3 4 can swap with 2 1 / 4 3? only with columns too
+        }
+        let mut o = [0u8; 16];
+        let total = generic::solve(2, &q, 3, &mut o).count;
+        let without = solve_excluding(2, &q, 0, 1, 3, &mut o).count;
+        let with_only = {
+            let mut r = q;
+            r[0] = 1;
+            generic::solve(2, &r, 3, &mut o).count
+        };
+        assert_eq!(without + with_only, total);
+    }
+
+    #[test]
     fn verify_rejects_changed_given_and_repeats() {
         // A valid 4x4 grid.
         let good = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
