@@ -335,31 +335,7 @@ fn bit(v: u8) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// An independent counter: plain backtracking, no propagation.
-    fn naive_count(g: &mut [u8; 81], limit: u32) -> u32 {
-        let Some(i) = g.iter().position(|&v| v == 0) else {
-            return 1;
-        };
-        let (r, c) = (i / 9, i % 9);
-        let mut total = 0;
-        for d in 1..=9u8 {
-            let clash = (0..9).any(|k| {
-                g[r * 9 + k] == d
-                    || g[k * 9 + c] == d
-                    || g[((r / 3) * 3 + k / 3) * 9 + (c / 3) * 3 + k % 3] == d
-            });
-            if !clash {
-                g[i] = d;
-                total += naive_count(g, limit - total);
-                g[i] = 0;
-                if total >= limit {
-                    break;
-                }
-            }
-        }
-        total
-    }
+    use crate::solver::naive;
 
     fn spec(symmetry: Symmetry) -> Spec {
         Spec {
@@ -374,8 +350,8 @@ mod tests {
     fn puzzles_are_unique_keep_their_solution_and_are_reproducible() {
         for index in 0..12 {
             let p = generate(&spec(Symmetry::None), 42, index);
-            let mut g: [u8; 81] = p.cells.clone().try_into().unwrap();
-            assert_eq!(naive_count(&mut g, 2), 1, "index {index}");
+            let mut g = p.cells.clone();
+            assert_eq!(naive::count(3, &mut g, 2), 1, "index {index}");
             solver::verify(3, &p.cells, &p.solution).unwrap();
             assert_eq!(generate(&spec(Symmetry::None), 42, index), p);
             assert_ne!(generate(&spec(Symmetry::None), 43, index).cells, p.cells);
@@ -392,8 +368,8 @@ mod tests {
             for i in 0..81 {
                 assert_eq!(p.cells[i] == 0, p.cells[80 - i] == 0);
             }
-            let mut g: [u8; 81] = p.cells.clone().try_into().unwrap();
-            assert_eq!(naive_count(&mut g, 2), 1);
+            let mut g = p.cells.clone();
+            assert_eq!(naive::count(3, &mut g, 2), 1);
             let s = Spec {
                 clues: Some(36),
                 ..spec(Symmetry::None)

@@ -211,6 +211,24 @@ impl<const C: usize> State<C> {
 }
 
 impl<const C: usize> State<C> {
+    /// Removes `digits` from open cell `i`: whether anything went, `Err`
+    /// if nothing is left; a cell left with one candidate is queued.
+    #[inline]
+    fn remove(&mut self, i: usize, digits: u64, singles: &mut Vec<u16>) -> Result<bool, ()> {
+        if self.value[i] != 0 || self.cand[i] & digits == 0 {
+            return Ok(false);
+        }
+        let left = self.cand[i] & !digits;
+        self.cand[i] = left;
+        if left == 0 {
+            return Err(());
+        }
+        if left & (left - 1) == 0 {
+            singles.push(i as u16);
+        }
+        Ok(true)
+    }
+
     /// Locked candidates over every box/line intersection ("minirow" or
     /// "minicolumn" of B cells): a digit of a box confined to one
     /// intersection leaves the rest of that line (pointing), and a digit of a
@@ -271,41 +289,15 @@ impl<const C: usize> State<C> {
                         }
                         here &= !elsewhere;
                         if point != 0 {
-                            for along in 0..N {
-                                if along / B != k {
-                                    let i = cell(line, along);
-                                    if self.value[i] == 0 && self.cand[i] & point != 0 {
-                                        self.cand[i] &= !point;
-                                        let left = self.cand[i];
-                                        if left == 0 {
-                                            return Err(());
-                                        }
-                                        if left & (left - 1) == 0 {
-                                            singles.push(i as u16);
-                                        }
-                                        changed = true;
-                                    }
-                                }
+                            for along in (0..N).filter(|a| a / B != k) {
+                                changed |= self.remove(cell(line, along), point, singles)?;
                             }
                         }
                         if here != 0 {
-                            for j2 in 0..B {
-                                if j2 == j {
-                                    continue;
-                                }
+                            for j2 in (0..B).filter(|&j2| j2 != j) {
                                 for a in 0..B {
                                     let i = cell(band * B + j2, k * B + a);
-                                    if self.value[i] == 0 && self.cand[i] & here != 0 {
-                                        self.cand[i] &= !here;
-                                        let left = self.cand[i];
-                                        if left == 0 {
-                                            return Err(());
-                                        }
-                                        if left & (left - 1) == 0 {
-                                            singles.push(i as u16);
-                                        }
-                                        changed = true;
-                                    }
+                                    changed |= self.remove(i, here, singles)?;
                                 }
                             }
                         }
@@ -644,33 +636,6 @@ mod tests {
         assert_eq!(solve(3, &p, 2, &mut out).count, 0);
     }
 
-    /// A tiny independent counter (plain backtracking, no propagation) to
-    /// check solution counts on small random 4x4 puzzles.
-    fn naive_count(b: usize, g: &mut Vec<u8>, limit: u32) -> u32 {
-        let n = b * b;
-        let Some(i) = g.iter().position(|&v| v == 0) else {
-            return 1;
-        };
-        let (r, c) = (i / n, i % n);
-        let mut total = 0;
-        for d in 1..=n as u8 {
-            let clash = (0..n).any(|k| {
-                g[r * n + k] == d
-                    || g[k * n + c] == d
-                    || g[((r / b) * b + k / b) * n + (c / b) * b + k % b] == d
-            });
-            if !clash {
-                g[i] = d;
-                total += naive_count(b, g, limit - total);
-                g[i] = 0;
-                if total >= limit {
-                    break;
-                }
-            }
-        }
-        total
-    }
-
     #[test]
     fn counts_agree_with_naive_backtracking_on_4x4() {
         for seed in 1..300u64 {
@@ -684,7 +649,7 @@ mod tests {
             let naive = if clash {
                 0
             } else {
-                naive_count(2, &mut p.clone(), 3)
+                super::super::naive::count(2, &mut p.clone(), 3)
             };
             assert_eq!(ours.count, naive, "seed {seed}: {p:?}");
             if ours.count > 0 {

@@ -8,6 +8,8 @@
 
 pub mod band;
 pub mod generic;
+#[cfg(test)]
+pub(crate) mod naive;
 
 /// Smallest supported box size (4x4 grids).
 pub const MIN_BOX: usize = 2;
