@@ -227,9 +227,22 @@ pub fn full_grid(b: usize, rng: &mut Rng) -> Vec<u8> {
     }
 }
 
+/// The classic shifted-pattern valid grid of box size `b` (row `r`, column
+/// `c` holds `(b*(r%b) + r/b + c) % n + 1`). Shuffled with [`shuffle_grid`]
+/// it gives solver-independent random grids, for fixed benchmark sets.
+pub fn pattern_grid(b: usize) -> Vec<u8> {
+    let n = b * b;
+    (0..n * n)
+        .map(|i| {
+            let (r, c) = (i / n, i % n);
+            ((b * (r % b) + r / b + c) % n) as u8 + 1
+        })
+        .collect()
+}
+
 /// A random symmetry of a valid grid: digits relabelled, rows permuted
 /// within bands and bands permuted, the same for columns, maybe transposed.
-fn shuffle_grid(b: usize, grid: &[u8], rng: &mut Rng) -> Vec<u8> {
+pub fn shuffle_grid(b: usize, grid: &[u8], rng: &mut Rng) -> Vec<u8> {
     let n = b * b;
     let mut relabel: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut relabel);

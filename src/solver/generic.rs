@@ -25,6 +25,16 @@ struct State<const C: usize> {
     cand: [u64; C],
     value: [u8; C],
     open: usize,
+    /// Units (rows, then columns, then boxes) whose cells changed since the
+    /// hidden-single pass last looked at them; only those are rescanned.
+    dirty: u128,
+}
+
+/// Marks the row, column and box of cell `i` dirty.
+#[inline(always)]
+fn units_of<const B: usize, const N: usize>(i: usize) -> u128 {
+    let (r, c) = (i / N, i % N);
+    (1u128 << r) | (1u128 << (N + c)) | (1u128 << (2 * N + (r / B) * B + c / B))
 }
 
 /// Cell indices of every unit.
@@ -75,10 +85,12 @@ impl<const C: usize> State<C> {
         self.open -= 1;
         let (r, c) = (i / N, i % N);
         let mut ok = true;
+        let mut dirty = units_of::<B, N>(i);
         let mut clear = |p: usize| {
             if p != i && self.cand[p] & bit != 0 {
                 let left = self.cand[p] & !bit;
                 self.cand[p] = left;
+                dirty |= units_of::<B, N>(p);
                 ok &= left != 0;
                 if left & left.wrapping_sub(1) == 0 {
                     singles.push(p as u16);
@@ -95,6 +107,7 @@ impl<const C: usize> State<C> {
                 clear((br + dr) * N + bc + dc);
             }
         }
+        self.dirty |= dirty;
         ok
     }
 
@@ -133,7 +146,11 @@ impl<const C: usize> State<C> {
             let mut progress = false;
             // Hidden singles; remember the best (unit, digit) pair.
             let mut pair: Option<(usize, u64)> = None;
-            for (u, cells) in units.all.iter().enumerate() {
+            let mut todo = std::mem::take(&mut self.dirty);
+            while todo != 0 {
+                let u = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let cells = &units.all[u];
                 let (mut once, mut twice, mut thrice, mut placed) = (0u64, 0u64, 0u64, 0u64);
                 for &i in cells {
                     let i = i as usize;
@@ -214,12 +231,18 @@ impl<const C: usize> State<C> {
     /// Removes `digits` from open cell `i`: whether anything went, `Err`
     /// if nothing is left; a cell left with one candidate is queued.
     #[inline]
-    fn remove(&mut self, i: usize, digits: u64, singles: &mut Vec<u16>) -> Result<bool, ()> {
+    fn remove<const B: usize, const N: usize>(
+        &mut self,
+        i: usize,
+        digits: u64,
+        singles: &mut Vec<u16>,
+    ) -> Result<bool, ()> {
         if self.value[i] != 0 || self.cand[i] & digits == 0 {
             return Ok(false);
         }
         let left = self.cand[i] & !digits;
         self.cand[i] = left;
+        self.dirty |= units_of::<B, N>(i);
         if left == 0 {
             return Err(());
         }
@@ -290,14 +313,15 @@ impl<const C: usize> State<C> {
                         here &= !elsewhere;
                         if point != 0 {
                             for along in (0..N).filter(|a| a / B != k) {
-                                changed |= self.remove(cell(line, along), point, singles)?;
+                                changed |=
+                                    self.remove::<B, N>(cell(line, along), point, singles)?;
                             }
                         }
                         if here != 0 {
                             for j2 in (0..B).filter(|&j2| j2 != j) {
                                 for a in 0..B {
                                     let i = cell(band * B + j2, k * B + a);
-                                    changed |= self.remove(i, here, singles)?;
+                                    changed |= self.remove::<B, N>(i, here, singles)?;
                                 }
                             }
                         }
@@ -362,6 +386,7 @@ fn run<const B: usize, const N: usize, const C: usize>(
         cand: [full; C],
         value: [0; C],
         open: C,
+        dirty: (1u128 << (3 * N)) - 1,
     };
     for (i, &d) in cells.iter().enumerate() {
         if d == 0 {
