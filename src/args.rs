@@ -15,8 +15,9 @@ use crate::pipeline::{OnError, Task};
 
 /// Solve huge Sudoku puzzle files as fast as the hardware allows.
 ///
-/// Puzzles are read one per line (81 cells, digits 1-9, blanks `.` `0` `_` `*`),
-/// solved on all cores, and answered one line per puzzle in input order.
+/// Puzzle files in any common layout (one per line, judge-style grids,
+/// space-separated rows, 16x16 and 25x25 letters, CSV datasets) are solved on
+/// all cores and answered in input order, in the input's own layout.
 #[derive(Parser, Debug)]
 #[command(name = "sudoku-bulk", version, max_term_width = 100)]
 struct Cli {
