@@ -285,7 +285,8 @@ impl State {
         loop {
             // Branch-free change mask (LLVM makes it packed compares and a
             // movemask); walking its bits avoids one unpredictable branch
-            // per word. Measured on 11+ count-to-2: 10.2k → see commit.
+            // per word. Measured on forum_hardest_11+ counting to 2:
+            // 10.2k → 14.1k puzzles/s (`bench`, back to back).
             let mut dirty = 0u32;
             for s in 0..27 {
                 dirty |= ((self.f[s] != self.seen[s]) as u32) << s;
