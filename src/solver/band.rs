@@ -58,63 +58,12 @@ const PERMS: [[usize; 3]; 6] = [
     [2, 1, 0],
 ];
 
-/// For a 9-bit minirow occupancy (bit `r*3 + k`: row r has cells in box k),
-/// the cells (27-bit) of the minirows used by at least one permutation that
-/// fits the occupancy; 0 when none fits (a contradiction).
-const KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut occ = 0;
-    while occ < 512 {
-        let mut p = 0;
-        while p < 6 {
-            let perm = PERMS[p];
-            let mut fits = true;
-            let mut cells = 0u32;
-            let mut r = 0;
-            while r < 3 {
-                let bit = r * 3 + perm[r];
-                if occ & (1 << bit) == 0 {
-                    fits = false;
-                }
-                cells |= 7 << (r * 9 + perm[r] * 3);
-                r += 1;
-            }
-            if fits {
-                t[occ] |= cells;
-            }
-            p += 1;
-        }
-        occ += 1;
-    }
-    t
-};
-
-/// For a 9-bit minirow occupancy: how many of the 6 permutations fit, and
-/// (in bits 8.. and 16..) the indices of the first two that do.
-const FITS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut occ = 0;
-    while occ < 512 {
-        let mut n = 0u32;
-        let mut p = 0;
-        while p < 6 {
-            let perm = PERMS[p];
-            if occ & (1 << perm[0]) != 0
-                && occ & (1 << (3 + perm[1])) != 0
-                && occ & (1 << (6 + perm[2])) != 0
-            {
-                if n < 2 {
-                    t[occ] |= (p as u32) << (8 + 8 * n);
-                }
-                n += 1;
-            }
-            p += 1;
-        }
-        t[occ] |= n;
-        occ += 1;
-    }
-    t
-};
+/// Whether permutation `p` fits a 9-bit minirow occupancy (bit `r*3 + k`:
+/// row r still has cells in box k), i.e. each row's minirow is occupied.
+const fn fits(occ: usize, p: usize) -> bool {
+    let perm = PERMS[p];
+    occ & (1 << perm[0]) != 0 && occ & (1 << (3 + perm[1])) != 0 && occ & (1 << (6 + perm[2])) != 0
+}
 
 /// The cells of the three minirows of permutation `p`.
 const PERM_CELLS: [u32; 6] = {
@@ -127,6 +76,47 @@ const PERM_CELLS: [u32; 6] = {
             r += 1;
         }
         p += 1;
+    }
+    t
+};
+
+/// For a minirow occupancy: the cells (27-bit) of the minirows used by at
+/// least one fitting permutation; 0 when none fits (a contradiction).
+const KEEP: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if fits(occ, p) {
+                t[occ] |= PERM_CELLS[p];
+            }
+            p += 1;
+        }
+        occ += 1;
+    }
+    t
+};
+
+/// For a minirow occupancy: how many of the 6 permutations fit, and (in
+/// bits 8.. and 16..) the indices of the first two that do.
+const FITS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut n = 0u32;
+        let mut p = 0;
+        while p < 6 {
+            if fits(occ, p) {
+                if n < 2 {
+                    t[occ] |= (p as u32) << (8 + 8 * n);
+                }
+                n += 1;
+            }
+            p += 1;
+        }
+        t[occ] |= n;
+        occ += 1;
     }
     t
 };
