@@ -189,7 +189,7 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
     let mut all_solved = true;
     for (i, path) in cfg.files.iter().enumerate() {
         let source = input::open(Some(path), false)?;
-        let data = source.bytes().unwrap_or_default();
+        let data = file_bytes(&source, path)?;
         let set = bench::load(data, &cfg.forced)
             .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
         let m = bench::measure(&set, cfg.mode, cfg.threads, cfg.min_time);
@@ -253,15 +253,15 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
         Some(a) => {
             let answers = read(a)?;
             let r = check::check_files(
-                puzzles.bytes().unwrap_or_default(),
-                answers.bytes().unwrap_or_default(),
+                file_bytes(&puzzles, &cfg.puzzles)?,
+                file_bytes(&answers, a)?,
                 &cfg.forced,
             )
             .map_err(|e| anyhow::anyhow!("{pname} / {}: {e}", a.display()))?;
             (r, a.display().to_string())
         }
         None => {
-            let r = check::check_csv(puzzles.bytes().unwrap_or_default(), &cfg.forced)
+            let r = check::check_csv(file_bytes(&puzzles, &cfg.puzzles)?, &cfg.forced)
                 .map_err(|e| anyhow::anyhow!("{pname}:{e}"))?;
             (r, pname.clone())
         }
@@ -398,6 +398,14 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         levels[3],
     );
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// The bytes of an opened file; `bench` and `check` need whole files, so
+/// `-` (stdin) is refused with a clear message.
+fn file_bytes<'a>(input: &'a Input, path: &std::path::Path) -> anyhow::Result<&'a [u8]> {
+    input
+        .bytes()
+        .ok_or_else(|| anyhow::anyhow!("{}: this command reads files, not stdin", path.display()))
 }
 
 /// `s` as a JSON string literal.
