@@ -1,14 +1,12 @@
 //! Runs a parsed command: wires input, pipeline and output together and turns
 //! the outcome into an exit status. The only place that knows all three.
 
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
 
-use crate::args::BulkConfig;
-use std::io::{Read, Write};
-
-use crate::args::{BenchConfig, CheckConfig, GenerateConfig};
+use crate::args::{BenchConfig, BulkConfig, CheckConfig, GenerateConfig};
 use crate::bench::{self, Mode};
 use crate::check;
 use crate::detect::{self, Detected};

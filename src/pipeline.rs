@@ -106,14 +106,6 @@ pub trait Observer {
     fn progress(&mut self, bytes: u64, records: u64);
 }
 
-/// An observer that ignores everything (library use, benchmarks).
-pub struct Quiet;
-
-impl Observer for Quiet {
-    fn bad_record(&mut self, _: u64, _: &RecordError) {}
-    fn progress(&mut self, _: u64, _: u64) {}
-}
-
 /// One chunk's answers, waiting for its turn to be written.
 #[derive(Default)]
 struct ChunkResult {
