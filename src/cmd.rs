@@ -14,7 +14,7 @@ use crate::format::{Layout, Shape, Symbols};
 use crate::generate;
 use crate::input::{self, Input};
 use crate::output::{Output, Reporter};
-use crate::pipeline::{self, Options, Task};
+use crate::pipeline::{self, Observer, Options, Task};
 
 /// Exit status when every record was answered.
 pub const EXIT_OK: u8 = 0;
@@ -305,7 +305,8 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()?;
-    let reporter = Reporter::new("generate".into(), None, cfg.progress);
+    let mut reporter = Reporter::new("generate".into(), None, cfg.progress);
+    let mut written = 0u64;
     let spec = &cfg.spec;
     let b = spec.box_size;
     let symbols = if b == 3 {
@@ -366,11 +367,13 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
                 }
                 line.push('\n');
                 w.write_all(line.as_bytes())?;
+                written += line.len() as u64;
                 levels[p.level as usize] += 1;
                 clues += p.cells.iter().filter(|&&v| v != 0).count() as u64;
                 off_target += u64::from(!p.on_target);
             }
             index = end;
+            reporter.progress(written, index);
         }
         Ok(())
     })();
@@ -382,7 +385,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r?,
     }
-    drop(reporter);
+    reporter.clear();
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
         "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \

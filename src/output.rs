@@ -147,6 +147,11 @@ impl Reporter {
         );
     }
 
+    /// Clears the bar without a summary (for commands that print their own).
+    pub fn clear(self) {
+        self.bar.finish_and_clear();
+    }
+
     /// Prints a fatal `NAME:LINE: reason` for the record that stopped a run.
     pub fn fail(mut self, line: u64, err: &RecordError) {
         self.bar.finish_and_clear();
