@@ -121,27 +121,46 @@ const FITS: [u32; 512] = {
     t
 };
 
-/// For the 9-bit column occupancy of a (digit, band) word: the columns that
-/// are the only candidate column of their box, replicated over 3 rows. The
-/// digit sits in those columns within this band, so the other two bands lose
-/// them.
-const CLAIMED: [u32; 512] = {
+/// Builds a table over 9-bit column sets (3 bits per box of the band) by
+/// mapping each box's 3-bit part with `rule`, then replicating the result
+/// over the band's 3 rows.
+const fn column_table(rule: ColumnRule) -> [u32; 512] {
     let mut t = [0u32; 512];
     let mut cols = 0;
     while cols < 512 {
         let mut k = 0;
         while k < 3 {
             let part = (cols >> (3 * k)) & 7;
-            if part != 0 && part & (part - 1) == 0 {
-                let c = part << (3 * k);
-                t[cols] |= (c | c << 9 | c << 18) as u32;
-            }
+            let single = part != 0 && part & (part - 1) == 0;
+            let out = match rule {
+                ColumnRule::Pointed if single => part,
+                ColumnRule::Pointed => 0,
+                ColumnRule::Claimed if part == 0 => 0,
+                ColumnRule::Claimed if single => 7 & !part,
+                ColumnRule::Claimed => 7,
+            };
+            let c = (out << (3 * k)) as u32;
+            t[cols] |= c | c << 9 | c << 18;
             k += 1;
         }
         cols += 1;
     }
     t
-};
+}
+
+#[derive(Clone, Copy)]
+enum ColumnRule {
+    /// The box's only candidate column.
+    Pointed,
+    /// The box's other columns, given the claimed one.
+    Claimed,
+}
+
+/// For the 9-bit column occupancy of a (digit, band) word: the columns that
+/// are the only candidate column of their box, replicated over 3 rows. The
+/// digit sits in those columns within this band, so the other two bands lose
+/// them.
+const CLAIMED: [u32; 512] = column_table(ColumnRule::Pointed);
 
 /// For the columns a band must hold the digit in (it has no place in them in
 /// the other two bands): the band's cells to drop, replicated over 3 rows.
@@ -149,28 +168,7 @@ const CLAIMED: [u32; 512] = {
 /// other two columns lose it (claiming along columns, which also yields
 /// column hidden singles). Two claimed columns in one box cannot both be
 /// served: the whole box goes, and the next update finds the contradiction.
-const COLUMN_CLAIM: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut cols = 0;
-    while cols < 512 {
-        let mut k = 0;
-        while k < 3 {
-            let part = (cols >> (3 * k)) & 7;
-            let drop = if part == 0 {
-                0
-            } else if part & (part - 1) == 0 {
-                7 & !part
-            } else {
-                7
-            };
-            let c = (drop << (3 * k)) as u32;
-            t[cols] |= c | c << 9 | c << 18;
-            k += 1;
-        }
-        cols += 1;
-    }
-    t
-};
+const COLUMN_CLAIM: [u32; 512] = column_table(ColumnRule::Claimed);
 
 /// For a cell (bit index `r*9 + c` in a band word): the band's cells that
 /// stay candidates for the digit placed there: all but the rest of its row
