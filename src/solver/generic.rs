@@ -136,6 +136,7 @@ impl<const C: usize> State<C> {
         singles: &mut Vec<u16>,
     ) -> Result<Option<Branch>, ()> {
         let full: u64 = (1u64 << N) - 1;
+        let lazy_locked = N <= 16;
         loop {
             if !self.drain::<B, N>(singles) {
                 return Err(());
@@ -196,10 +197,14 @@ impl<const C: usize> State<C> {
             if progress {
                 continue;
             }
-            match self.locked::<B, N>(singles) {
-                Err(()) => return Err(()),
-                Ok(true) => continue,
-                Ok(false) => {}
+            // From 25x25 up, locked candidates run before every branch:
+            // run lazily there, 25x25 at 50% blanks fell from 8.0 to 3.5/s.
+            if !lazy_locked {
+                match self.locked::<B, N>(singles) {
+                    Err(()) => return Err(()),
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                }
             }
             // The open cell with the fewest candidates; ties go to the
             // first found from `start`, which restarts vary.
@@ -214,6 +219,16 @@ impl<const C: usize> State<C> {
                             break;
                         }
                     }
+                }
+            }
+            // Up to 16x16, locked candidates only when every branch would
+            // be wider than two: a two-way split costs less than the pass
+            // (16x16 at 68% blanks: 3.3k → 4.5-5.0k puzzles/s).
+            if lazy_locked && best.2 > 2 && pair.is_none() {
+                match self.locked::<B, N>(singles) {
+                    Err(()) => return Err(()),
+                    Ok(true) => continue,
+                    Ok(false) => {}
                 }
             }
             return Ok(Some(match pair {
