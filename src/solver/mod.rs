@@ -7,6 +7,7 @@
 //! [`find_conflict`]'s, so a solver may assume its input is well formed.
 
 pub mod band;
+pub mod fast9;
 pub mod generic;
 #[cfg(test)]
 pub(crate) mod naive;
@@ -78,7 +79,7 @@ pub fn find_conflict(box_size: usize, cells: &[u8]) -> Option<Conflict> {
 /// `MIN_BOX <= box_size <= MAX_BOX`. Givens that clash give `count == 0`.
 pub fn solve(box_size: usize, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
     if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
-        return band::solve(cells, limit, out);
+        return fast9::solve(cells, limit, out);
     }
     generic::solve(box_size, cells, limit, out)
 }

@@ -1,0 +1,1254 @@
+//! Fastest 9x9 core: `solver::solve` sends every box-size-3 puzzle here
+//! (cells in, solution count + first solution out). Pure: no I/O, no heap,
+//! no threads; the search state (a ~400-byte struct) is copied on the
+//! stack once per guess.
+//!
+//! Layout: one `u32` per (digit, band), index `digit * 4 + band` (word 3 of
+//! each digit is padding, always 0). Bit `r*9 + c` is set while the digit
+//! may still stand at row `r` (0..3) of the band, column `c` (0..9):
+//!
+//! ```text
+//!   bit:  26 ......... 18   17 ......... 9    8 ......... 0
+//!        [    row 2     ]  [    row 1     ]  [    row 0     ]
+//!         c8 c7 c6 .. c0     c8 .. c0          c8c7c6 c5c4c3 c2c1c0
+//!                                              \box2/ \box1/ \box0/
+//!   column view of one digit (27 bits):  band2 cols | band1 cols | band0 cols
+//!   3x3 block matrix (9 bits, bit 3r+k):  band: (row, box)  stack: (band, column)
+//!   3-of-9 pass lanes (u16 x 8, SSE2):   band0 band1 band2 stack0 stack1 stack2 - -
+//! ```
+//!
+//! Deduction, cheapest first:
+//! - per digit and per 3x3 block of units: in a band, a digit's three
+//!   places form a permutation matrix over (row, box), 6 configurations; in
+//!   a stack the same holds over (band, column). One 512-entry table maps a
+//!   3x3 occupancy matrix to the union of the permutations that fit it, so
+//!   a lookup per changed band word ("horizontal") and, batched after each
+//!   wave of those, per stack of each digit whose columns moved
+//!   ("vertical") gives pointing, claiming and hidden singles in rows,
+//!   columns and boxes;
+//! - naked singles (bit-sliced candidate counts per band);
+//! - only when those stall: the 3-of-9 rule (each minirow and minicolumn
+//!   holds exactly 3 digits: 3 candidates there are all placed there, 3
+//!   digits forced there shut the others out), as tdoku does. All 6
+//!   blocks x 9 digits go through it at once in 8 u16 SIMD lanes.
+//!
+//! Search: when propagation stalls, in the block (band or stack) with the
+//! fewest configurations over its digits, the lowest digit with exactly
+//! two; each alternative keeps one configuration (the digit's place in 3
+//! rows and 3 boxes, or 3 columns and 3 boxes, at once). Else a bivalue
+//! cell, else the smallest branch. Measured on 3000 puzzles of 11+, count
+//! to 2, guesses/puzzle: bivalue-first without the 3-of-9 rule 122 (the
+//! `band` solver: 134); with it 113; configuration-first over bands 84;
+//! over bands and stacks 64.3 (tdoku: 64.9 on the same set).
+//!
+//! Guess counting: every alternative tried except the last one of a branch
+//! point counts once (a two-configuration digit or a bivalue cell costs one
+//! guess, a k-way branch up to k - 1), like tdoku's binary splits.
+//!
+//! SIMD: only the 3-of-9 pass is vectorised (it was 30% of the time on
+//! 11+; SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle). SSE2
+//! is part of the x86-64 baseline, so there is no runtime detection; other
+//! targets use `Portable` lanes with the same semantics (tests compare the
+//! two). The per-word closures are scalar: a few table loads and a few
+//! dozen integer ops per update, nothing to gain from 128-bit lanes. An
+//! x86-64-v3 copy of the whole search behind `is_x86_feature_detected!`
+//! (tzcnt, andn, shlx, VEX) measured no difference on 11+, serg or
+//! 17-clue, so it is not kept.
+//!
+//! Measured (thread CPU time, one core, whole shared benchmark sets, every
+//! answer verified; tdoku built with g++ -O3 -march=native, its own
+//! benchmark, same puzzle orientation), µs/puzzle count to 2:
+//! 17-clue 2.09 (tdoku 3.5), top1465 8.82 (9.7), 11+ 49.3 (52.9),
+//! 1106 82.8 (85.1), serg 2.89 (2.2: still slower there; the `band`
+//! solver does 2.63).
+
+// Loops index several per-digit arrays in step; `for d in 0..9` reads best.
+#![allow(clippy::needless_range_loop)]
+
+use super::Search;
+
+/// Rows `0..3` of a band word: 27 bits.
+const BAND: u32 = (1 << 27) - 1;
+
+/// The 6 permutations of a 3x3 matrix: `PERMS[p][r]` is the column of row r.
+const PERMS: [[u32; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+/// Bit `3r + k` for each row r of permutation p.
+const fn perm_bits(p: usize) -> u32 {
+    (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]))
+}
+
+/// For a 3x3 occupancy matrix (bit `3r + k`): the union of the permutation
+/// matrices it contains, 0 when none fits (a contradiction).
+const SUPPORT: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let bits = perm_bits(p);
+            if m as u32 & bits == bits {
+                t[m] |= bits as u16;
+            }
+            p += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// For a 3x3 occupancy matrix: bits 0..8 the number of fitting
+/// permutations, bits 8..16 a bit set of them.
+const FITS: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let bits = perm_bits(p);
+            if m as u32 & bits == bits {
+                t[m] += 1;
+                t[m] |= 1 << (8 + p);
+            }
+            p += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Lanes of the 3-of-9 pass: bands 0..3, stacks 3..6, two idle lanes.
+type Lanes = [u16; 8];
+
+/// Eight u16 lanes: what the 3-of-9 pass needs. `Sse2` on x86-64 (SSE2 is
+/// part of the x86-64 baseline, so no runtime detection is needed and
+/// there is one code path per target); `Portable` everywhere else, with
+/// the same lane semantics, so results are identical (tested).
+trait Vec8: Copy {
+    fn splat(x: u16) -> Self;
+    fn load(a: &Lanes) -> Self;
+    fn store(self, a: &mut Lanes);
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    /// `self & !o`.
+    fn andnot(self, o: Self) -> Self;
+    /// All-ones lanes where equal.
+    fn eq(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn shr<const N: i32>(self) -> Self;
+    fn is_zero(self) -> bool;
+}
+
+/// Plain-array lanes (non-x86 targets, and the reference in tests).
+#[derive(Clone, Copy)]
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+struct Portable(Lanes);
+
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+impl Vec8 for Portable {
+    #[inline(always)]
+    fn splat(x: u16) -> Self {
+        Portable([x; 8])
+    }
+    #[inline(always)]
+    fn load(a: &Lanes) -> Self {
+        Portable(*a)
+    }
+    #[inline(always)]
+    fn store(self, a: &mut Lanes) {
+        *a = self.0;
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Portable(std::array::from_fn(|l| self.0[l] & o.0[l]))
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Portable(std::array::from_fn(|l| self.0[l] | o.0[l]))
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Portable(std::array::from_fn(|l| self.0[l] ^ o.0[l]))
+    }
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        Portable(std::array::from_fn(|l| self.0[l] & !o.0[l]))
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> Self {
+        Portable(std::array::from_fn(|l| {
+            0u16.wrapping_sub((self.0[l] == o.0[l]) as u16)
+        }))
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Portable(std::array::from_fn(|l| self.0[l].wrapping_sub(o.0[l])))
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Portable(std::array::from_fn(|l| self.0[l].wrapping_mul(o.0[l])))
+    }
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> Self {
+        Portable(std::array::from_fn(|l| self.0[l] >> N))
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self.0.iter().all(|&x| x == 0)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::{Lanes, Vec8};
+    use std::arch::x86_64::*;
+
+    /// 8 u16 lanes in an xmm register.
+    #[derive(Clone, Copy)]
+    pub(super) struct Sse2(__m128i);
+
+    // SAFETY (every block below): SSE2 is part of the x86-64 baseline, so
+    // these intrinsics are available on every x86_64 target; the loads and
+    // stores touch exactly the 16 bytes of a `[u16; 8]` that the reference
+    // makes valid (unaligned forms).
+    impl Vec8 for Sse2 {
+        #[inline(always)]
+        fn splat(x: u16) -> Self {
+            // SAFETY: SSE2 baseline (see above).
+            Sse2(unsafe { _mm_set1_epi16(x as i16) })
+        }
+        #[inline(always)]
+        fn load(a: &Lanes) -> Self {
+            // SAFETY: 16 readable bytes behind `a`; unaligned load.
+            Sse2(unsafe { _mm_loadu_si128(a.as_ptr() as *const __m128i) })
+        }
+        #[inline(always)]
+        fn store(self, a: &mut Lanes) {
+            // SAFETY: 16 writable bytes behind `a`; unaligned store.
+            unsafe { _mm_storeu_si128(a.as_mut_ptr() as *mut __m128i, self.0) }
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            // SAFETY: SSE2 baseline.
+            Sse2(unsafe { _mm_and_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: SSE2 baseline.
+            Sse2(unsafe { _mm_or_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            // SAFETY: SSE2 baseline.
+            Sse2(unsafe { _mm_xor_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn andnot(self, o: Self) -> Self {
+            // SAFETY: SSE2 baseline. (`_mm_andnot_si128(a, b)` is `!a & b`.)
+            Sse2(unsafe { _mm_andnot_si128(o.0, self.0) })
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> Self {
+            // SAFETY: SSE2 baseline.
+            Sse2(unsafe { _mm_cmpeq_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: SSE2 baseline.
+            Sse2(unsafe { _mm_sub_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            // SAFETY: SSE2 baseline.
+            Sse2(unsafe { _mm_mullo_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            // SAFETY: SSE2 baseline.
+            Sse2(unsafe { _mm_srli_epi16::<N>(self.0) })
+        }
+        #[inline(always)]
+        fn is_zero(self) -> bool {
+            // SAFETY: SSE2 baseline.
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi16(self.0, _mm_setzero_si128())) == 0xFFFF }
+        }
+    }
+}
+
+/// The lane type this target uses.
+#[cfg(target_arch = "x86_64")]
+type Native = sse2::Sse2;
+#[cfg(not(target_arch = "x86_64"))]
+type Native = Portable;
+
+/// Permutation matrices as bit masks (bit `3r + k`).
+const PERM_BITS: [u16; 6] = {
+    let mut t = [0u16; 6];
+    let mut p = 0;
+    while p < 6 {
+        t[p] = perm_bits(p) as u16;
+        p += 1;
+    }
+    t
+};
+
+/// Per lane, for a 3x3 matrix: the intersection of the permutations that
+/// fit it (cells the digit must take). When none fits the lane keeps all
+/// 9 bits: harmless, because the narrowed matrix then has no fitting
+/// permutation either and the pass reports a contradiction anyway (and
+/// not counting saves 8 ops per call).
+#[inline(always)]
+fn certain<V: Vec8>(m: V) -> V {
+    let mut cer = V::splat(0x1FF);
+    for &pb in PERM_BITS.iter() {
+        let pbv = V::splat(pb);
+        // All-ones where permutation p fits.
+        let hit = m.and(pbv).eq(pbv);
+        cer = cer.andnot(hit.andnot(pbv));
+    }
+    cer
+}
+
+/// Per lane, for a 3x3 matrix: (union of the fitting permutations, how
+/// many fit).
+#[inline(always)]
+fn support_count<V: Vec8>(m: V) -> (V, V) {
+    let zero = V::splat(0);
+    let (mut sup, mut n) = (zero, zero);
+    for &pb in PERM_BITS.iter() {
+        let pbv = V::splat(pb);
+        let hit = m.and(pbv).eq(pbv);
+        sup = sup.or(hit.and(pbv));
+        // `hit` lanes are -1 or 0: subtracting counts.
+        n = n.sub(hit);
+    }
+    (sup, n)
+}
+
+/// Cross-digit rule for the 3x3 blocks of units (bands and stacks):
+/// each of a block's 9 intersections (minirows, or minicolumns) has 3
+/// cells, so holds exactly 3 digits. Runs on 6 blocks at once: `m[d]` holds digit
+/// d's matrix per lane and is narrowed and closed in place; `cnt`/`set`
+/// get, per lane, the total number of fitting configurations over the 9
+/// digits and the set of digits with exactly two.
+#[inline(always)]
+fn triads_lanes<V: Vec8>(m: &mut [Lanes; 9], total: &mut Lanes, twos: &mut Lanes) -> Triads {
+    let zero = V::splat(0);
+    let mv: [V; 9] = std::array::from_fn(|d| V::load(&m[d]));
+    let (mut a1, mut a2, mut a3, mut a4) = (zero, zero, zero, zero);
+    for &x in mv.iter() {
+        a4 = a4.or(a3.and(x));
+        a3 = a3.or(a2.and(x));
+        a2 = a2.or(a1.and(x));
+        a1 = a1.or(x);
+    }
+    // An intersection with room for fewer than 3 digits.
+    let mut bad = a3.xor(V::splat(0x1FF));
+    // Exactly 3 candidates in an intersection: all are there.
+    let exact = a3.andnot(a4);
+    let mut cert = [zero; 9];
+    let (mut c1, mut c2, mut c3, mut c4) = (zero, zero, zero, zero);
+    for d in 0..9 {
+        let c = certain(mv[d]).or(mv[d].and(exact));
+        cert[d] = c;
+        c4 = c4.or(c3.and(c));
+        c3 = c3.or(c2.and(c));
+        c2 = c2.or(c1.and(c));
+        c1 = c1.or(c);
+    }
+    bad = bad.or(c4); // 4 digits forced into 3 cells
+    let (mut diff, mut tot, mut two) = (zero, zero, zero);
+    for d in 0..9 {
+        let c = cert[d];
+        // Rows and columns of the matrix that hold a forced bit.
+        let rows = c
+            .or(c.shr::<1>())
+            .or(c.shr::<2>())
+            .and(V::splat(0o111))
+            .mul(V::splat(7));
+        let colz = c
+            .or(c.shr::<3>())
+            .or(c.shr::<6>())
+            .and(V::splat(7))
+            .mul(V::splat(0o111));
+        let lines = rows.or(colz).andnot(c);
+        // Full intersections shut out the other digits; a forced one
+        // shuts its row and column.
+        let x = mv[d].andnot(c3.andnot(c)).andnot(lines);
+        let (sup, n) = support_count(x);
+        bad = bad.or(sup.eq(zero));
+        diff = diff.or(sup.xor(mv[d]));
+        tot = tot.sub(zero.sub(n));
+        two = two.or(n.eq(V::splat(2)).and(V::splat(1 << d)));
+        sup.store(&mut m[d]);
+    }
+    tot.store(total);
+    two.store(twos);
+    if !bad.is_zero() {
+        Triads::Contradiction
+    } else if diff.is_zero() {
+        Triads::Unchanged
+    } else {
+        Triads::Changed
+    }
+}
+
+/// Outcome of `triads_lanes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Triads {
+    Contradiction,
+    /// Every matrix came out as it went in.
+    Unchanged,
+    Changed,
+}
+
+/// Minirow occupancy of a 9-bit row: bit k set if box k has a candidate.
+const ROW_OCC: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if (x >> (3 * k)) & 7 != 0 {
+                t[x] |= 1 << k;
+            }
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// Expands a (row, box) matrix to band cells: bit `3r + k` → the 3 cells of
+/// minirow (r, k).
+const fn expand_minirows(m: u32) -> u32 {
+    let mut cells = 0;
+    let mut i = 0;
+    while i < 9 {
+        if m & (1 << i) != 0 {
+            cells |= 7 << ((i / 3) * 9 + (i % 3) * 3);
+        }
+        i += 1;
+    }
+    cells
+}
+
+/// Horizontal closure: minirow occupancy → the band cells some fitting
+/// configuration still uses.
+const KEEP: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = expand_minirows(SUPPORT[m] as u32);
+        m += 1;
+    }
+    t
+};
+
+/// Vertical closure for stack 0: a (band, column) matrix → allowed column
+/// bits in the digit's column view (bit `9*band + column`); shift left by
+/// `3 * stack` for the other stacks.
+const VKEEP: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let s = SUPPORT[m] as u32;
+        t[m] = (s & 7) | ((s >> 3) & 7) << 9 | ((s >> 6) & 7) << 18;
+        m += 1;
+    }
+    t
+};
+
+/// The cells of configuration p of a band (minirow (r, PERMS[p][r])).
+const CONFIG_CELLS: [u32; 6] = {
+    let mut t = [0u32; 6];
+    let mut p = 0;
+    while p < 6 {
+        t[p] = expand_minirows(perm_bits(p));
+        p += 1;
+    }
+    t
+};
+
+/// For a cell (bit `r*9 + c`): the band cells that stay candidates for the
+/// digit placed there: all but the rest of its row and box.
+const PLACE: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        let (r, c) = (i / 9, i % 9);
+        let row = 0x1FFu32 << (r * 9);
+        let k = c / 3;
+        let bx = (7u32 << (3 * k)) | (7u32 << (9 + 3 * k)) | (7u32 << (18 + 3 * k));
+        t[i] = (!(row | bx) & BAND) | (1 << i);
+        i += 1;
+    }
+    t
+};
+
+/// Minirow occupancy (bit `3r + k`) of a band word.
+#[inline(always)]
+fn occupancy(w: u32) -> usize {
+    // Masked indices let LLVM drop the bounds checks.
+    (ROW_OCC[(w & 0x1FF) as usize] as usize
+        | (ROW_OCC[((w >> 9) & 0x1FF) as usize] as usize) << 3
+        | (ROW_OCC[((w >> 18) & 0x1FF) as usize] as usize) << 6)
+        & 0x1FF
+}
+
+/// The 9 columns a band word uses.
+#[inline(always)]
+fn cols(w: u32) -> u32 {
+    (w | w >> 9 | w >> 18) & 0x1FF
+}
+
+/// A 9-bit column set replicated over the 3 rows of a band.
+#[inline(always)]
+fn rep(x: u32) -> u32 {
+    x * 0x40201
+}
+
+/// Cells of a band word that are alone in their row.
+#[inline(always)]
+fn row_singles(w: u32) -> u32 {
+    let mut out = 0;
+    let mut r = 0;
+    while r < 3 {
+        let x = (w >> (9 * r)) & 0x1FF;
+        if x & x.wrapping_sub(1) == 0 {
+            out |= x << (9 * r);
+        }
+        r += 1;
+    }
+    out
+}
+
+/// Word stride per digit: index `digit * W + band`, with one unused
+/// (always zero) word per digit so that index arithmetic is shifts, not
+/// divisions by 3 (the `s / 3, s % 3` at the top of `update` sat on every
+/// address's critical path).
+const W: usize = 4;
+/// Words in the state, padding included.
+const NW: usize = 9 * W;
+
+/// The whole search state, copied once per guess.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct State {
+    /// Candidates per (digit, band): index `digit * W + band`.
+    f: [u32; NW],
+    /// `f` as last closed by `update`; a word that differs needs work.
+    seen: [u32; NW],
+    /// Placed cells per band.
+    solved: [u32; 3],
+    /// Minirow occupancy of `seen` (valid for every word once `settle`
+    /// has run), reused by the 3-of-9 pass and the guess choice.
+    occ: [u16; NW],
+    /// Per digit, its column view (bit `9*band + column`) as its last
+    /// vertical closure left it.
+    vcols: [u32; 9],
+}
+
+/// Where the search splits next.
+#[derive(Clone, Copy)]
+enum Branch {
+    /// Word `s` keeps the cells of one configuration per alternative
+    /// (bit p of `configs` = configuration p).
+    Config { s: usize, configs: u32 },
+    /// Digit `d` in stack `k` keeps the (band, column) pairs of one
+    /// configuration per alternative.
+    VConfig { d: usize, k: usize, configs: u32 },
+    /// A cell (band, bit) and its candidate digits.
+    Cell { b: usize, i: u32, digits: u32 },
+}
+
+/// Outcome of the 3-of-9 pass.
+enum Pass {
+    Contradiction,
+    /// Removed candidates: propagate again.
+    Changed,
+    /// Nothing to remove; the configuration branch to take, if any.
+    Stalled(Option<Branch>),
+}
+
+/// Search bookkeeping shared by all branches.
+struct Ctx<'a> {
+    limit: u32,
+    count: u32,
+    guesses: u64,
+    out: &'a mut [u8; 81],
+}
+
+impl State {
+    /// Closes word `s` horizontally and places its row singles; marks its
+    /// digit in `vdirty` when the word's columns moved away from those the
+    /// digit's last vertical closure saw. False on a contradiction.
+    #[inline(always)]
+    fn update(&mut self, s: usize, dirty: &mut u64, vdirty: &mut u32) -> bool {
+        let (d, b) = (s / W, s % W);
+        let w = self.f[s];
+        let occ = occupancy(w);
+        let w = w & KEEP[occ];
+        self.f[s] = w;
+        self.seen[s] = w;
+        // The minirows KEEP left are exactly the fitting configurations'.
+        self.occ[s] = SUPPORT[occ];
+        *vdirty |= ((cols(w) != (self.vcols[d] >> (9 * b)) & 0x1FF) as u32) << d;
+        if w == 0 {
+            return false;
+        }
+        // A row down to one cell places the digit there; the cell leaves
+        // the band's other eight digits.
+        let new = row_singles(w) & !self.solved[b];
+        if new == 0 {
+            return true;
+        }
+        self.solved[b] |= new;
+        for e in 0..9 {
+            if e != d {
+                let x = self.f[e * W + b];
+                *dirty |= ((x & new != 0) as u64) << (e * W + b);
+                self.f[e * W + b] = x & !new;
+            }
+        }
+        true
+    }
+
+    /// Closes digit `d` vertically: each stack keeps the (band, column)
+    /// pairs of its configurations. Narrowed words go back on `dirty`.
+    /// False on a contradiction.
+    #[inline(always)]
+    fn update_vertical(&mut self, d: usize, dirty: &mut u64) -> bool {
+        let base = d * W;
+        let (w0, w1, w2) = (self.f[base], self.f[base + 1], self.f[base + 2]);
+        let c = cols(w0) | cols(w1) << 9 | cols(w2) << 18;
+        let m0 = c & 7 | (c >> 6) & 0o70 | (c >> 12) & 0o700;
+        let m1 = (c >> 3) & 7 | (c >> 9) & 0o70 | (c >> 15) & 0o700;
+        let m2 = (c >> 6) & 7 | (c >> 12) & 0o70 | (c >> 18) & 0o700;
+        let (v0, v1, v2) = (VKEEP[m0 as usize], VKEEP[m1 as usize], VKEEP[m2 as usize]);
+        let a = v0 | v1 << 3 | v2 << 6;
+        let (n0, n1, n2) = (
+            w0 & rep(a & 0x1FF),
+            w1 & rep((a >> 9) & 0x1FF),
+            w2 & rep(a >> 18),
+        );
+        self.f[base] = n0;
+        self.f[base + 1] = n1;
+        self.f[base + 2] = n2;
+        self.vcols[d] = c & a;
+        *dirty |=
+            (((n0 != w0) as u64) | ((n1 != w1) as u64) << 1 | ((n2 != w2) as u64) << 2) << base;
+        (v0 != 0) & (v1 != 0) & (v2 != 0)
+    }
+
+    /// Runs the closures until nothing changes: every changed word
+    /// horizontally, then every digit whose columns moved vertically, and
+    /// again while that narrows words. Batching the vertical step per
+    /// digit (instead of after each word update) saves the repeats when
+    /// several of a digit's words change in one wave. Words changed since
+    /// the last call are found by one scan against `seen`; after that the
+    /// updates report what they change.
+    #[inline(always)]
+    fn settle(&mut self) -> bool {
+        // Branch-free change mask; LLVM turns it into packed compares.
+        let mut dirty = 0u64;
+        for s in 0..NW {
+            dirty |= ((self.f[s] != self.seen[s]) as u64) << s;
+        }
+        let mut vdirty = 0u32;
+        loop {
+            while dirty != 0 {
+                let s = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                if !self.update(s, &mut dirty, &mut vdirty) {
+                    return false;
+                }
+            }
+            if vdirty == 0 {
+                return true;
+            }
+            while vdirty != 0 {
+                let d = vdirty.trailing_zeros() as usize;
+                vdirty &= vdirty - 1;
+                if !self.update_vertical(d, &mut dirty) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Places digit `d` at bit `i` of band `b`.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, i: u32) {
+        let bit = 1u32 << i;
+        self.f[d * W + b] &= PLACE[i as usize];
+        self.solved[b] |= bit;
+        for e in 0..9 {
+            if e != d {
+                self.f[e * W + b] &= !bit;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn all_solved(&self) -> bool {
+        self.solved[0] & self.solved[1] & self.solved[2] == BAND
+    }
+
+    /// Propagates to a fixed point (closures, then naked singles, until
+    /// neither finds anything). `Err` on a contradiction, else where to
+    /// branch, or `None` when solved.
+    #[inline(always)]
+    fn propagate<V: Vec8>(&mut self) -> Result<Option<Branch>, ()> {
+        loop {
+            if !self.settle() {
+                return Err(());
+            }
+            if self.all_solved() {
+                return Ok(None);
+            }
+            let mut placed = false;
+            let mut pair: Option<(usize, u32)> = None;
+            for b in 0..3 {
+                // Bit-sliced candidate counts per cell: ≥1, ≥2, ≥3.
+                let (mut ge1, mut ge2, mut ge3) = (0u32, 0u32, 0u32);
+                for d in 0..9 {
+                    let w = self.f[d * W + b];
+                    ge3 |= ge2 & w;
+                    ge2 |= ge1 & w;
+                    ge1 |= w;
+                }
+                if ge1 != BAND {
+                    return Err(()); // a cell with no candidate
+                }
+                let open = !self.solved[b] & BAND;
+                let mut singles = open & !ge2;
+                while singles != 0 {
+                    let i = singles.trailing_zeros();
+                    singles &= singles - 1;
+                    let bit = 1u32 << i;
+                    // A placement earlier in this loop may have taken the
+                    // cell's last digit.
+                    let mut d = 0;
+                    while d < 9 && self.f[d * W + b] & bit == 0 {
+                        d += 1;
+                    }
+                    if d == 9 {
+                        return Err(());
+                    }
+                    self.place(d, b, i);
+                    placed = true;
+                }
+                let pairs = open & ge2 & !ge3;
+                if pair.is_none() && pairs != 0 {
+                    pair = Some((b, pairs.trailing_zeros()));
+                }
+            }
+            if placed {
+                continue;
+            }
+            match self.triad_pass::<V>() {
+                Pass::Contradiction => return Err(()),
+                Pass::Changed => continue,
+                Pass::Stalled(Some(br)) => return Ok(Some(br)),
+                Pass::Stalled(None) => {}
+            }
+            if let Some((b, i)) = pair {
+                return Ok(Some(Branch::Cell {
+                    b,
+                    i,
+                    digits: self.digits_at(b, i),
+                }));
+            }
+            return Ok(Some(self.fallback_branch()));
+        }
+    }
+
+    /// The 3-of-9 rule on every band and stack, all six blocks in SIMD
+    /// lanes. On a stall also picks the guess: the block (band or stack)
+    /// with the fewest configurations over its digits that has a digit
+    /// with exactly two, bands first on ties.
+    #[inline(always)]
+    fn triad_pass<V: Vec8>(&mut self) -> Pass {
+        let mut m = [[0x1FFu16; 8]; 9];
+        for d in 0..9 {
+            let c =
+                cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18;
+            for b in 0..3 {
+                m[d][b] = self.occ[d * W + b];
+            }
+            for k in 0..3 {
+                let x = c >> (3 * k);
+                m[d][3 + k] = (x & 7 | (x >> 6) & 0o70 | (x >> 12) & 0o700) as u16;
+            }
+        }
+        let (mut total, mut twos) = ([0u16; 8], [0u16; 8]);
+        match triads_lanes::<V>(&mut m, &mut total, &mut twos) {
+            Triads::Contradiction => return Pass::Contradiction,
+            Triads::Changed => {
+                // The matrices were closed (horizontal: the `occ` cache;
+                // stacks: the vertical closure), so only a narrowed one
+                // changes words; the common stall skips this loop.
+                for d in 0..9 {
+                    let a = VKEEP[m[d][3] as usize & 0x1FF]
+                        | VKEEP[m[d][4] as usize & 0x1FF] << 3
+                        | VKEEP[m[d][5] as usize & 0x1FF] << 6;
+                    for b in 0..3 {
+                        self.f[d * W + b] &=
+                            KEEP[m[d][b] as usize & 0x1FF] & rep((a >> (9 * b)) & 0x1FF);
+                    }
+                }
+                return Pass::Changed;
+            }
+            Triads::Unchanged => {}
+        }
+        let mut best_total = u16::MAX;
+        let mut best = None;
+        for l in 0..6 {
+            if twos[l] != 0 && total[l] < best_total {
+                best_total = total[l];
+                let d = twos[l].trailing_zeros() as usize;
+                let configs = (FITS[m[d][l] as usize & 0x1FF] >> 8) as u32;
+                best = Some(if l < 3 {
+                    Branch::Config {
+                        s: d * W + l,
+                        configs,
+                    }
+                } else {
+                    Branch::VConfig {
+                        d,
+                        k: l - 3,
+                        configs,
+                    }
+                });
+            }
+        }
+        Pass::Stalled(best)
+    }
+
+    /// Restricts digit `d` in stack `k` to configuration `p`.
+    #[inline(always)]
+    fn keep_stack_config(&mut self, d: usize, k: usize, p: usize) {
+        let stack = (7 | 7 << 9 | 7 << 18) << (3 * k);
+        let allowed = VKEEP[perm_bits(p) as usize] << (3 * k) | (!stack & BAND);
+        for b in 0..3 {
+            self.f[d * W + b] &= rep((allowed >> (9 * b)) & 0x1FF);
+        }
+    }
+
+    /// Candidate digits (bit d) of cell `i` in band `b`.
+    #[inline(always)]
+    fn digits_at(&self, b: usize, i: u32) -> u32 {
+        let mut digits = 0u32;
+        for d in 0..9 {
+            digits |= ((self.f[d * W + b] >> i) & 1) << d;
+        }
+        digits
+    }
+
+    /// No bivalue cell: the unfixed (digit, band) with the fewest
+    /// configurations, or an open cell with fewer candidates.
+    #[cold]
+    fn fallback_branch(&self) -> Branch {
+        let mut best_s = usize::MAX;
+        let mut best_n = u32::MAX;
+        let mut best_fits = 0u32;
+        for s in 0..NW {
+            let fits = FITS[occupancy(self.f[s])] as u32;
+            let n = fits & 0xFF;
+            if n >= 2 && n < best_n {
+                best_n = n;
+                best_s = s;
+                best_fits = fits >> 8;
+            }
+        }
+        // An open cell with fewer candidates than that wins.
+        let mut cell: Option<(usize, u32, u32)> = None;
+        for b in 0..3 {
+            let mut open = !self.solved[b] & BAND;
+            while open != 0 {
+                let i = open.trailing_zeros();
+                open &= open - 1;
+                let digits = self.digits_at(b, i);
+                let n = digits.count_ones();
+                if n < best_n && cell.is_none_or(|(_, _, c)| n < c.count_ones()) {
+                    cell = Some((b, i, digits));
+                }
+            }
+        }
+        match cell {
+            Some((b, i, digits)) => Branch::Cell { b, i, digits },
+            None => Branch::Config {
+                s: best_s,
+                configs: best_fits,
+            },
+        }
+    }
+
+    fn write(&self, out: &mut [u8; 81]) {
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut w = self.f[d * W + b];
+                while w != 0 {
+                    let i = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    out[b * 27 + i] = d as u8 + 1;
+                }
+            }
+        }
+    }
+}
+
+/// Depth-first search from `st`. Returns true when the limit is reached.
+fn search<V: Vec8>(mut st: State, ctx: &mut Ctx<'_>) -> bool {
+    loop {
+        match st.propagate::<V>() {
+            Err(()) => return false,
+            Ok(None) => {
+                ctx.count += 1;
+                if ctx.count == 1 {
+                    st.write(ctx.out);
+                }
+                return ctx.count >= ctx.limit;
+            }
+            Ok(Some(Branch::Config { s, mut configs })) => {
+                // Every configuration but the last on a copy; the last one
+                // continues in place.
+                while configs & (configs - 1) != 0 {
+                    let p = configs.trailing_zeros() as usize;
+                    configs &= configs - 1;
+                    ctx.guesses += 1;
+                    let mut next = st;
+                    next.f[s] &= CONFIG_CELLS[p];
+                    if search::<V>(next, ctx) {
+                        return true;
+                    }
+                }
+                st.f[s] &= CONFIG_CELLS[configs.trailing_zeros() as usize];
+            }
+            Ok(Some(Branch::VConfig { d, k, mut configs })) => {
+                while configs & (configs - 1) != 0 {
+                    let p = configs.trailing_zeros() as usize;
+                    configs &= configs - 1;
+                    ctx.guesses += 1;
+                    let mut next = st;
+                    next.keep_stack_config(d, k, p);
+                    if search::<V>(next, ctx) {
+                        return true;
+                    }
+                }
+                st.keep_stack_config(d, k, configs.trailing_zeros() as usize);
+            }
+            Ok(Some(Branch::Cell { b, i, mut digits })) => {
+                let bit = 1u32 << i;
+                while digits & (digits - 1) != 0 {
+                    let d = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    ctx.guesses += 1;
+                    let mut next = st;
+                    next.place(d, b, i);
+                    if search::<V>(next, ctx) {
+                        return true;
+                    }
+                    st.f[d * W + b] &= !bit;
+                }
+            }
+        }
+    }
+}
+
+/// cells: 0 = blank, 1..=9 given (row-major). Searches for up to `limit`
+/// solutions (limit 1 = first solution, 2 = uniqueness check), writes the
+/// first found into `out`. Givens that clash with each other give count 0
+/// (never a bogus solution). Values above 9 are not allowed.
+pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+    solve_with::<Native>(cells, limit, out)
+}
+
+/// [`solve`] with a chosen lane type (the tests run both).
+#[inline(always)]
+fn solve_with<V: Vec8>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+    let mut st = State {
+        // Padding words stay 0: never dirty, never a candidate.
+        f: {
+            let mut f = [0; NW];
+            for d in 0..9 {
+                f[d * W..d * W + 3].copy_from_slice(&[BAND; 3]);
+            }
+            f
+        },
+        seen: [0; NW],
+        solved: [0; 3],
+        occ: [0; NW],
+        vcols: [0; 9],
+    };
+    // Givens first touch only their own digit's words (row, box, and the
+    // column in the other bands), so a clash shows up as a given on a cell
+    // its digit already lost; the cells then leave the other digits in one
+    // pass per word instead of 8 writes per given.
+    let mut given = [0u32; 3];
+    let mut own = [0u32; NW];
+    for b in 0..3 {
+        for i in 0..27 {
+            let v = cells[b * 27 + i] as usize;
+            if v == 0 {
+                continue;
+            }
+            let s = (v - 1) * W + b;
+            if st.f[s] & (1 << i) == 0 {
+                return Search::default();
+            }
+            st.f[s] &= PLACE[i];
+            own[s] |= 1 << i;
+            given[b] |= 1 << i;
+            let colmask = !rep(1 << (i % 9));
+            st.f[(v - 1) * W + (b + 1) % 3] &= colmask;
+            st.f[(v - 1) * W + (b + 2) % 3] &= colmask;
+        }
+    }
+    for s in 0..NW {
+        st.f[s] &= !given[s % W % 3] | own[s];
+    }
+    st.solved = given;
+    let mut ctx = Ctx {
+        limit,
+        count: 0,
+        guesses: 0,
+        out,
+    };
+    if limit > 0 {
+        search::<V>(st, &mut ctx);
+    }
+    Search {
+        count: ctx.count,
+        guesses: ctx.guesses,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{find_conflict, generic, verify};
+    use super::*;
+
+    fn parse(s: &str) -> [u8; 81] {
+        let mut c = [0u8; 81];
+        for (i, b) in s.bytes().enumerate() {
+            c[i] = if b.is_ascii_digit() { b - b'0' } else { 0 };
+        }
+        c
+    }
+
+    /// Hard puzzles copied from the benchmark sets in /work/shared/data
+    /// (every 97th line): forum hardest 1106, forum hardest 11+, magictour
+    /// top1465, 17-clue. Each has exactly one solution.
+    const HARD: &[&str] = &[
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        "1.......9..67...2..8....4......75.3...5..2....6.3......9....8..6...4...1..25...6.",
+        "......7....71.9...68..7......1.9.6.....3...2..4......3..8.6.1..5......4..1...2..5",
+        "......7....71.9...68..7......1.9.8..8.......4.4.....2...8.6.1..5..2....3...9.3.5.",
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        "98.76....75...48....385....87.4..6....9..6.2.....7....63..4.5.........1.........3",
+        "98.7..6..75..6......6..8...5..8...4..4...3..2..9.7.8..1..2...3...5.8.9.......1...",
+        "98.7..6..5...8..7...7..6...4....3..2.3....1....58...6...96...5.....1.4.......2..6",
+        "98.7..6..7...5..4...3.....72..4.5.......9...2.....1.5.1...4..9..6......8..7...3..",
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        "6.1....3....8..2..9.........47...5......7........6.....8.5.2...3.......1...4...9.",
+        "36.1...5.....4.29......7...61............94..8..........2.5.......8....6........3",
+        ".3....2......8........1......7....8..2.5........2..3..1.8....749.....5.......56..",
+        "....147..6.9......3...........6.1.3..5.8............1....93.8...4......2......5..",
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+        ".................1....23.4.....15.3...6.7.....89.........9....61.......92...3....",
+        ".................1..2..3..4.......5....56..7...1.8.........43.2.6.......75...9...",
+        ".................1..2..3.4..............34.5..6.1....7.....523..8.......71.6.....",
+        ".................1..2..3.4........5......632..7..8.........2....8.7....971......8",
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    ];
+
+    /// From serg's benchmark: each has 2 or more solutions.
+    const MULTI: &[&str] = &[
+        "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+        "8.........95.......76.........428967...573412...691583.....4196....3.748...8..235",
+        "8.........95.......76.........426798...571432...893165....5.916...9.8247......583",
+    ];
+
+    #[test]
+    fn hard_puzzles_have_one_verified_solution() {
+        for p in HARD {
+            let cells = parse(p);
+            let mut out = [0u8; 81];
+            let two = solve(&cells, 2, &mut out);
+            assert_eq!(two.count, 1, "{p}");
+            verify(3, &cells, &out).unwrap_or_else(|e| panic!("{p}: {e}"));
+            let mut first = [0u8; 81];
+            let one = solve(&cells, 1, &mut first);
+            assert_eq!(one.count, 1, "{p}");
+            verify(3, &cells, &first).unwrap_or_else(|e| panic!("{p}: {e}"));
+            // Stopping at the first solution never explores more.
+            assert!(one.guesses <= two.guesses, "{p}");
+        }
+    }
+
+    #[test]
+    fn multi_solution_puzzles_count_two() {
+        for p in MULTI {
+            let cells = parse(p);
+            let mut out = [0u8; 81];
+            assert_eq!(solve(&cells, 2, &mut out).count, 2, "{p}");
+            verify(3, &cells, &out).unwrap_or_else(|e| panic!("{p}: {e}"));
+            assert_eq!(solve(&cells, 3, &mut out).count, 3, "{p}");
+            verify(3, &cells, &out).unwrap();
+        }
+    }
+
+    #[test]
+    fn consistent_givens_without_solution_give_zero() {
+        let mut out = [0u8; 81];
+        // r1c9 must be 9 (row 1 holds 1..8), but column 9 has a 9.
+        let mut c = [0u8; 81];
+        for (i, v) in c.iter_mut().take(8).enumerate() {
+            *v = i as u8 + 1;
+        }
+        c[44] = 9;
+        assert!(find_conflict(3, &c).is_none());
+        assert_eq!(solve(&c, 2, &mut out).count, 0);
+        // A unique puzzle plus a given that differs from its solution but
+        // clashes with no other given has no solution.
+        for p in HARD {
+            let cells = parse(p);
+            let mut sol = [0u8; 81];
+            assert_eq!(solve(&cells, 1, &mut sol).count, 1);
+            verify(3, &cells, &sol).unwrap();
+            let mut tried = 0;
+            for i in (0..81).filter(|&i| cells[i] == 0) {
+                for v in 1..=9u8 {
+                    let mut c = cells;
+                    c[i] = v;
+                    if v == sol[i] || find_conflict(3, &c).is_some() {
+                        continue;
+                    }
+                    assert_eq!(solve(&c, 2, &mut out).count, 0, "{p} cell {i} = {v}");
+                    tried += 1;
+                }
+                if tried >= 6 {
+                    break;
+                }
+            }
+            assert!(tried >= 6);
+        }
+    }
+
+    /// The portable lanes and the SIMD lanes run the same search: same
+    /// count, guesses and first solution.
+    #[test]
+    fn portable_and_simd_lanes_agree() {
+        let mut puzzles: Vec<[u8; 81]> = HARD.iter().chain(MULTI).map(|p| parse(p)).collect();
+        puzzles.push([0; 81]);
+        for p in &puzzles {
+            for limit in [1, 2] {
+                let (mut a, mut b) = ([0u8; 81], [0u8; 81]);
+                let native = solve_with::<Native>(p, limit, &mut a);
+                let portable = solve_with::<Portable>(p, limit, &mut b);
+                assert_eq!(native, portable);
+                assert_eq!(a, b);
+                verify(3, p, &a).unwrap();
+            }
+        }
+    }
+
+    /// Lane by lane on random matrices, including contradictions.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn sse2_triads_match_portable() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut contradictions = 0;
+        for _ in 0..20_000 {
+            let mut m = [[0u16; 8]; 9];
+            for row in m.iter_mut() {
+                for x in row.iter_mut() {
+                    // Mostly dense matrices so that many pass.
+                    *x = (rnd() | rnd() | rnd()) as u16 & 0x1FF;
+                }
+            }
+            let (mut m1, mut c1, mut s1) = (m, [0u16; 8], [0u16; 8]);
+            let (mut m2, mut c2, mut s2) = (m, [0u16; 8], [0u16; 8]);
+            let ok1 = triads_lanes::<sse2::Sse2>(&mut m1, &mut c1, &mut s1);
+            let ok2 = triads_lanes::<Portable>(&mut m2, &mut c2, &mut s2);
+            assert_eq!(ok1, ok2);
+            contradictions += (ok1 == Triads::Contradiction) as u32;
+            assert_eq!((m1, c1, s1), (m2, c2, s2));
+        }
+        assert!(contradictions > 0 && contradictions < 20_000);
+    }
+
+    #[test]
+    fn empty_grid_counts_two() {
+        let mut out = [0u8; 81];
+        let s = solve(&[0; 81], 2, &mut out);
+        assert_eq!(s.count, 2);
+        verify(3, &[0; 81], &out).unwrap();
+    }
+
+    #[test]
+    fn clashing_givens_give_zero() {
+        let mut out = [0u8; 81];
+        for (a, b) in [(0, 8), (0, 72), (0, 20), (40, 44), (80, 8)] {
+            let mut c = [0u8; 81];
+            c[a] = 5;
+            c[b] = 5;
+            assert!(find_conflict(3, &c).is_some());
+            assert_eq!(solve(&c, 2, &mut out).count, 0, "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn agrees_with_generic_on_random_puzzles() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let base = parse(
+            "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+        );
+        for round in 0..600 {
+            let mut perm: Vec<u8> = (1..=9).collect();
+            for i in (1..9).rev() {
+                perm.swap(i, (rnd() % (i as u64 + 1)) as usize);
+            }
+            let keep = 18 + (round % 45) as u64;
+            let mut p = [0u8; 81];
+            for i in 0..81 {
+                if rnd() % 81 < keep {
+                    p[i] = perm[base[i] as usize - 1];
+                }
+            }
+            if round % 7 == 0 {
+                p[(rnd() % 81) as usize] = (rnd() % 9) as u8 + 1;
+            }
+            let (mut a, mut g) = ([0u8; 81], [0u8; 81]);
+            let ours = solve(&p, 2, &mut a);
+            let theirs = generic::solve(3, &p, 2, &mut g);
+            assert_eq!(ours.count, theirs.count, "round {round}");
+            if ours.count > 0 {
+                verify(3, &p, &a).unwrap();
+            }
+        }
+    }
+}
