@@ -79,6 +79,22 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
 
 /// True when `output` names the same file as `input` (through links or
 /// other spellings of the path), so writing it would destroy the input.
+///
+/// On Unix this compares device and inode from `stat`, which never opens
+/// either path: opening a FIFO given as `-o` for reading would block until
+/// some writer appears, and we are that writer.
+#[cfg(unix)]
+pub fn same_file(input: &Path, output: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(input), std::fs::metadata(output)) {
+        (Ok(i), Ok(o)) => i.dev() == o.dev() && i.ino() == o.ino(),
+        _ => false,
+    }
+}
+
+/// True when `output` names the same file as `input` (through links or
+/// other spellings of the path), so writing it would destroy the input.
+#[cfg(not(unix))]
 pub fn same_file(input: &Path, output: &Path) -> bool {
     same_file::is_same_file(input, output).unwrap_or(false)
 }

@@ -1,6 +1,7 @@
 //! Output side of the data flow: the answer file (written to a temporary file
-//! beside the target and renamed into place only on success), the progress
-//! bar, bad-record messages and the closing summary, all on stderr.
+//! beside the target and renamed into place only on success; devices and
+//! pipes such as `/dev/null` are written directly), the progress bar,
+//! bad-record messages and the closing summary, all on stderr.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -12,10 +13,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::format::RecordError;
 use crate::pipeline::{Observer, Tally, Task};
 
-/// Where answers go: stdout, or a file that appears only when complete.
+/// Where answers go: stdout, a device or pipe, or a file that appears only
+/// when complete.
 pub enum Output {
     /// Standard output, buffered.
     Stdout(BufWriter<io::Stdout>),
+    /// An existing path that is not a regular file (`/dev/null`, a FIFO):
+    /// written in place, since renaming over it would replace the device.
+    Special(BufWriter<std::fs::File>),
     /// A temporary file in the target's directory, renamed on `finish`.
     File {
         /// The temporary file, deleted if dropped before `finish`.
@@ -26,7 +31,9 @@ pub enum Output {
 }
 
 impl Output {
-    /// Opens stdout (`None` or `-`) or a temporary file beside `path`.
+    /// Opens stdout (`None` or `-`), an existing device or pipe in place, or
+    /// a temporary file beside `path` (beside the link's target when `path`
+    /// is a symbolic link, so the link survives).
     pub fn create(path: Option<&Path>) -> anyhow::Result<Output> {
         let Some(dest) = path.filter(|p| p.as_os_str() != "-") else {
             return Ok(Output::Stdout(BufWriter::with_capacity(
@@ -34,6 +41,23 @@ impl Output {
                 io::stdout(),
             )));
         };
+        let mut dest = dest.to_path_buf();
+        if let Ok(meta) = std::fs::metadata(&dest) {
+            if !meta.is_file() {
+                if meta.is_dir() {
+                    anyhow::bail!("{}: is a directory", dest.display());
+                }
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&dest)
+                    .with_context(|| format!("{}: cannot open for writing", dest.display()))?;
+                return Ok(Output::Special(BufWriter::with_capacity(1 << 16, file)));
+            }
+            if std::fs::symlink_metadata(&dest).is_ok_and(|m| m.file_type().is_symlink()) {
+                dest = std::fs::canonicalize(&dest)
+                    .with_context(|| format!("{}: cannot resolve link", dest.display()))?;
+            }
+        }
         let dir = match dest.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -53,7 +77,7 @@ impl Output {
             .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
         Ok(Output::File {
             tmp: BufWriter::with_capacity(1 << 16, tmp),
-            dest: dest.to_path_buf(),
+            dest,
         })
     }
 
@@ -61,6 +85,7 @@ impl Output {
     pub fn writer(&mut self) -> &mut dyn Write {
         match self {
             Output::Stdout(w) => w,
+            Output::Special(w) => w,
             Output::File { tmp, .. } => tmp,
         }
     }
@@ -69,6 +94,7 @@ impl Output {
     pub fn finish(self) -> anyhow::Result<()> {
         match self {
             Output::Stdout(mut w) => Ok(w.flush()?),
+            Output::Special(mut w) => Ok(w.flush()?),
             Output::File { tmp, dest } => {
                 let tmp = tmp
                     .into_inner()

@@ -166,6 +166,65 @@ fn output_file_is_written_atomically() {
     assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
 }
 
+/// `-o` naming a pipe (or `/dev/null`) must write into it, not rename a
+/// temporary file over it: that would replace the device with a plain file.
+#[cfg(unix)]
+#[test]
+fn output_to_a_fifo_writes_through_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let (dir, path) = temp_file("in.txt", EXAMPLE_IN.as_bytes());
+    let fifo = dir.path().join("answers.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let o = run(
+        &[
+            "solve",
+            path.to_str().unwrap(),
+            "-o",
+            fifo.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(reader.join().unwrap(), EXAMPLE_OUT);
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO is still a FIFO: {kind:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+/// `-o` naming a symbolic link writes the link's target and keeps the link.
+#[cfg(unix)]
+#[test]
+fn output_through_a_symlink_keeps_the_link() {
+    let (dir, path) = temp_file("in.txt", EXAMPLE_IN.as_bytes());
+    let target = dir.path().join("real.txt");
+    std::fs::write(&target, "old contents\n").unwrap();
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = run(
+        &[
+            "solve",
+            path.to_str().unwrap(),
+            "-o",
+            link.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), EXAMPLE_OUT);
+}
+
 #[test]
 fn on_error_fail_stops_and_leaves_no_file() {
     let input = format!("{}{UNSOLVABLE}\n", EXAMPLE_IN.replace("end\n", ""));
