@@ -495,23 +495,32 @@ pub fn solve_excluding(
         seen: [0; 27],
         solved: [0; 3],
     };
+    // Givens first touch only their own digit's words (row, box, and the
+    // column in the other bands), so a clash shows up as a given on a cell
+    // its digit already lost; the given cells then leave the other digits
+    // in one pass per word instead of 8 writes per given (generate's
+    // exclusion searches, setup and first propagation: 3.1k -> 2.9k
+    // instructions per call, callgrind).
+    let mut own = [0u32; 27];
     for (pos, &v) in cells.iter().enumerate() {
         if v == 0 {
             continue;
         }
-        let (d, b, i) = (v as usize - 1, pos / 27, (pos % 27) as u32);
-        // A given on a cell its digit already lost (to an earlier given in
-        // its row, column or box), or on a cell already taken: no solution.
-        if st.f[d * 3 + b] & (1 << i) == 0 || st.solved[b] & (1 << i) != 0 {
+        let (d, b, i) = (v as usize - 1, pos / 27, pos % 27);
+        let s = d * 3 + b;
+        if st.f[s] & (1 << i) == 0 {
             return super::Search::default();
         }
-        st.place(d, b, i);
-        // The column leaves the other bands at once, so a clash in a column
-        // is seen by the next given of that column.
+        st.f[s] &= PLACE[i];
+        own[s] |= 1 << i;
+        st.solved[b] |= 1 << i;
         let col = 1u32 << (i % 9);
         let colmask = col | col << 9 | col << 18;
         st.f[d * 3 + (b + 1) % 3] &= !colmask;
         st.f[d * 3 + (b + 2) % 3] &= !colmask;
+    }
+    for (s, &own) in own.iter().enumerate() {
+        st.f[s] &= !st.solved[s % 3] | own;
     }
     if let Some((pos, v)) = exclude {
         st.f[(v as usize - 1) * 3 + pos / 27] &= !(1 << (pos % 27));
