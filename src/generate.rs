@@ -549,4 +549,49 @@ mod tests {
         let mut out = vec![0u8; 256];
         assert_eq!(solver::solve(4, &p.cells, 2, &mut out).count, 1);
     }
+
+    /// Without a symmetry or clue target the puzzles are minimal: every
+    /// clue is needed (the unavoidable-set shortcut only ever refuses
+    /// removals that would really break uniqueness). Counted by the naive
+    /// solver.
+    #[test]
+    fn puzzles_are_minimal() {
+        for index in 0..6 {
+            let p = generate(&spec(Symmetry::None), 11, index);
+            for i in (0..81).filter(|&i| p.cells[i] != 0) {
+                let mut g = p.cells.clone();
+                g[i] = 0;
+                assert_eq!(naive::count(3, &mut g, 2), 2, "index {index} cell {i}");
+            }
+        }
+    }
+
+    /// Every set `Unavoidable` builds is one: swapping its two digits on
+    /// its cells gives another valid grid.
+    #[test]
+    fn unavoidable_sets_swap_into_valid_grids() {
+        for (b, seed) in [(3, 5), (3, 6), (4, 7)] {
+            let grid = full_grid(b, &mut Rng(seed));
+            let n = b * b;
+            let sets = Unavoidable::new(b, &grid);
+            assert!(sets.left.len() >= n * (n - 1) / 2);
+            for id in 0..sets.left.len() as u32 {
+                let cells: Vec<usize> = (0..n * n)
+                    .filter(|&i| sets.of_cell[sets.sets(i)].contains(&id))
+                    .collect();
+                assert_eq!(cells.len(), sets.left[id as usize] as usize);
+                let digits: Vec<u8> = cells.iter().map(|&i| grid[i]).collect();
+                let a = digits[0];
+                let c = *digits.iter().find(|&&d| d != a).expect("two digits");
+                assert!(digits.iter().all(|&d| d == a || d == c));
+                let mut swapped = grid.clone();
+                for &i in &cells {
+                    swapped[i] = if grid[i] == a { c } else { a };
+                }
+                assert_ne!(swapped, grid);
+                solver::verify(b, &vec![0; n * n], &swapped)
+                    .unwrap_or_else(|e| panic!("set {id} of {cells:?}: {e}"));
+            }
+        }
+    }
 }
