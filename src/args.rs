@@ -65,7 +65,10 @@ enum CliCommand {
     /// per line (`.` blanks; letters for 16x16 and 25x25).
     ///
     /// The same seed gives byte-identical output whatever the thread count;
-    /// puzzles are minimal unless --clues stops the removal earlier.
+    /// puzzles are minimal unless --clues stops the removal earlier. On
+    /// 16x16 and 25x25 a uniqueness search that runs past 16,384 guesses
+    /// keeps its clue, so such puzzles may be a few clues above minimal;
+    /// a 25x25 puzzle takes about a minute on one core.
     Generate(GenerateArgs),
 }
 
@@ -84,8 +87,8 @@ struct GenerateArgs {
     size: usize,
 
     /// Stop removing clues at K clues (when the puzzle can stay unique that
-    /// far; otherwise the closest of 200 attempts is written and counted as
-    /// off target).
+    /// far; otherwise the closest of 200 attempts (3 for 25x25) is written
+    /// and counted as off target).
     #[arg(long, value_name = "K", conflicts_with = "difficulty")]
     clues: Option<usize>,
 

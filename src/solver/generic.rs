@@ -366,12 +366,27 @@ pub fn solve_excluding(
     limit: u32,
     out: &mut [u8],
 ) -> Search {
+    solve_within(box_size, cells, exclude, limit, out, u64::MAX)
+        .expect("an unbounded search always ends")
+}
+
+/// [`solve_excluding`] that gives up (`None`) once its attempts have spent
+/// `max_guesses` guesses in all. Deterministic: the same puzzle gives up
+/// at the same point every time.
+pub fn solve_within(
+    box_size: usize,
+    cells: &[u8],
+    exclude: Option<(usize, u8)>,
+    limit: u32,
+    out: &mut [u8],
+    max_guesses: u64,
+) -> Option<Search> {
     match box_size {
-        2 => run::<2, 4, 16>(cells, exclude, limit, out),
-        3 => run::<3, 9, 81>(cells, exclude, limit, out),
-        4 => run::<4, 16, 256>(cells, exclude, limit, out),
-        5 => run::<5, 25, 625>(cells, exclude, limit, out),
-        6 => run::<6, 36, 1296>(cells, exclude, limit, out),
+        2 => run::<2, 4, 16>(cells, exclude, limit, out, max_guesses),
+        3 => run::<3, 9, 81>(cells, exclude, limit, out, max_guesses),
+        4 => run::<4, 16, 256>(cells, exclude, limit, out, max_guesses),
+        5 => run::<5, 25, 625>(cells, exclude, limit, out, max_guesses),
+        6 => run::<6, 36, 1296>(cells, exclude, limit, out, max_guesses),
         _ => panic!("box size {box_size} is not supported (2..=6)"),
     }
 }
@@ -390,11 +405,12 @@ fn run<const B: usize, const N: usize, const C: usize>(
     exclude: Option<(usize, u8)>,
     limit: u32,
     out: &mut [u8],
-) -> Search {
+    max_guesses: u64,
+) -> Option<Search> {
     assert!(cells.len() == C && out.len() == C);
     let full: u64 = (1u64 << N) - 1;
     if limit == 0 {
-        return Search::default();
+        return Some(Search::default());
     }
     let units = Units::<N>::new(B);
     let mut root = State::<C> {
@@ -410,7 +426,7 @@ fn run<const B: usize, const N: usize, const C: usize>(
         let bit = 1u64 << (d - 1);
         // A given its cell already lost (to a clashing given): no solution.
         if d as usize > N || root.cand[i] & bit == 0 || root.value[i] != 0 {
-            return Search::default();
+            return Some(Search::default());
         }
         // A peer emptied here is caught by the first propagation, which
         // sees a cell with no candidate.
@@ -419,20 +435,24 @@ fn run<const B: usize, const N: usize, const C: usize>(
     if let Some((i, d)) = exclude {
         root.cand[i] &= !(1u64 << (d - 1));
     }
-    let mut spent = 0;
+    let mut spent = 0u64;
     for attempt in 0..ATTEMPTS {
         let budget = if attempt + 1 == ATTEMPTS {
             u64::MAX
         } else {
             FIRST_BUDGET << attempt
-        };
+        }
+        .min(max_guesses - spent);
         if let Some(mut s) = attempt_search::<B, N, C>(&root, &units, limit, out, attempt, budget) {
             s.guesses += spent;
-            return s;
+            return Some(s);
         }
         spent += budget;
+        if spent >= max_guesses {
+            return None;
+        }
     }
-    unreachable!("the last attempt has no budget")
+    unreachable!("the last attempt has no budget of its own")
 }
 
 /// One complete depth-first search, or `None` if it needed more than
@@ -696,5 +716,19 @@ mod tests {
                 verify(2, &p, &out).unwrap();
             }
         }
+    }
+
+    /// A capped search gives up instead of answering; uncapped, the same
+    /// search answers (an empty 16x16 grid needs guesses to find two
+    /// solutions).
+    #[test]
+    fn solve_within_gives_up_past_its_cap() {
+        let empty = [0u8; 256];
+        let mut out = [0u8; 256];
+        assert_eq!(solve_within(4, &empty, None, 2, &mut out, 1), None);
+        let s = solve_within(4, &empty, None, 2, &mut out, u64::MAX).unwrap();
+        assert_eq!(s.count, 2);
+        assert!(s.guesses > 1);
+        verify(4, &empty, &out).unwrap();
     }
 }

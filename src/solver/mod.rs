@@ -95,7 +95,26 @@ pub fn solve_first_cheap(box_size: usize, cells: &[u8], out: &mut [u8]) -> bool 
     generic::solve(box_size, cells, 1, out).count == 1
 }
 
-/// [`solve`] with one more rule: the blank cell `cell` may not hold `digit`.
+/// [`solve`] that may give up (`None`) on a puzzle bigger than 9x9 once
+/// it has spent `max_guesses` guesses: random big grids have heavy-tailed
+/// search times, and a caller that only needs "probably fast" answers (the
+/// generator) can treat a give-up as "not proven". 9x9 searches always
+/// finish (the hardest known puzzles take a few thousand guesses).
+pub fn solve_within(
+    box_size: usize,
+    cells: &[u8],
+    limit: u32,
+    out: &mut [u8],
+    max_guesses: u64,
+) -> Option<Search> {
+    if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
+        return Some(fast9::solve(cells, limit, out));
+    }
+    generic::solve_within(box_size, cells, None, limit, out, max_guesses)
+}
+
+/// [`solve_within`] with one more rule: the blank cell `cell` may not hold
+/// `digit`.
 ///
 /// The cheap way to ask "is this solution the only one?" after blanking a
 /// cell of a unique puzzle: the puzzle stays unique exactly when no solution
@@ -108,12 +127,25 @@ pub fn solve_excluding(
     digit: u8,
     limit: u32,
     out: &mut [u8],
-) -> Search {
+    max_guesses: u64,
+) -> Option<Search> {
     debug_assert_eq!(cells[cell], 0, "the excluded cell must be blank");
     if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
-        return band::solve_excluding(cells, Some((cell, digit)), limit, out);
+        return Some(band::solve_excluding(
+            cells,
+            Some((cell, digit)),
+            limit,
+            out,
+        ));
     }
-    generic::solve_excluding(box_size, cells, Some((cell, digit)), limit, out)
+    generic::solve_within(
+        box_size,
+        cells,
+        Some((cell, digit)),
+        limit,
+        out,
+        max_guesses,
+    )
 }
 
 /// Checks a candidate answer on its own terms, without trusting any solver:
@@ -188,12 +220,19 @@ mod tests {
         let mut out = vec![0u8; 81];
         // Unique: no solution avoids the solution's digit in a blank cell.
         assert_eq!(
-            solve_excluding(3, &p, blank, sol[blank], 2, &mut out).count,
+            solve_excluding(3, &p, blank, sol[blank], 2, &mut out, u64::MAX)
+                .unwrap()
+                .count,
             0
         );
         // Forbidding another digit there keeps the one solution.
         let other = if sol[blank] == 1 { 2 } else { 1 };
-        assert_eq!(solve_excluding(3, &p, blank, other, 2, &mut out).count, 1);
+        assert_eq!(
+            solve_excluding(3, &p, blank, other, 2, &mut out, u64::MAX)
+                .unwrap()
+                .count,
+            1
+        );
         assert_eq!(out, sol);
         // Same through the generic solver (4x4 grid with two solutions).
         let g = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
@@ -203,7 +242,9 @@ mod tests {
         }
         let mut o = [0u8; 16];
         let total = generic::solve(2, &q, 3, &mut o).count;
-        let without = solve_excluding(2, &q, 0, 1, 3, &mut o).count;
+        let without = solve_excluding(2, &q, 0, 1, 3, &mut o, u64::MAX)
+            .unwrap()
+            .count;
         let with_only = {
             let mut r = q;
             r[0] = 1;
