@@ -72,7 +72,10 @@
 //! benchmark, same puzzle orientation), µs/puzzle count to 2:
 //! 17-clue 2.09 (tdoku 3.5), top1465 8.82 (9.7), 11+ 49.3 (52.9),
 //! 1106 82.8 (85.1), serg 2.89 (2.2: still slower there; the `band`
-//! solver does 2.63).
+//! solver does 2.63). These figures predate the easy-puzzle rule; on a
+//! loaded 2-core machine (so absolute times are not comparable) it
+//! measured serg count to 2 at 0.74x the previous time (first solution
+//! 0.75x), 17-clue 1.016x, top1465 1.010x, 11+ and 1106 within noise.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
