@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
 # Side-by-side solver speed: our `bench` (first-solution and count-to-2 modes)
-# over the benchmark sets, and optionally a peer solver in the same run, with
+# over the benchmark sets, and optionally peer solvers in the same run, with
 # ratios. Machines here are shared and noisy: only ratios measured in one run
 # mean anything.
 #
 #   scripts/compare.sh                       # our two modes on the shared sets
 #   scripts/compare.sh --tdoku PATH          # also tdoku's run_benchmark binary
+#   scripts/compare.sh --peer PATH           # also a peer harness (see below)
 #   SETS="data/*.txt" SECONDS_PER=3 scripts/compare.sh
 #
 # SETS defaults to ../shared/data/puzzles* when that folder exists (it does on
-# the development machines), else to data/*.txt. tdoku's run_benchmark always
-# counts to 2 (a uniqueness proof), so its column is compared with ours in
-# `unique` mode.
+# the development machines), else to data/*.txt. tdoku runs on the file as it
+# is (`-r0 -nCOUNT`: no random transforms, no resampling), as ours does; `-f`
+# is its first-solution mode. A peer harness is any program run as
+# `PATH FILE first|count2 SECONDS` that prints one line whose third field is
+# puzzles/s (we measured the Rust `sudoku` crate this way; its code is not
+# part of this project). Ratios are ours / the best peer in the same mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tdoku=""
+peer=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --tdoku) tdoku="$2"; shift 2 ;;
-        *) echo "usage: $0 [--tdoku PATH/run_benchmark]" >&2; exit 2 ;;
+        --peer) peer="$2"; shift 2 ;;
+        *) echo "usage: $0 [--tdoku PATH/run_benchmark] [--peer PATH]" >&2; exit 2 ;;
     esac
 done
 
@@ -30,25 +36,39 @@ secs="${SECONDS_PER:-3}"
 
 cargo build --release --quiet
 bin=target/release/sudoku-bulk
+export LC_ALL=C
 
-rate() { # JSON line -> puzzles_per_sec
-    sed -n 's/.*"puzzles_per_sec": \([0-9.]*\).*/\1/p'
+field() { # JSON line, key -> value
+    sed -n "s/.*\"$2\": \([0-9.]*\).*/\1/p" <<<"$1"
+}
+tdoku_rate() { # file, extra flags
+    local n
+    n=$(grep -cv '^#' "$1")
+    # tdoku prints a |-separated table; puzzles/sec is the 3rd field of its row.
+    "$tdoku" -t"$secs" -w1 -v0 -r0 -n"$n" $2 -s tdoku "$1" 2>/dev/null \
+        | awk -F'|' '$2 ~ /^ *tdoku/ { gsub(/ /, "", $3); print $3 }' | tail -1
+}
+ratio() { # ours, peer...: ours / max(peer)
+    awk -v a="$1" -v b="$2" -v c="${3:--}" 'BEGIN{ m = 0; if (b+0 > m) m = b+0; if (c+0 > m) m = c+0;
+        if (m > 0) printf "%.2f", a / m; else print "-" }'
 }
 
-printf '%-36s %12s %12s %8s %12s %12s %8s\n' set ours_first ours_count2 guesses tdoku_count2 ratio_c2 verified
+printf '%-34s %5s %10s %8s %10s %10s %6s %9s\n' set mode ours guesses tdoku peer ratio verified
 for f in $SETS; do
-    first=$($bin bench --json --seconds "$secs" --mode first "$f" | grep '"file"')
-    uniq=$($bin bench --json --seconds "$secs" --mode unique "$f" | grep '"file"')
-    r1=$(echo "$first" | rate)
-    r2=$(echo "$uniq" | rate)
-    g2=$(echo "$uniq" | sed -n 's/.*"guesses_per_puzzle": \([0-9.]*\).*/\1/p')
-    ver=$(echo "$uniq" | sed -n 's/.*"verified": \([0-9]*\).*/\1/p')
-    t="-"; ratio="-"
-    if [ -n "$tdoku" ]; then
-        # tdoku prints a |-separated table; puzzles/sec is the 3rd field of its row.
-        t=$("$tdoku" -t"$secs" -w1 -v0 -s tdoku "$f" 2>/dev/null \
-            | awk -F'|' '$2 ~ /^tdoku/ { gsub(/ /, "", $3); print $3 }' | tail -1)
-        ratio=$(awk -v a="$r2" -v b="$t" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "-" }')
-    fi
-    printf '%-36s %12.0f %12.0f %8s %12s %12s %8s\n' "$(basename "$f")" "$r1" "$r2" "$g2" "$t" "$ratio" "$ver"
+    for mode in first unique; do
+        j=$($bin bench --json --seconds "$secs" --mode "$mode" "$f" | grep '"file"')
+        r=$(field "$j" puzzles_per_sec)
+        g=$(field "$j" guesses_per_puzzle)
+        v=$(field "$j" verified)
+        t="-"; p="-"
+        if [ -n "$tdoku" ]; then
+            if [ "$mode" = first ]; then t=$(tdoku_rate "$f" -f); else t=$(tdoku_rate "$f" ""); fi
+        fi
+        if [ -n "$peer" ]; then
+            if [ "$mode" = first ]; then pm=first; else pm=count2; fi
+            p=$("$peer" "$f" "$pm" "$secs" 2>/dev/null | awk '{ print $3 }')
+        fi
+        printf '%-34s %5s %10.0f %8s %10s %10s %6s %9s\n' "$(basename "$f")" "$mode" "$r" "$g" "$t" "$p" \
+            "$(ratio "$r" "$t" "$p")" "$v"
+    done
 done
