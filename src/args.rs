@@ -262,7 +262,9 @@ struct SolveArgs {
     input: Option<PathBuf>,
 
     /// Write answers to FILE (atomically: a temporary file renamed into place
-    /// on success) instead of standard output. Must not be the input.
+    /// on success; a device or FIFO such as /dev/null is written directly, a
+    /// symbolic link's target is replaced and the link kept) instead of
+    /// standard output. Must not be the input.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 
