@@ -365,12 +365,30 @@ fn byte_popcounts<V: Vec8>(x: V) -> V {
     x.add(x.shr::<4>()).and(V::splat(0x0F0F))
 }
 
-/// Per lane, for a 3x3 matrix: the intersection of the permutations that
-/// fit it (cells the digit must take). When none fits the lane keeps all
-/// 9 bits: harmless, because the narrowed matrix then has no fitting
-/// permutation either and the pass reports a contradiction anyway (and
-/// not counting saves 8 ops per call).
+/// Per lane, for a closed 3x3 matrix (the union of the permutations that
+/// fit it, as `SUPPORT` leaves it): the intersection of those permutations
+/// (cells the digit must take), which is the cells alone in their row. A
+/// cell alone in its row is in every fitting permutation; a cell with a
+/// neighbour in its row is not, since that neighbour is in some fitting
+/// permutation (closed) and a permutation takes one cell per row. The
+/// empty matrix gives 0 (its narrowing stays empty: a contradiction).
 #[inline(always)]
+fn certain_closed<V: Vec8>(m: V) -> V {
+    // Each row's bits rotated by one and by two places within the row.
+    let m2 = m.add(m);
+    let rot1 = m2
+        .and(V::splat(0o666))
+        .or(m.shr::<2>().and(V::splat(0o111)));
+    let rot2 = m2
+        .add(m2)
+        .and(V::splat(0o444))
+        .or(m.shr::<1>().and(V::splat(0o333)));
+    m.andnot(rot1.or(rot2))
+}
+
+/// [`certain_closed`] for any matrix: the intersection of the fitting
+/// permutations, all 9 bits when none fits (the reference in tests).
+#[cfg(test)]
 fn certain<V: Vec8>(m: V) -> V {
     let mut cer = V::splat(0x1FF);
     for &pb in PERM_BITS.iter() {
@@ -403,7 +421,10 @@ fn support_count<V: Vec8>(m: V) -> (V, V) {
 /// cells, so holds exactly 3 digits. Runs on 6 blocks at once: `m[d]` holds digit
 /// d's matrix per lane and is narrowed and closed in place; `cnt`/`set`
 /// get, per lane, the total number of fitting configurations over the 9
-/// digits and the set of digits with exactly two.
+/// digits and the set of digits with exactly two. The matrices must come
+/// in closed (as `SUPPORT` leaves them; the closures guarantee it at a
+/// stall), which lets [`certain_closed`] stand for the intersection of
+/// the fitting permutations.
 #[inline(always)]
 fn triads_lanes<V: Vec8>(m: &mut [Lanes; 9], total: &mut Lanes, twos: &mut Lanes) -> Triads {
     let zero = V::splat(0);
@@ -422,7 +443,7 @@ fn triads_lanes<V: Vec8>(m: &mut [Lanes; 9], total: &mut Lanes, twos: &mut Lanes
     let mut cert = [zero; 9];
     let (mut c1, mut c2, mut c3, mut c4) = (zero, zero, zero, zero);
     for d in 0..9 {
-        let c = certain(mv[d]).or(mv[d].and(exact));
+        let c = certain_closed(mv[d]).or(mv[d].and(exact));
         cert[d] = c;
         c4 = c4.or(c3.and(c));
         c3 = c3.or(c2.and(c));
@@ -1348,6 +1369,32 @@ mod tests {
             assert_eq!((m1, c1, s1), (m2, c2, s2));
         }
         assert!(contradictions > 0 && contradictions < 20_000);
+    }
+
+    /// On every closed matrix (all 512 occupancies through `SUPPORT`) the
+    /// cells alone in their row are the intersection of the fitting
+    /// permutations, in both lane types.
+    #[test]
+    fn certain_closed_matches_intersection() {
+        for m in 0..512usize {
+            let closed = SUPPORT[m];
+            let want = if closed == 0 {
+                0
+            } else {
+                certain(Portable::splat(closed)).0[0]
+            };
+            assert_eq!(
+                certain_closed(Portable::splat(closed)).0,
+                [want; 8],
+                "{m:o}"
+            );
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut got = [0u16; 8];
+                certain_closed(sse2::Sse2::splat(closed)).store(&mut got);
+                assert_eq!(got, [want; 8], "{m:o}");
+            }
+        }
     }
 
     #[test]
