@@ -936,8 +936,13 @@ impl State {
     fn triad_pass<V: Vec8>(&mut self) -> Pass {
         let mut m = [[0x1FFu16; 8]; 9];
         for d in 0..9 {
-            let c =
-                cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18;
+            // At a stall every word's columns are those of its digit's
+            // last vertical closure.
+            let c = self.vcols[d];
+            debug_assert_eq!(
+                c,
+                cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18
+            );
             for b in 0..3 {
                 m[d][b] = self.occ[d * W + b];
             }
