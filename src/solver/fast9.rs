@@ -14,7 +14,7 @@
 //!                                              \box2/ \box1/ \box0/
 //!   column view of one digit (27 bits):  band2 cols | band1 cols | band0 cols
 //!   3x3 block matrix (9 bits, bit 3r+k):  band: (row, box)  stack: (band, column)
-//!   3-of-9 pass lanes (u16 x 8, SSE2):   band0 band1 band2 stack0 stack1 stack2 - -
+//!   3-of-9 pass lanes (u16 x 8, SSE2):   band0 band1 band2 - stack0 stack1 stack2 -
 //! ```
 //!
 //! Deduction, cheapest first:
@@ -139,7 +139,7 @@ const FITS: [u16; 512] = {
     t
 };
 
-/// Lanes of the 3-of-9 pass: bands 0..3, stacks 3..6, two idle lanes.
+/// Lanes of the 3-of-9 pass: bands 0..3, stacks 4..7, lanes 3 and 7 idle.
 type Lanes = [u16; 8];
 
 /// Eight u16 lanes: what the 3-of-9 pass needs. `Sse2` on x86-64 (SSE2 is
@@ -632,6 +632,22 @@ const EASY_GUESSES: u64 = 12;
 const W: usize = 4;
 /// Words in the state, padding included.
 const NW: usize = 9 * W;
+/// Copies of 9 bits at offsets 0, 13 and 26: bits 3k.. land at 16k..
+const SPREAD: u64 = 1 | 1 << 13 | 1 << 26;
+/// The low 3 bits of u16 lanes 0..3.
+const LANE3: u64 = 7 | 7 << 16 | 7 << 32;
+
+/// Initial [`State::occ`]: 0, but all 9 bits in the padding entries
+/// (lane 3 of the 3-of-9 pass, idle).
+const IDLE_LANES: [u16; NW] = {
+    let mut t = [0u16; NW];
+    let mut d = 0;
+    while d < 9 {
+        t[d * W + 3] = 0x1FF;
+        d += 1;
+    }
+    t
+};
 
 /// The whole search state, copied once per guess.
 #[derive(Clone, Copy)]
@@ -644,7 +660,8 @@ struct State {
     /// Placed cells per band.
     solved: [u32; 3],
     /// Minirow occupancy of `seen` (valid for every word once `settle`
-    /// has run), reused by the 3-of-9 pass and the guess choice.
+    /// has run), reused by the 3-of-9 pass and the guess choice. The
+    /// padding entries hold all 9 bits: an idle lane of the pass.
     occ: [u16; NW],
     /// Per digit, its column view (bit `9*band + column`) as its last
     /// vertical closure left it.
@@ -934,7 +951,7 @@ impl State {
     /// with exactly two, bands first on ties.
     #[inline(always)]
     fn triad_pass<V: Vec8>(&mut self) -> Pass {
-        let mut m = [[0x1FFu16; 8]; 9];
+        let mut m = [[0u16; 8]; 9];
         for d in 0..9 {
             // At a stall every word's columns are those of its digit's
             // last vertical closure.
@@ -943,12 +960,18 @@ impl State {
                 c,
                 cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18
             );
-            for b in 0..3 {
-                m[d][b] = self.occ[d * W + b];
-            }
-            for k in 0..3 {
-                let x = c >> (3 * k);
-                m[d][3 + k] = (x & 7 | (x >> 6) & 0o70 | (x >> 12) & 0o700) as u16;
+            m[d][..4].copy_from_slice(&self.occ[d * W..d * W + 4]);
+            // (band b, stack k) column triple: bits 9b+3k.. of `c`, to bits
+            // 16k+3b.. of lanes 4..8 (lane 7 idle: all 9 bits).
+            // A band's 9 bits times SPREAD put its triple k at bits 16k..;
+            // the mask keeps those (3b shifted in beforehand).
+            let c = c as u64;
+            let t = ((c & 0x1FF) * SPREAD) & LANE3
+                | (((c >> 6) & 0x1FF << 3) * SPREAD) & LANE3 << 3
+                | (((c >> 12) & 0x1FF << 6) * SPREAD) & LANE3 << 6
+                | 0x1FF << 48;
+            for k in 0..4 {
+                m[d][4 + k] = (t >> (16 * k)) as u16;
             }
         }
         let (mut total, mut twos) = ([0u16; 8], [0u16; 8]);
@@ -959,9 +982,9 @@ impl State {
                 // stacks: the vertical closure), so only a narrowed one
                 // changes words; the common stall skips this loop.
                 for d in 0..9 {
-                    let a = VKEEP[m[d][3] as usize & 0x1FF]
-                        | VKEEP[m[d][4] as usize & 0x1FF] << 3
-                        | VKEEP[m[d][5] as usize & 0x1FF] << 6;
+                    let a = VKEEP[m[d][4] as usize & 0x1FF]
+                        | VKEEP[m[d][5] as usize & 0x1FF] << 3
+                        | VKEEP[m[d][6] as usize & 0x1FF] << 6;
                     for b in 0..3 {
                         self.f[d * W + b] &=
                             KEEP[m[d][b] as usize & 0x1FF] & rep((a >> (9 * b)) & 0x1FF);
@@ -973,7 +996,7 @@ impl State {
         }
         let mut best_total = u16::MAX;
         let mut best = None;
-        for l in 0..6 {
+        for l in [0, 1, 2, 4, 5, 6] {
             if twos[l] != 0 && total[l] < best_total {
                 best_total = total[l];
                 let d = twos[l].trailing_zeros() as usize;
@@ -986,7 +1009,7 @@ impl State {
                 } else {
                     Branch::VConfig {
                         d,
-                        k: l - 3,
+                        k: l - 4,
                         configs,
                     }
                 });
@@ -1155,7 +1178,7 @@ fn solve_with<V: Vec8>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Sear
         },
         seen: [0; NW],
         solved: [0; 3],
-        occ: [0; NW],
+        occ: IDLE_LANES,
         vcols: [0; 9],
     };
     // Givens first touch only their own digit's words (row, box, and the
