@@ -730,13 +730,16 @@ impl State {
             return true;
         }
         self.solved[b] |= new;
+        // Branch-free: every digit of the band loses the cells, then the
+        // word keeps its own (and is not marked again).
+        let mut hit = 0u64;
         for e in 0..9 {
-            if e != d {
-                let x = self.f[e * W + b];
-                *dirty |= ((x & new != 0) as u64) << (e * W + b);
-                self.f[e * W + b] = x & !new;
-            }
+            let x = self.f[e * W + b];
+            hit |= ((x & new != 0) as u64) << (e * W);
+            self.f[e * W + b] = x & !new;
         }
+        self.f[s] = w;
+        *dirty |= (hit << b) & !(1 << s);
         true
     }
 
