@@ -810,13 +810,13 @@ impl State {
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, i: u32) {
         let bit = 1u32 << i;
-        self.f[d * W + b] &= PLACE[i as usize];
+        let own = self.f[d * W + b] & PLACE[i as usize];
         self.solved[b] |= bit;
+        // Branch-free: every digit loses the cell, then `d` gets its word.
         for e in 0..9 {
-            if e != d {
-                self.f[e * W + b] &= !bit;
-            }
+            self.f[e * W + b] &= !bit;
         }
+        self.f[d * W + b] = own;
     }
 
     #[inline(always)]
