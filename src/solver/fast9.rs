@@ -851,17 +851,26 @@ impl State {
                 }
                 let open = !self.solved[b] & BAND;
                 let mut singles = open & !ge2;
+                // Each single's digit, bit-sliced: bit j of the digit
+                // index at a cell is its bit in plane j (one candidate).
+                let f = |d: usize| self.f[d * W + b];
+                let p3 = f(3) | f(7);
+                let planes = [
+                    f(1) | f(5) | p3,
+                    f(2) | f(6) | p3,
+                    f(4) | f(5) | f(6) | f(7),
+                    f(8),
+                ];
                 while singles != 0 {
                     let i = singles.trailing_zeros();
                     singles &= singles - 1;
-                    let bit = 1u32 << i;
+                    let d = ((planes[0] >> i) & 1
+                        | ((planes[1] >> i) & 1) << 1
+                        | ((planes[2] >> i) & 1) << 2
+                        | ((planes[3] >> i) & 1) << 3) as usize;
                     // A placement earlier in this loop may have taken the
                     // cell's last digit.
-                    let mut d = 0;
-                    while d < 9 && self.f[d * W + b] & bit == 0 {
-                        d += 1;
-                    }
-                    if d == 9 {
+                    if self.f[(d & 15) * W + b] & (1 << i) == 0 {
                         return Err(());
                     }
                     self.place(d, b, i);
