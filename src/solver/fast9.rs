@@ -65,7 +65,17 @@
 //! dozen integer ops per update, nothing to gain from 128-bit lanes. An
 //! x86-64-v3 copy of the whole search behind `is_x86_feature_detected!`
 //! (tzcnt, andn, shlx, VEX) measured no difference on 11+, serg or
-//! 17-clue, so it is not kept.
+//! 17-clue, so it is not kept. On an Intel Xeon (Sapphire Rapids, shared
+//! 2-core VM) a whole-program `-C target-cpu=x86-64-v3` build ran 10%
+//! fewer callgrind instructions on 11+ yet was not faster in alternating
+//! wall-clock runs (best of 4, 11+ count to 2: 65.2 vs 60.0 us/puzzle),
+//! so no runtime-detected copy was tried there either.
+//!
+//! Branches on data cost more than instructions here: clearing a row
+//! single from the band's other digits branch-free (all 9 words, then the
+//! own word restored) cut 11+ count to 2 by 6% in wall-clock time for 2%
+//! fewer instructions; a table lookup for row singles (3% fewer
+//! instructions) made no measurable difference and is not used.
 //!
 //! Measured (thread CPU time, one core, whole shared benchmark sets, every
 //! answer verified; tdoku built with g++ -O3 -march=native, its own
@@ -76,6 +86,10 @@
 //! loaded 2-core machine (so absolute times are not comparable) it
 //! measured serg count to 2 at 0.74x the previous time (first solution
 //! 0.75x), 17-clue 1.016x, top1465 1.010x, 11+ and 1106 within noise.
+//! Later, on the Sapphire Rapids VM above (alternating runs, whole shared
+//! sets, count to 2, us/puzzle), the cheaper 3-of-9 lanes and the
+//! branch-free placements took 11+ from 68.9 to 60.1, 1106 123.7 to
+//! 103.1, serg 3.09 to 2.85, 17-clue 3.26 to 2.87 (guesses unchanged).
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
