@@ -14,7 +14,7 @@
 //!                                              \box2/ \box1/ \box0/
 //!   column view of one digit (27 bits):  band2 cols | band1 cols | band0 cols
 //!   3x3 block matrix (9 bits, bit 3r+k):  band: (row, box)  stack: (band, column)
-//!   3-of-9 pass lanes (u16 x 8, SSE2):   band0 band1 band2 stack0 stack1 stack2 - -
+//!   3-of-9 pass lanes (u16 x 8, SSE2):   band0 band1 band2 - stack0 stack1 stack2 -
 //! ```
 //!
 //! Deduction, cheapest first:
@@ -65,7 +65,17 @@
 //! dozen integer ops per update, nothing to gain from 128-bit lanes. An
 //! x86-64-v3 copy of the whole search behind `is_x86_feature_detected!`
 //! (tzcnt, andn, shlx, VEX) measured no difference on 11+, serg or
-//! 17-clue, so it is not kept.
+//! 17-clue, so it is not kept. On an Intel Xeon (Sapphire Rapids, shared
+//! 2-core VM) a whole-program `-C target-cpu=x86-64-v3` build ran 10%
+//! fewer callgrind instructions on 11+ yet was not faster in alternating
+//! wall-clock runs (best of 4, 11+ count to 2: 65.2 vs 60.0 us/puzzle),
+//! so no runtime-detected copy was tried there either.
+//!
+//! Branches on data cost more than instructions here: clearing a row
+//! single from the band's other digits branch-free (all 9 words, then the
+//! own word restored) cut 11+ count to 2 by 6% in wall-clock time for 2%
+//! fewer instructions; a table lookup for row singles (3% fewer
+//! instructions) made no measurable difference and is not used.
 //!
 //! Measured (thread CPU time, one core, whole shared benchmark sets, every
 //! answer verified; tdoku built with g++ -O3 -march=native, its own
@@ -76,6 +86,10 @@
 //! loaded 2-core machine (so absolute times are not comparable) it
 //! measured serg count to 2 at 0.74x the previous time (first solution
 //! 0.75x), 17-clue 1.016x, top1465 1.010x, 11+ and 1106 within noise.
+//! Later, on the Sapphire Rapids VM above (alternating runs, whole shared
+//! sets, count to 2, us/puzzle), the cheaper 3-of-9 lanes and the
+//! branch-free placements took 11+ from 68.9 to 60.1, 1106 123.7 to
+//! 103.1, serg 3.09 to 2.85, 17-clue 3.26 to 2.87 (guesses unchanged).
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
@@ -139,7 +153,7 @@ const FITS: [u16; 512] = {
     t
 };
 
-/// Lanes of the 3-of-9 pass: bands 0..3, stacks 3..6, two idle lanes.
+/// Lanes of the 3-of-9 pass: bands 0..3, stacks 4..7, lanes 3 and 7 idle.
 type Lanes = [u16; 8];
 
 /// Eight u16 lanes: what the 3-of-9 pass needs. `Sse2` on x86-64 (SSE2 is
@@ -365,12 +379,30 @@ fn byte_popcounts<V: Vec8>(x: V) -> V {
     x.add(x.shr::<4>()).and(V::splat(0x0F0F))
 }
 
-/// Per lane, for a 3x3 matrix: the intersection of the permutations that
-/// fit it (cells the digit must take). When none fits the lane keeps all
-/// 9 bits: harmless, because the narrowed matrix then has no fitting
-/// permutation either and the pass reports a contradiction anyway (and
-/// not counting saves 8 ops per call).
+/// Per lane, for a closed 3x3 matrix (the union of the permutations that
+/// fit it, as `SUPPORT` leaves it): the intersection of those permutations
+/// (cells the digit must take), which is the cells alone in their row. A
+/// cell alone in its row is in every fitting permutation; a cell with a
+/// neighbour in its row is not, since that neighbour is in some fitting
+/// permutation (closed) and a permutation takes one cell per row. The
+/// empty matrix gives 0 (its narrowing stays empty: a contradiction).
 #[inline(always)]
+fn certain_closed<V: Vec8>(m: V) -> V {
+    // Each row's bits rotated by one and by two places within the row.
+    let m2 = m.add(m);
+    let rot1 = m2
+        .and(V::splat(0o666))
+        .or(m.shr::<2>().and(V::splat(0o111)));
+    let rot2 = m2
+        .add(m2)
+        .and(V::splat(0o444))
+        .or(m.shr::<1>().and(V::splat(0o333)));
+    m.andnot(rot1.or(rot2))
+}
+
+/// [`certain_closed`] for any matrix: the intersection of the fitting
+/// permutations, all 9 bits when none fits (the reference in tests).
+#[cfg(test)]
 fn certain<V: Vec8>(m: V) -> V {
     let mut cer = V::splat(0x1FF);
     for &pb in PERM_BITS.iter() {
@@ -403,7 +435,10 @@ fn support_count<V: Vec8>(m: V) -> (V, V) {
 /// cells, so holds exactly 3 digits. Runs on 6 blocks at once: `m[d]` holds digit
 /// d's matrix per lane and is narrowed and closed in place; `cnt`/`set`
 /// get, per lane, the total number of fitting configurations over the 9
-/// digits and the set of digits with exactly two.
+/// digits and the set of digits with exactly two. The matrices must come
+/// in closed (as `SUPPORT` leaves them; the closures guarantee it at a
+/// stall), which lets [`certain_closed`] stand for the intersection of
+/// the fitting permutations.
 #[inline(always)]
 fn triads_lanes<V: Vec8>(m: &mut [Lanes; 9], total: &mut Lanes, twos: &mut Lanes) -> Triads {
     let zero = V::splat(0);
@@ -422,7 +457,7 @@ fn triads_lanes<V: Vec8>(m: &mut [Lanes; 9], total: &mut Lanes, twos: &mut Lanes
     let mut cert = [zero; 9];
     let (mut c1, mut c2, mut c3, mut c4) = (zero, zero, zero, zero);
     for d in 0..9 {
-        let c = certain(mv[d]).or(mv[d].and(exact));
+        let c = certain_closed(mv[d]).or(mv[d].and(exact));
         cert[d] = c;
         c4 = c4.or(c3.and(c));
         c3 = c3.or(c2.and(c));
@@ -611,6 +646,22 @@ const EASY_GUESSES: u64 = 12;
 const W: usize = 4;
 /// Words in the state, padding included.
 const NW: usize = 9 * W;
+/// Copies of 9 bits at offsets 0, 13 and 26: bits 3k.. land at 16k..
+const SPREAD: u64 = 1 | 1 << 13 | 1 << 26;
+/// The low 3 bits of u16 lanes 0..3.
+const LANE3: u64 = 7 | 7 << 16 | 7 << 32;
+
+/// Initial [`State::occ`]: 0, but all 9 bits in the padding entries
+/// (lane 3 of the 3-of-9 pass, idle).
+const IDLE_LANES: [u16; NW] = {
+    let mut t = [0u16; NW];
+    let mut d = 0;
+    while d < 9 {
+        t[d * W + 3] = 0x1FF;
+        d += 1;
+    }
+    t
+};
 
 /// The whole search state, copied once per guess.
 #[derive(Clone, Copy)]
@@ -623,7 +674,8 @@ struct State {
     /// Placed cells per band.
     solved: [u32; 3],
     /// Minirow occupancy of `seen` (valid for every word once `settle`
-    /// has run), reused by the 3-of-9 pass and the guess choice.
+    /// has run), reused by the 3-of-9 pass and the guess choice. The
+    /// padding entries hold all 9 bits: an idle lane of the pass.
     occ: [u16; NW],
     /// Per digit, its column view (bit `9*band + column`) as its last
     /// vertical closure left it.
@@ -692,13 +744,16 @@ impl State {
             return true;
         }
         self.solved[b] |= new;
+        // Branch-free: every digit of the band loses the cells, then the
+        // word keeps its own (and is not marked again).
+        let mut hit = 0u64;
         for e in 0..9 {
-            if e != d {
-                let x = self.f[e * W + b];
-                *dirty |= ((x & new != 0) as u64) << (e * W + b);
-                self.f[e * W + b] = x & !new;
-            }
+            let x = self.f[e * W + b];
+            hit |= ((x & new != 0) as u64) << (e * W);
+            self.f[e * W + b] = x & !new;
         }
+        self.f[s] = w;
+        *dirty |= (hit << b) & !(1 << s);
         true
     }
 
@@ -769,13 +824,13 @@ impl State {
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, i: u32) {
         let bit = 1u32 << i;
-        self.f[d * W + b] &= PLACE[i as usize];
+        let own = self.f[d * W + b] & PLACE[i as usize];
         self.solved[b] |= bit;
+        // Branch-free: every digit loses the cell, then `d` gets its word.
         for e in 0..9 {
-            if e != d {
-                self.f[e * W + b] &= !bit;
-            }
+            self.f[e * W + b] &= !bit;
         }
+        self.f[d * W + b] = own;
     }
 
     #[inline(always)]
@@ -810,17 +865,26 @@ impl State {
                 }
                 let open = !self.solved[b] & BAND;
                 let mut singles = open & !ge2;
+                // Each single's digit, bit-sliced: bit j of the digit
+                // index at a cell is its bit in plane j (one candidate).
+                let f = |d: usize| self.f[d * W + b];
+                let p3 = f(3) | f(7);
+                let planes = [
+                    f(1) | f(5) | p3,
+                    f(2) | f(6) | p3,
+                    f(4) | f(5) | f(6) | f(7),
+                    f(8),
+                ];
                 while singles != 0 {
                     let i = singles.trailing_zeros();
                     singles &= singles - 1;
-                    let bit = 1u32 << i;
+                    let d = ((planes[0] >> i) & 1
+                        | ((planes[1] >> i) & 1) << 1
+                        | ((planes[2] >> i) & 1) << 2
+                        | ((planes[3] >> i) & 1) << 3) as usize;
                     // A placement earlier in this loop may have taken the
                     // cell's last digit.
-                    let mut d = 0;
-                    while d < 9 && self.f[d * W + b] & bit == 0 {
-                        d += 1;
-                    }
-                    if d == 9 {
+                    if self.f[(d & 15) * W + b] & (1 << i) == 0 {
                         return Err(());
                     }
                     self.place(d, b, i);
@@ -913,16 +977,27 @@ impl State {
     /// with exactly two, bands first on ties.
     #[inline(always)]
     fn triad_pass<V: Vec8>(&mut self) -> Pass {
-        let mut m = [[0x1FFu16; 8]; 9];
+        let mut m = [[0u16; 8]; 9];
         for d in 0..9 {
-            let c =
-                cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18;
-            for b in 0..3 {
-                m[d][b] = self.occ[d * W + b];
-            }
-            for k in 0..3 {
-                let x = c >> (3 * k);
-                m[d][3 + k] = (x & 7 | (x >> 6) & 0o70 | (x >> 12) & 0o700) as u16;
+            // At a stall every word's columns are those of its digit's
+            // last vertical closure.
+            let c = self.vcols[d];
+            debug_assert_eq!(
+                c,
+                cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18
+            );
+            m[d][..4].copy_from_slice(&self.occ[d * W..d * W + 4]);
+            // (band b, stack k) column triple: bits 9b+3k.. of `c`, to bits
+            // 16k+3b.. of lanes 4..8 (lane 7 idle: all 9 bits).
+            // A band's 9 bits times SPREAD put its triple k at bits 16k..;
+            // the mask keeps those (3b shifted in beforehand).
+            let c = c as u64;
+            let t = ((c & 0x1FF) * SPREAD) & LANE3
+                | (((c >> 6) & 0x1FF << 3) * SPREAD) & LANE3 << 3
+                | (((c >> 12) & 0x1FF << 6) * SPREAD) & LANE3 << 6
+                | 0x1FF << 48;
+            for k in 0..4 {
+                m[d][4 + k] = (t >> (16 * k)) as u16;
             }
         }
         let (mut total, mut twos) = ([0u16; 8], [0u16; 8]);
@@ -933,9 +1008,9 @@ impl State {
                 // stacks: the vertical closure), so only a narrowed one
                 // changes words; the common stall skips this loop.
                 for d in 0..9 {
-                    let a = VKEEP[m[d][3] as usize & 0x1FF]
-                        | VKEEP[m[d][4] as usize & 0x1FF] << 3
-                        | VKEEP[m[d][5] as usize & 0x1FF] << 6;
+                    let a = VKEEP[m[d][4] as usize & 0x1FF]
+                        | VKEEP[m[d][5] as usize & 0x1FF] << 3
+                        | VKEEP[m[d][6] as usize & 0x1FF] << 6;
                     for b in 0..3 {
                         self.f[d * W + b] &=
                             KEEP[m[d][b] as usize & 0x1FF] & rep((a >> (9 * b)) & 0x1FF);
@@ -947,7 +1022,7 @@ impl State {
         }
         let mut best_total = u16::MAX;
         let mut best = None;
-        for l in 0..6 {
+        for l in [0, 1, 2, 4, 5, 6] {
             if twos[l] != 0 && total[l] < best_total {
                 best_total = total[l];
                 let d = twos[l].trailing_zeros() as usize;
@@ -960,7 +1035,7 @@ impl State {
                 } else {
                     Branch::VConfig {
                         d,
-                        k: l - 3,
+                        k: l - 4,
                         configs,
                     }
                 });
@@ -1129,7 +1204,7 @@ fn solve_with<V: Vec8>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Sear
         },
         seen: [0; NW],
         solved: [0; 3],
-        occ: [0; NW],
+        occ: IDLE_LANES,
         vcols: [0; 9],
     };
     // Givens first touch only their own digit's words (row, box, and the
@@ -1348,6 +1423,32 @@ mod tests {
             assert_eq!((m1, c1, s1), (m2, c2, s2));
         }
         assert!(contradictions > 0 && contradictions < 20_000);
+    }
+
+    /// On every closed matrix (all 512 occupancies through `SUPPORT`) the
+    /// cells alone in their row are the intersection of the fitting
+    /// permutations, in both lane types.
+    #[test]
+    fn certain_closed_matches_intersection() {
+        for m in 0..512usize {
+            let closed = SUPPORT[m];
+            let want = if closed == 0 {
+                0
+            } else {
+                certain(Portable::splat(closed)).0[0]
+            };
+            assert_eq!(
+                certain_closed(Portable::splat(closed)).0,
+                [want; 8],
+                "{m:o}"
+            );
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut got = [0u16; 8];
+                certain_closed(sse2::Sse2::splat(closed)).store(&mut got);
+                assert_eq!(got, [want; 8], "{m:o}");
+            }
+        }
     }
 
     #[test]
