@@ -7,7 +7,10 @@
 #   scripts/compare.sh                       # our two modes on the shared sets
 #   scripts/compare.sh --tdoku PATH          # also tdoku's run_benchmark binary
 #   scripts/compare.sh --peer PATH           # also a peer harness (see below)
-#   SETS="data/*.txt" SECONDS_PER=3 scripts/compare.sh
+#   SETS="data/*.txt" SECONDS_PER=3 ROUNDS=3 scripts/compare.sh
+#
+# Each figure is the median of ROUNDS runs (default 3), the solvers taking
+# turns within each round so that a noisy spell hits them alike.
 #
 # SETS defaults to ../shared/data/puzzles* when that folder exists (it does on
 # the development machines), else to data/*.txt. tdoku runs on the file as it
@@ -33,6 +36,7 @@ if [ -z "${SETS:-}" ]; then
     if compgen -G "../shared/data/puzzles*" >/dev/null; then SETS="../shared/data/puzzles*"; else SETS="data/*.txt"; fi
 fi
 secs="${SECONDS_PER:-3}"
+rounds="${ROUNDS:-3}"
 
 cargo build --release --quiet
 bin=target/release/sudoku-bulk
@@ -53,22 +57,31 @@ ratio() { # ours, peer...: ours / max(peer)
         if (m > 0) printf "%.2f", a / m; else print "-" }'
 }
 
-printf '%-34s %5s %10s %8s %10s %10s %6s %9s\n' set mode ours guesses tdoku peer ratio verified
+median() { # numbers or "-" -> median, "-" when there are none
+    tr ' ' '\n' | { grep -E '^[0-9.]+$' || true; } | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) print "-"; else if (NR % 2) printf "%.0f\n", v[(NR + 1) / 2];
+        else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+printf '%-34s %6s %10s %8s %10s %10s %6s %9s\n' set mode ours guesses tdoku peer ratio verified
 for f in $SETS; do
     for mode in first unique; do
-        j=$($bin bench --json --seconds "$secs" --mode "$mode" "$f" | grep '"file"')
-        r=$(field "$j" puzzles_per_sec)
+        rs=""; ts=""; ps=""
+        for _ in $(seq "$rounds"); do
+            j=$($bin bench --json --seconds "$secs" --mode "$mode" "$f" | grep '"file"')
+            rs="$rs $(field "$j" puzzles_per_sec)"
+            if [ -n "$tdoku" ]; then
+                if [ "$mode" = first ]; then ts="$ts $(tdoku_rate "$f" -f)"; else ts="$ts $(tdoku_rate "$f" "")"; fi
+            fi
+            if [ -n "$peer" ]; then
+                if [ "$mode" = first ]; then pm=first; else pm=count2; fi
+                ps="$ps $("$peer" "$f" "$pm" "$secs" 2>/dev/null | awk '{ print $3 }')"
+            fi
+        done
+        r=$(echo "$rs" | median); t=$(echo "$ts" | median); p=$(echo "$ps" | median)
         g=$(field "$j" guesses_per_puzzle)
         v=$(field "$j" verified)
-        t="-"; p="-"
-        if [ -n "$tdoku" ]; then
-            if [ "$mode" = first ]; then t=$(tdoku_rate "$f" -f); else t=$(tdoku_rate "$f" ""); fi
-        fi
-        if [ -n "$peer" ]; then
-            if [ "$mode" = first ]; then pm=first; else pm=count2; fi
-            p=$("$peer" "$f" "$pm" "$secs" 2>/dev/null | awk '{ print $3 }')
-        fi
-        printf '%-34s %5s %10.0f %8s %10s %10s %6s %9s\n' "$(basename "$f")" "$mode" "$r" "$g" "$t" "$p" \
+        printf '%-34s %6s %10s %8s %10s %10s %6s %9s\n' "$(basename "$f")" "$mode" "$r" "$g" "$t" "$p" \
             "$(ratio "$r" "$t" "$p")" "$v"
     done
 done
