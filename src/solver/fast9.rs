@@ -57,12 +57,17 @@
 //! point counts once (a two-configuration digit or a bivalue cell costs one
 //! guess, a k-way branch up to k - 1), like tdoku's binary splits.
 //!
-//! SIMD: only the 3-of-9 pass is vectorised (it was 30% of the time on
-//! 11+; SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle). SSE2
-//! is part of the x86-64 baseline, so there is no runtime detection; other
-//! targets use `Portable` lanes with the same semantics (tests compare the
-//! two). The per-word closures are scalar: a few table loads and a few
-//! dozen integer ops per update, nothing to gain from 128-bit lanes. An
+//! SIMD: the 3-of-9 pass is vectorised (it was 30% of the time on 11+;
+//! SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle), and so is
+//! `settle`'s scan for changed words. SSE2 is part of the x86-64 baseline,
+//! so there is no runtime detection; other targets use `Portable` lanes
+//! and a scalar scan with the same semantics (tests compare the two).
+//! The per-word closures are scalar: a few table loads and a few
+//! dozen integer ops per update, nothing to gain from 128-bit lanes
+//! (clearing a row single's cells from the band's 9 words in SSE2, with
+//! a packed changed-word mask, ran as many instructions and 11+ count to
+//! 2 took 72-77 instead of 60-65 us/puzzle: 16-byte loads of words just
+//! stored as u32 cannot be forwarded from the store buffer). An
 //! x86-64-v3 copy of the whole search behind `is_x86_feature_detected!`
 //! (tzcnt, andn, shlx, VEX) measured no difference on 11+, serg or
 //! 17-clue, so it is not kept. On an Intel Xeon (Sapphire Rapids, shared
@@ -631,6 +636,45 @@ fn row_singles(w: u32) -> u32 {
     out
 }
 
+/// Bit s set where `f[s] != seen[s]` (non-x86 targets, and the reference
+/// in tests).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn changed_words_portable(f: &[u32; NW], seen: &[u32; NW]) -> u64 {
+    let mut dirty = 0u64;
+    for s in 0..NW {
+        dirty |= ((f[s] != seen[s]) as u64) << s;
+    }
+    dirty
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use changed_words_portable as changed_words;
+
+/// Bit s set where `f[s] != seen[s]`, in SSE2: one digit's 4 words per compare, the results
+/// packed to one move-mask per 4 digits (LLVM's own vectorisation of
+/// [`changed_words_portable`] assembled the mask in 64-bit lanes).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn changed_words(f: &[u32; NW], seen: &[u32; NW]) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline; every access is an
+    // unaligned 16-byte load of words 4e..4e+4 < NW = 36 of `f` or `seen`.
+    unsafe {
+        let (p, q) = (
+            f.as_ptr() as *const __m128i,
+            seen.as_ptr() as *const __m128i,
+        );
+        let eq = |e: usize| _mm_cmpeq_epi32(_mm_loadu_si128(p.add(e)), _mm_loadu_si128(q.add(e)));
+        let lo = _mm_packs_epi16(_mm_packs_epi32(eq(0), eq(1)), _mm_packs_epi32(eq(2), eq(3)));
+        let hi = _mm_packs_epi16(_mm_packs_epi32(eq(4), eq(5)), _mm_packs_epi32(eq(6), eq(7)));
+        let same = _mm_movemask_epi8(lo) as u64
+            | (_mm_movemask_epi8(hi) as u64) << 16
+            | (_mm_movemask_ps(_mm_castsi128_ps(eq(8))) as u64) << 32;
+        !same & ((1 << NW) - 1)
+    }
+}
+
 /// [`State::looks_easy`]: open cells at least and at most, candidates per
 /// open cell (times 10) below.
 const EASY_MIN_OPEN: u32 = 36;
@@ -793,11 +837,7 @@ impl State {
     /// updates report what they change.
     #[inline(always)]
     fn settle(&mut self) -> bool {
-        // Branch-free change mask; LLVM turns it into packed compares.
-        let mut dirty = 0u64;
-        for s in 0..NW {
-            dirty |= ((self.f[s] != self.seen[s]) as u64) << s;
-        }
+        let mut dirty = changed_words(&self.f, &self.seen);
         let mut vdirty = 0u32;
         loop {
             while dirty != 0 {
@@ -1428,6 +1468,27 @@ mod tests {
     /// On every closed matrix (all 512 occupancies through `SUPPORT`) the
     /// cells alone in their row are the intersection of the fitting
     /// permutations, in both lane types.
+    #[test]
+    fn changed_words_matches_portable() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            let (mut f, mut seen) = ([0u32; NW], [0u32; NW]);
+            for s in 0..NW {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                f[s] = x as u32 & BAND;
+                // About half the words unchanged.
+                seen[s] = if x >> 40 & 1 == 0 {
+                    f[s]
+                } else {
+                    (x >> 32) as u32 & BAND
+                };
+            }
+            assert_eq!(changed_words(&f, &seen), changed_words_portable(&f, &seen));
+        }
+    }
+
     #[test]
     fn certain_closed_matches_intersection() {
         for m in 0..512usize {
