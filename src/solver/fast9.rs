@@ -739,6 +739,19 @@ enum Branch {
     Cell { b: usize, i: u32, digits: u32 },
 }
 
+/// What a branch of [`search`] changes in its copy of the parent state.
+#[derive(Clone, Copy)]
+enum Step {
+    /// Nothing (the root).
+    Root,
+    /// Word `s` keeps these cells (one configuration).
+    Word { s: usize, keep: u32 },
+    /// Digit `d` in stack `k` keeps configuration `p`.
+    Stack { d: usize, k: usize, p: usize },
+    /// Digit `d` placed at bit `i` of band `b`.
+    Place { d: usize, b: usize, i: u32 },
+}
+
 /// Where closures and naked singles stop.
 enum Stall {
     Solved,
@@ -1162,10 +1175,20 @@ impl State {
 /// bivalue cells go first for its first [`EASY_GUESSES`] guesses.
 /// `settled` as for [`State::propagate`] (the root only).
 fn search<V: Vec8, const EASY: bool>(
-    mut st: State,
+    parent: &State,
+    step: Step,
     ctx: &mut Ctx<'_>,
     mut settled: Option<Option<(usize, u32)>>,
 ) -> bool {
+    // The one copy of the state per branch (a `State` passed by value
+    // was copied twice, through memcpy calls).
+    let mut st = *parent;
+    match step {
+        Step::Root => {}
+        Step::Word { s, keep } => st.f[s] &= keep,
+        Step::Stack { d, k, p } => st.keep_stack_config(d, k, p),
+        Step::Place { d, b, i } => st.place(d, b, i),
+    }
     loop {
         match st.propagate::<V>(EASY && ctx.guesses < EASY_GUESSES, settled.take()) {
             Err(()) => return false,
@@ -1183,9 +1206,11 @@ fn search<V: Vec8, const EASY: bool>(
                     let p = configs.trailing_zeros() as usize;
                     configs &= configs - 1;
                     ctx.guesses += 1;
-                    let mut next = st;
-                    next.f[s] &= CONFIG_CELLS[p];
-                    if search::<V, EASY>(next, ctx, None) {
+                    let step = Step::Word {
+                        s,
+                        keep: CONFIG_CELLS[p],
+                    };
+                    if search::<V, EASY>(&st, step, ctx, None) {
                         return true;
                     }
                 }
@@ -1196,9 +1221,7 @@ fn search<V: Vec8, const EASY: bool>(
                     let p = configs.trailing_zeros() as usize;
                     configs &= configs - 1;
                     ctx.guesses += 1;
-                    let mut next = st;
-                    next.keep_stack_config(d, k, p);
-                    if search::<V, EASY>(next, ctx, None) {
+                    if search::<V, EASY>(&st, Step::Stack { d, k, p }, ctx, None) {
                         return true;
                     }
                 }
@@ -1210,9 +1233,7 @@ fn search<V: Vec8, const EASY: bool>(
                     let d = digits.trailing_zeros() as usize;
                     digits &= digits - 1;
                     ctx.guesses += 1;
-                    let mut next = st;
-                    next.place(d, b, i);
-                    if search::<V, EASY>(next, ctx, None) {
+                    if search::<V, EASY>(&st, Step::Place { d, b, i }, ctx, None) {
                         return true;
                     }
                     st.f[d * W + b] &= !bit;
@@ -1291,9 +1312,9 @@ fn solve_with<V: Vec8>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Sear
             // The root's first stall decides how the whole search branches.
             Ok(Stall::Open(pair)) => {
                 if st.looks_easy::<V>() {
-                    search::<V, true>(st, &mut ctx, Some(pair));
+                    search::<V, true>(&st, Step::Root, &mut ctx, Some(pair));
                 } else {
-                    search::<V, false>(st, &mut ctx, Some(pair));
+                    search::<V, false>(&st, Step::Root, &mut ctx, Some(pair));
                 }
             }
         }
