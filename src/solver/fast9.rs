@@ -57,12 +57,17 @@
 //! point counts once (a two-configuration digit or a bivalue cell costs one
 //! guess, a k-way branch up to k - 1), like tdoku's binary splits.
 //!
-//! SIMD: only the 3-of-9 pass is vectorised (it was 30% of the time on
-//! 11+; SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle). SSE2
-//! is part of the x86-64 baseline, so there is no runtime detection; other
-//! targets use `Portable` lanes with the same semantics (tests compare the
-//! two). The per-word closures are scalar: a few table loads and a few
-//! dozen integer ops per update, nothing to gain from 128-bit lanes. An
+//! SIMD: the 3-of-9 pass is vectorised (it was 30% of the time on 11+;
+//! SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle), and so is
+//! `settle`'s scan for changed words. SSE2 is part of the x86-64 baseline,
+//! so there is no runtime detection; other targets use `Portable` lanes
+//! and a scalar scan with the same semantics (tests compare the two).
+//! The per-word closures are scalar: a few table loads and a few
+//! dozen integer ops per update, nothing to gain from 128-bit lanes
+//! (clearing a row single's cells from the band's 9 words in SSE2, with
+//! a packed changed-word mask, ran as many instructions and 11+ count to
+//! 2 took 72-77 instead of 60-65 us/puzzle: 16-byte loads of words just
+//! stored as u32 cannot be forwarded from the store buffer). An
 //! x86-64-v3 copy of the whole search behind `is_x86_feature_detected!`
 //! (tzcnt, andn, shlx, VEX) measured no difference on 11+, serg or
 //! 17-clue, so it is not kept. On an Intel Xeon (Sapphire Rapids, shared
@@ -162,9 +167,12 @@ type Lanes = [u16; 8];
 /// the same lane semantics, so results are identical (tested).
 trait Vec8: Copy {
     fn splat(x: u16) -> Self;
+    #[cfg_attr(not(test), allow(dead_code))]
     fn load(a: &Lanes) -> Self;
     /// Four u32 words as lanes (bit layout as in memory, little-endian).
     fn load_words(w: &[u32; 4]) -> Self;
+    /// Lanes 0..4 from `lo`, 4..8 from `hi` (16 bits each, low first).
+    fn from_u64s(lo: u64, hi: u64) -> Self;
     fn store(self, a: &mut Lanes);
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
@@ -200,6 +208,12 @@ impl Vec8 for Portable {
     #[inline(always)]
     fn load_words(w: &[u32; 4]) -> Self {
         Portable(std::array::from_fn(|l| (w[l / 2] >> (16 * (l % 2))) as u16))
+    }
+    #[inline(always)]
+    fn from_u64s(lo: u64, hi: u64) -> Self {
+        Portable(std::array::from_fn(|l| {
+            ([lo, hi][l / 4] >> (16 * (l % 4))) as u16
+        }))
     }
     #[inline(always)]
     fn store(self, a: &mut Lanes) {
@@ -284,6 +298,11 @@ mod sse2 {
         fn load_words(w: &[u32; 4]) -> Self {
             // SAFETY: 16 readable bytes behind `w`; unaligned load.
             Sse2(unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) })
+        }
+        #[inline(always)]
+        fn from_u64s(lo: u64, hi: u64) -> Self {
+            // SAFETY: SSE2 is part of the x86-64 baseline; no memory access.
+            Sse2(unsafe { _mm_set_epi64x(hi as i64, lo as i64) })
         }
         #[inline(always)]
         fn store(self, a: &mut Lanes) {
@@ -430,19 +449,34 @@ fn support_count<V: Vec8>(m: V) -> (V, V) {
     (sup, n)
 }
 
+/// [`triads_vecs`] on matrices loaded from `m` (the tests' entry).
+#[cfg(test)]
+fn triads_lanes<V: Vec8>(m: &mut [Lanes; 9], total: &mut Lanes, twos: &mut Lanes) -> Triads {
+    let mv: [V; 9] = std::array::from_fn(|d| V::load(&m[d]));
+    triads_vecs(mv, m, total, twos)
+}
+
 /// Cross-digit rule for the 3x3 blocks of units (bands and stacks):
 /// each of a block's 9 intersections (minirows, or minicolumns) has 3
-/// cells, so holds exactly 3 digits. Runs on 6 blocks at once: `m[d]` holds digit
-/// d's matrix per lane and is narrowed and closed in place; `cnt`/`set`
+/// cells, so holds exactly 3 digits. Runs on 6 blocks at once: `mv[d]`
+/// holds digit d's matrix per lane, narrowed and closed into `m[d]`; `cnt`/`set`
 /// get, per lane, the total number of fitting configurations over the 9
 /// digits and the set of digits with exactly two. The matrices must come
 /// in closed (as `SUPPORT` leaves them; the closures guarantee it at a
 /// stall), which lets [`certain_closed`] stand for the intersection of
 /// the fitting permutations.
+///
+/// The matrices come in registers, not memory: lanes put together by
+/// scalar u16 stores and read back as 16 bytes cannot be forwarded from
+/// the store buffer (1106 count to 2: 1.8% faster in wall clock).
 #[inline(always)]
-fn triads_lanes<V: Vec8>(m: &mut [Lanes; 9], total: &mut Lanes, twos: &mut Lanes) -> Triads {
+fn triads_vecs<V: Vec8>(
+    mv: [V; 9],
+    m: &mut [Lanes; 9],
+    total: &mut Lanes,
+    twos: &mut Lanes,
+) -> Triads {
     let zero = V::splat(0);
-    let mv: [V; 9] = std::array::from_fn(|d| V::load(&m[d]));
     let (mut a1, mut a2, mut a3, mut a4) = (zero, zero, zero, zero);
     for &x in mv.iter() {
         a4 = a4.or(a3.and(x));
@@ -631,6 +665,45 @@ fn row_singles(w: u32) -> u32 {
     out
 }
 
+/// Bit s set where `f[s] != seen[s]` (non-x86 targets, and the reference
+/// in tests).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn changed_words_portable(f: &[u32; NW], seen: &[u32; NW]) -> u64 {
+    let mut dirty = 0u64;
+    for s in 0..NW {
+        dirty |= ((f[s] != seen[s]) as u64) << s;
+    }
+    dirty
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use changed_words_portable as changed_words;
+
+/// Bit s set where `f[s] != seen[s]`, in SSE2: one digit's 4 words per compare, the results
+/// packed to one move-mask per 4 digits (LLVM's own vectorisation of
+/// [`changed_words_portable`] assembled the mask in 64-bit lanes).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn changed_words(f: &[u32; NW], seen: &[u32; NW]) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline; every access is an
+    // unaligned 16-byte load of words 4e..4e+4 < NW = 36 of `f` or `seen`.
+    unsafe {
+        let (p, q) = (
+            f.as_ptr() as *const __m128i,
+            seen.as_ptr() as *const __m128i,
+        );
+        let eq = |e: usize| _mm_cmpeq_epi32(_mm_loadu_si128(p.add(e)), _mm_loadu_si128(q.add(e)));
+        let lo = _mm_packs_epi16(_mm_packs_epi32(eq(0), eq(1)), _mm_packs_epi32(eq(2), eq(3)));
+        let hi = _mm_packs_epi16(_mm_packs_epi32(eq(4), eq(5)), _mm_packs_epi32(eq(6), eq(7)));
+        let same = _mm_movemask_epi8(lo) as u64
+            | (_mm_movemask_epi8(hi) as u64) << 16
+            | (_mm_movemask_ps(_mm_castsi128_ps(eq(8))) as u64) << 32;
+        !same & ((1 << NW) - 1)
+    }
+}
+
 /// [`State::looks_easy`]: open cells at least and at most, candidates per
 /// open cell (times 10) below.
 const EASY_MIN_OPEN: u32 = 36;
@@ -693,6 +766,19 @@ enum Branch {
     VConfig { d: usize, k: usize, configs: u32 },
     /// A cell (band, bit) and its candidate digits.
     Cell { b: usize, i: u32, digits: u32 },
+}
+
+/// What a branch of [`search`] changes in its copy of the parent state.
+#[derive(Clone, Copy)]
+enum Step {
+    /// Nothing (the root).
+    Root,
+    /// Word `s` keeps these cells (one configuration).
+    Word { s: usize, keep: u32 },
+    /// Digit `d` in stack `k` keeps configuration `p`.
+    Stack { d: usize, k: usize, p: usize },
+    /// Digit `d` placed at bit `i` of band `b`.
+    Place { d: usize, b: usize, i: u32 },
 }
 
 /// Where closures and naked singles stop.
@@ -793,11 +879,7 @@ impl State {
     /// updates report what they change.
     #[inline(always)]
     fn settle(&mut self) -> bool {
-        // Branch-free change mask; LLVM turns it into packed compares.
-        let mut dirty = 0u64;
-        for s in 0..NW {
-            dirty |= ((self.f[s] != self.seen[s]) as u64) << s;
-        }
+        let mut dirty = changed_words(&self.f, &self.seen);
         let mut vdirty = 0u32;
         loop {
             while dirty != 0 {
@@ -978,6 +1060,7 @@ impl State {
     #[inline(always)]
     fn triad_pass<V: Vec8>(&mut self) -> Pass {
         let mut m = [[0u16; 8]; 9];
+        let mut mv = [V::splat(0); 9];
         for d in 0..9 {
             // At a stall every word's columns are those of its digit's
             // last vertical closure.
@@ -986,7 +1069,6 @@ impl State {
                 c,
                 cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18
             );
-            m[d][..4].copy_from_slice(&self.occ[d * W..d * W + 4]);
             // (band b, stack k) column triple: bits 9b+3k.. of `c`, to bits
             // 16k+3b.. of lanes 4..8 (lane 7 idle: all 9 bits).
             // A band's 9 bits times SPREAD put its triple k at bits 16k..;
@@ -996,12 +1078,12 @@ impl State {
                 | (((c >> 6) & 0x1FF << 3) * SPREAD) & LANE3 << 3
                 | (((c >> 12) & 0x1FF << 6) * SPREAD) & LANE3 << 6
                 | 0x1FF << 48;
-            for k in 0..4 {
-                m[d][4 + k] = (t >> (16 * k)) as u16;
-            }
+            let o = &self.occ[d * W..d * W + 4];
+            let lo = o[0] as u64 | (o[1] as u64) << 16 | (o[2] as u64) << 32 | (o[3] as u64) << 48;
+            mv[d] = V::from_u64s(lo, t);
         }
         let (mut total, mut twos) = ([0u16; 8], [0u16; 8]);
-        match triads_lanes::<V>(&mut m, &mut total, &mut twos) {
+        match triads_vecs::<V>(mv, &mut m, &mut total, &mut twos) {
             Triads::Contradiction => return Pass::Contradiction,
             Triads::Changed => {
                 // The matrices were closed (horizontal: the `occ` cache;
@@ -1122,10 +1204,20 @@ impl State {
 /// bivalue cells go first for its first [`EASY_GUESSES`] guesses.
 /// `settled` as for [`State::propagate`] (the root only).
 fn search<V: Vec8, const EASY: bool>(
-    mut st: State,
+    parent: &State,
+    step: Step,
     ctx: &mut Ctx<'_>,
     mut settled: Option<Option<(usize, u32)>>,
 ) -> bool {
+    // The one copy of the state per branch (a `State` passed by value
+    // was copied twice, through memcpy calls).
+    let mut st = *parent;
+    match step {
+        Step::Root => {}
+        Step::Word { s, keep } => st.f[s] &= keep,
+        Step::Stack { d, k, p } => st.keep_stack_config(d, k, p),
+        Step::Place { d, b, i } => st.place(d, b, i),
+    }
     loop {
         match st.propagate::<V>(EASY && ctx.guesses < EASY_GUESSES, settled.take()) {
             Err(()) => return false,
@@ -1143,9 +1235,11 @@ fn search<V: Vec8, const EASY: bool>(
                     let p = configs.trailing_zeros() as usize;
                     configs &= configs - 1;
                     ctx.guesses += 1;
-                    let mut next = st;
-                    next.f[s] &= CONFIG_CELLS[p];
-                    if search::<V, EASY>(next, ctx, None) {
+                    let step = Step::Word {
+                        s,
+                        keep: CONFIG_CELLS[p],
+                    };
+                    if search::<V, EASY>(&st, step, ctx, None) {
                         return true;
                     }
                 }
@@ -1156,9 +1250,7 @@ fn search<V: Vec8, const EASY: bool>(
                     let p = configs.trailing_zeros() as usize;
                     configs &= configs - 1;
                     ctx.guesses += 1;
-                    let mut next = st;
-                    next.keep_stack_config(d, k, p);
-                    if search::<V, EASY>(next, ctx, None) {
+                    if search::<V, EASY>(&st, Step::Stack { d, k, p }, ctx, None) {
                         return true;
                     }
                 }
@@ -1170,9 +1262,7 @@ fn search<V: Vec8, const EASY: bool>(
                     let d = digits.trailing_zeros() as usize;
                     digits &= digits - 1;
                     ctx.guesses += 1;
-                    let mut next = st;
-                    next.place(d, b, i);
-                    if search::<V, EASY>(next, ctx, None) {
+                    if search::<V, EASY>(&st, Step::Place { d, b, i }, ctx, None) {
                         return true;
                     }
                     st.f[d * W + b] &= !bit;
@@ -1251,9 +1341,9 @@ fn solve_with<V: Vec8>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Sear
             // The root's first stall decides how the whole search branches.
             Ok(Stall::Open(pair)) => {
                 if st.looks_easy::<V>() {
-                    search::<V, true>(st, &mut ctx, Some(pair));
+                    search::<V, true>(&st, Step::Root, &mut ctx, Some(pair));
                 } else {
-                    search::<V, false>(st, &mut ctx, Some(pair));
+                    search::<V, false>(&st, Step::Root, &mut ctx, Some(pair));
                 }
             }
         }
@@ -1428,6 +1518,27 @@ mod tests {
     /// On every closed matrix (all 512 occupancies through `SUPPORT`) the
     /// cells alone in their row are the intersection of the fitting
     /// permutations, in both lane types.
+    #[test]
+    fn changed_words_matches_portable() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            let (mut f, mut seen) = ([0u32; NW], [0u32; NW]);
+            for s in 0..NW {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                f[s] = x as u32 & BAND;
+                // About half the words unchanged.
+                seen[s] = if x >> 40 & 1 == 0 {
+                    f[s]
+                } else {
+                    (x >> 32) as u32 & BAND
+                };
+            }
+            assert_eq!(changed_words(&f, &seen), changed_words_portable(&f, &seen));
+        }
+    }
+
     #[test]
     fn certain_closed_matches_intersection() {
         for m in 0..512usize {
