@@ -1301,18 +1301,24 @@ fn solve_with<V: Vec8>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Sear
     let mut given = [0u32; 3];
     let mut own = [0u32; NW];
     for b in 0..3 {
-        for i in 0..27 {
-            let v = cells[b * 27 + i] as usize;
-            if v == 0 {
-                continue;
-            }
+        // The givens of the band as a bit set first, then a loop over its
+        // bits: a test per cell mispredicted about every other given.
+        let band: &[u8; 27] = cells[b * 27..b * 27 + 27].try_into().unwrap();
+        let mut g = 0u32;
+        for (i, &v) in band.iter().enumerate() {
+            g |= ((v != 0) as u32) << i;
+        }
+        given[b] = g;
+        while g != 0 {
+            let i = g.trailing_zeros() as usize;
+            g &= g - 1;
+            let v = band[i] as usize;
             let s = (v - 1) * W + b;
             if st.f[s] & (1 << i) == 0 {
                 return Search::default();
             }
             st.f[s] &= PLACE[i];
             own[s] |= 1 << i;
-            given[b] |= 1 << i;
             let colmask = !rep(1 << (i % 9));
             st.f[(v - 1) * W + (b + 1) % 3] &= colmask;
             st.f[(v - 1) * W + (b + 2) % 3] &= colmask;
