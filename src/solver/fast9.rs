@@ -1,6 +1,6 @@
 //! Fastest 9x9 core: `solver::solve` sends every box-size-3 puzzle here
 //! (cells in, solution count + first solution out). Pure: no I/O, no heap,
-//! no threads; the search state (a ~400-byte struct) is copied on the
+//! no threads; the search state (a 320-byte struct) is copied on the
 //! stack once per guess.
 //!
 //! Layout: one `u32` per (digit, band), index `digit * 4 + band` (word 3 of
@@ -58,10 +58,10 @@
 //! guess, a k-way branch up to k - 1), like tdoku's binary splits.
 //!
 //! SIMD: the 3-of-9 pass is vectorised (it was 30% of the time on 11+;
-//! SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle), and so is
-//! `settle`'s scan for changed words. SSE2 is part of the x86-64 baseline,
-//! so there is no runtime detection; other targets use `Portable` lanes
-//! and a scalar scan with the same semantics (tests compare the two).
+//! SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle). SSE2 is
+//! part of the x86-64 baseline, so there is no runtime detection; other
+//! targets use `Portable` lanes with the same semantics (tests compare
+//! the two).
 //! The per-word closures are scalar: a few table loads and a few
 //! dozen integer ops per update, nothing to gain from 128-bit lanes
 //! (clearing a row single's cells from the band's 9 words in SSE2, with
@@ -95,6 +95,24 @@
 //! sets, count to 2, us/puzzle), the cheaper 3-of-9 lanes and the
 //! branch-free placements took 11+ from 68.9 to 60.1, 1106 123.7 to
 //! 103.1, serg 3.09 to 2.85, 17-clue 3.26 to 2.87 (guesses unchanged).
+//!
+//! On an AMD EPYC Zen 5 VM (2 cores, shared; median of 5 alternating
+//! 1-second `bench` runs, count to 2): `settle` used to find changed words
+//! by an SSE2 scan of `f` against a `seen` copy; the scan read words just
+//! stored as u32, which stalls without store-to-load forwarding. Marking
+//! words dirty where they are written (`State::dirty`) removed the scan
+//! and the copy (state 448 -> 320 bytes): serg 537k -> 579k/s, 11+ 23.9k
+//! -> 25.4k/s, top1465 +1.6%, same guesses. Tried there and dropped, no
+//! gain or a loss: a whole-program `target-cpu=native` or x86-64-v3
+//! build (7-9% slower), `+bmi2` or `+popcnt` alone (same), branch-free
+//! clue loading through scratch words (5-8% slower), an inline 16-byte
+//! copy loop instead of the `memcpy` call (same), one table for KEEP and
+//! SUPPORT (same), taking the last bivalue cell instead of the first
+//! (serg count to 2: 6.45 -> 6.52 or 7.03 guesses), and, for count to 2
+//! on puzzles that look easy, a second solution by swapping a deadly
+//! rectangle (serg: guesses 6.45 -> 6.21, time the same: serg's second
+//! solutions rarely differ by one). Serg's search is depth, not dead
+//! ends: 8.7 nodes a puzzle counting to 2, 0.21 of them contradictions.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
