@@ -1,6 +1,6 @@
 //! Fastest 9x9 core: `solver::solve` sends every box-size-3 puzzle here
 //! (cells in, solution count + first solution out). Pure: no I/O, no heap,
-//! no threads; the search state (a ~400-byte struct) is copied on the
+//! no threads; the search state (a 320-byte struct) is copied on the
 //! stack once per guess.
 //!
 //! Layout: one `u32` per (digit, band), index `digit * 4 + band` (word 3 of
@@ -58,10 +58,10 @@
 //! guess, a k-way branch up to k - 1), like tdoku's binary splits.
 //!
 //! SIMD: the 3-of-9 pass is vectorised (it was 30% of the time on 11+;
-//! SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle), and so is
-//! `settle`'s scan for changed words. SSE2 is part of the x86-64 baseline,
-//! so there is no runtime detection; other targets use `Portable` lanes
-//! and a scalar scan with the same semantics (tests compare the two).
+//! SSE2 lanes cut 11+ count-to-2 from ~57.5 to ~51 us/puzzle). SSE2 is
+//! part of the x86-64 baseline, so there is no runtime detection; other
+//! targets use `Portable` lanes with the same semantics (tests compare
+//! the two).
 //! The per-word closures are scalar: a few table loads and a few
 //! dozen integer ops per update, nothing to gain from 128-bit lanes
 //! (clearing a row single's cells from the band's 9 words in SSE2, with
@@ -95,6 +95,24 @@
 //! sets, count to 2, us/puzzle), the cheaper 3-of-9 lanes and the
 //! branch-free placements took 11+ from 68.9 to 60.1, 1106 123.7 to
 //! 103.1, serg 3.09 to 2.85, 17-clue 3.26 to 2.87 (guesses unchanged).
+//!
+//! On an AMD EPYC Zen 5 VM (2 cores, shared; median of 5 alternating
+//! 1-second `bench` runs, count to 2): `settle` used to find changed words
+//! by an SSE2 scan of `f` against a `seen` copy; the scan read words just
+//! stored as u32, which stalls without store-to-load forwarding. Marking
+//! words dirty where they are written (`State::dirty`) removed the scan
+//! and the copy (state 448 -> 320 bytes): serg 537k -> 579k/s, 11+ 23.9k
+//! -> 25.4k/s, top1465 +1.6%, same guesses. Tried there and dropped, no
+//! gain or a loss: a whole-program `target-cpu=native` or x86-64-v3
+//! build (7-9% slower), `+bmi2` or `+popcnt` alone (same), branch-free
+//! clue loading through scratch words (5-8% slower), an inline 16-byte
+//! copy loop instead of the `memcpy` call (same), one table for KEEP and
+//! SUPPORT (same), taking the last bivalue cell instead of the first
+//! (serg count to 2: 6.45 -> 6.52 or 7.03 guesses), and, for count to 2
+//! on puzzles that look easy, a second solution by swapping a deadly
+//! rectangle (serg: guesses 6.45 -> 6.21, time the same: serg's second
+//! solutions rarely differ by one). Serg's search is depth, not dead
+//! ends: 8.7 nodes a puzzle counting to 2, 0.21 of them contradictions.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
@@ -665,45 +683,6 @@ fn row_singles(w: u32) -> u32 {
     out
 }
 
-/// Bit s set where `f[s] != seen[s]` (non-x86 targets, and the reference
-/// in tests).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-#[inline(always)]
-fn changed_words_portable(f: &[u32; NW], seen: &[u32; NW]) -> u64 {
-    let mut dirty = 0u64;
-    for s in 0..NW {
-        dirty |= ((f[s] != seen[s]) as u64) << s;
-    }
-    dirty
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-use changed_words_portable as changed_words;
-
-/// Bit s set where `f[s] != seen[s]`, in SSE2: one digit's 4 words per compare, the results
-/// packed to one move-mask per 4 digits (LLVM's own vectorisation of
-/// [`changed_words_portable`] assembled the mask in 64-bit lanes).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn changed_words(f: &[u32; NW], seen: &[u32; NW]) -> u64 {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86-64 baseline; every access is an
-    // unaligned 16-byte load of words 4e..4e+4 < NW = 36 of `f` or `seen`.
-    unsafe {
-        let (p, q) = (
-            f.as_ptr() as *const __m128i,
-            seen.as_ptr() as *const __m128i,
-        );
-        let eq = |e: usize| _mm_cmpeq_epi32(_mm_loadu_si128(p.add(e)), _mm_loadu_si128(q.add(e)));
-        let lo = _mm_packs_epi16(_mm_packs_epi32(eq(0), eq(1)), _mm_packs_epi32(eq(2), eq(3)));
-        let hi = _mm_packs_epi16(_mm_packs_epi32(eq(4), eq(5)), _mm_packs_epi32(eq(6), eq(7)));
-        let same = _mm_movemask_epi8(lo) as u64
-            | (_mm_movemask_epi8(hi) as u64) << 16
-            | (_mm_movemask_ps(_mm_castsi128_ps(eq(8))) as u64) << 32;
-        !same & ((1 << NW) - 1)
-    }
-}
-
 /// [`State::looks_easy`]: open cells at least and at most, candidates per
 /// open cell (times 10) below.
 const EASY_MIN_OPEN: u32 = 36;
@@ -742,17 +721,21 @@ const IDLE_LANES: [u16; NW] = {
 struct State {
     /// Candidates per (digit, band): index `digit * W + band`.
     f: [u32; NW],
-    /// `f` as last closed by `update`; a word that differs needs work.
-    seen: [u32; NW],
     /// Placed cells per band.
     solved: [u32; 3],
-    /// Minirow occupancy of `seen` (valid for every word once `settle`
+    /// Minirow occupancy of `f` as last closed (valid for every word once `settle`
     /// has run), reused by the 3-of-9 pass and the guess choice. The
     /// padding entries hold all 9 bits: an idle lane of the pass.
     occ: [u16; NW],
     /// Per digit, its column view (bit `9*band + column`) as its last
     /// vertical closure left it.
     vcols: [u32; 9],
+    /// Words changed since they were last closed (bit `digit * W + band`;
+    /// a superset is harmless). Every write to `f` outside `settle` marks
+    /// its words here, so `settle` needs no scan for changed words:
+    /// a 16-byte scan of words just written as u32 stalls (no
+    /// store-to-load forwarding).
+    dirty: u64,
 }
 
 /// Where the search splits next.
@@ -816,7 +799,6 @@ impl State {
         let occ = occupancy(w);
         let w = w & KEEP[occ];
         self.f[s] = w;
-        self.seen[s] = w;
         // The minirows KEEP left are exactly the fitting configurations'.
         self.occ[s] = SUPPORT[occ];
         *vdirty |= ((cols(w) != (self.vcols[d] >> (9 * b)) & 0x1FF) as u32) << d;
@@ -875,11 +857,11 @@ impl State {
     /// again while that narrows words. Batching the vertical step per
     /// digit (instead of after each word update) saves the repeats when
     /// several of a digit's words change in one wave. Words changed since
-    /// the last call are found by one scan against `seen`; after that the
-    /// updates report what they change.
+    /// the last call come marked in `self.dirty`; after that the updates
+    /// report what they change.
     #[inline(always)]
     fn settle(&mut self) -> bool {
-        let mut dirty = changed_words(&self.f, &self.seen);
+        let mut dirty = std::mem::take(&mut self.dirty);
         let mut vdirty = 0u32;
         loop {
             while dirty != 0 {
@@ -890,6 +872,7 @@ impl State {
                 }
             }
             if vdirty == 0 {
+                debug_assert!(self.is_closed());
                 return true;
             }
             while vdirty != 0 {
@@ -902,6 +885,25 @@ impl State {
         }
     }
 
+    /// Every word as `settle` leaves it: horizontally closed, its
+    /// occupancy cached in `occ`, its row singles placed, its columns
+    /// those of its digit's last vertical closure. A write to `f` that
+    /// did not mark its word dirty shows up here (debug builds).
+    fn is_closed(&self) -> bool {
+        (0..9).all(|d| {
+            let view =
+                cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18;
+            view == self.vcols[d]
+                && (0..3).all(|b| {
+                    let w = self.f[d * W + b];
+                    let occ = occupancy(w);
+                    w & KEEP[occ] == w
+                        && self.occ[d * W + b] as usize == occ
+                        && row_singles(w) & !self.solved[b] == 0
+                })
+        })
+    }
+
     /// Places digit `d` at bit `i` of band `b`.
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, i: u32) {
@@ -909,10 +911,14 @@ impl State {
         let own = self.f[d * W + b] & PLACE[i as usize];
         self.solved[b] |= bit;
         // Branch-free: every digit loses the cell, then `d` gets its word.
+        let mut hit = 0u64;
         for e in 0..9 {
-            self.f[e * W + b] &= !bit;
+            let x = self.f[e * W + b];
+            hit |= ((x >> i) as u64 & 1) << (e * W);
+            self.f[e * W + b] = x & !bit;
         }
         self.f[d * W + b] = own;
+        self.dirty |= hit << b;
     }
 
     #[inline(always)]
@@ -1094,8 +1100,10 @@ impl State {
                         | VKEEP[m[d][5] as usize & 0x1FF] << 3
                         | VKEEP[m[d][6] as usize & 0x1FF] << 6;
                     for b in 0..3 {
-                        self.f[d * W + b] &=
-                            KEEP[m[d][b] as usize & 0x1FF] & rep((a >> (9 * b)) & 0x1FF);
+                        let (s, x) = (d * W + b, self.f[d * W + b]);
+                        let y = x & KEEP[m[d][b] as usize & 0x1FF] & rep((a >> (9 * b)) & 0x1FF);
+                        self.f[s] = y;
+                        self.dirty |= ((x != y) as u64) << s;
                     }
                 }
                 return Pass::Changed;
@@ -1134,6 +1142,7 @@ impl State {
         for b in 0..3 {
             self.f[d * W + b] &= rep((allowed >> (9 * b)) & 0x1FF);
         }
+        self.dirty |= 7 << (d * W);
     }
 
     /// Candidate digits (bit d) of cell `i` in band `b`.
@@ -1214,7 +1223,10 @@ fn search<V: Vec8, const EASY: bool>(
     let mut st = *parent;
     match step {
         Step::Root => {}
-        Step::Word { s, keep } => st.f[s] &= keep,
+        Step::Word { s, keep } => {
+            st.f[s] &= keep;
+            st.dirty |= 1 << s;
+        }
         Step::Stack { d, k, p } => st.keep_stack_config(d, k, p),
         Step::Place { d, b, i } => st.place(d, b, i),
     }
@@ -1244,6 +1256,7 @@ fn search<V: Vec8, const EASY: bool>(
                     }
                 }
                 st.f[s] &= CONFIG_CELLS[configs.trailing_zeros() as usize];
+                st.dirty |= 1 << s;
             }
             Ok(Some(Branch::VConfig { d, k, mut configs })) => {
                 while configs & (configs - 1) != 0 {
@@ -1266,6 +1279,7 @@ fn search<V: Vec8, const EASY: bool>(
                         return true;
                     }
                     st.f[d * W + b] &= !bit;
+                    st.dirty |= 1 << (d * W + b);
                 }
             }
         }
@@ -1292,10 +1306,11 @@ fn solve_with<V: Vec8>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Sear
             }
             f
         },
-        seen: [0; NW],
         solved: [0; 3],
         occ: IDLE_LANES,
         vcols: [0; 9],
+        // Every real word (the padding stays 0 and clean).
+        dirty: 0x777_777_777,
     };
     // Givens first touch only their own digit's words (row, box, and the
     // column in the other bands), so a clash shows up as a given on a cell
@@ -1304,18 +1319,24 @@ fn solve_with<V: Vec8>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Sear
     let mut given = [0u32; 3];
     let mut own = [0u32; NW];
     for b in 0..3 {
-        for i in 0..27 {
-            let v = cells[b * 27 + i] as usize;
-            if v == 0 {
-                continue;
-            }
+        // The givens of the band as a bit set first, then a loop over its
+        // bits: a test per cell mispredicted about every other given.
+        let band: &[u8; 27] = cells[b * 27..b * 27 + 27].try_into().unwrap();
+        let mut g = 0u32;
+        for (i, &v) in band.iter().enumerate() {
+            g |= ((v != 0) as u32) << i;
+        }
+        given[b] = g;
+        while g != 0 {
+            let i = g.trailing_zeros() as usize;
+            g &= g - 1;
+            let v = band[i] as usize;
             let s = (v - 1) * W + b;
             if st.f[s] & (1 << i) == 0 {
                 return Search::default();
             }
             st.f[s] &= PLACE[i];
             own[s] |= 1 << i;
-            given[b] |= 1 << i;
             let colmask = !rep(1 << (i % 9));
             st.f[(v - 1) * W + (b + 1) % 3] &= colmask;
             st.f[(v - 1) * W + (b + 2) % 3] &= colmask;
@@ -1518,27 +1539,6 @@ mod tests {
     /// On every closed matrix (all 512 occupancies through `SUPPORT`) the
     /// cells alone in their row are the intersection of the fitting
     /// permutations, in both lane types.
-    #[test]
-    fn changed_words_matches_portable() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..2000 {
-            let (mut f, mut seen) = ([0u32; NW], [0u32; NW]);
-            for s in 0..NW {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                f[s] = x as u32 & BAND;
-                // About half the words unchanged.
-                seen[s] = if x >> 40 & 1 == 0 {
-                    f[s]
-                } else {
-                    (x >> 32) as u32 & BAND
-                };
-            }
-            assert_eq!(changed_words(&f, &seen), changed_words_portable(&f, &seen));
-        }
-    }
-
     #[test]
     fn certain_closed_matches_intersection() {
         for m in 0..512usize {
