@@ -732,7 +732,7 @@ unsafe fn search_pext<V: Vec8, const EASY: bool>(
     search::<V, Pext, EASY>(parent, step, ctx, settled)
 }
 
-/// Whether this CPU has a fast `pext`: BMI2, and not an AMD Zen 1 or 2
+/// Whether this CPU has a fast `pext`: BMI1 and BMI2, and not an AMD Zen 1 or 2
 /// (family 0x17), which run it in microcode at up to hundreds of cycles.
 /// Checked once; `SUDOKU_BULK_NO_PEXT` set in the environment turns the
 /// BMI2 path off (for side-by-side measurements).
@@ -745,6 +745,7 @@ fn fast_pext() -> bool {
         2 => true,
         _ => {
             let yes = std::env::var_os("SUDOKU_BULK_NO_PEXT").is_none()
+                && std::is_x86_feature_detected!("bmi1")
                 && std::is_x86_feature_detected!("bmi2")
                 && !slow_pext_amd();
             CACHE.store(1 + yes as u8, Ordering::Relaxed);
@@ -1407,8 +1408,7 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
 pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     #[cfg(target_arch = "x86_64")]
     if fast_pext() {
-        // SAFETY: `fast_pext` found BMI2 (and BMI1 comes with it on every
-        // CPU that has BMI2) on this CPU.
+        // SAFETY: `fast_pext` found BMI1 and BMI2 on this CPU.
         return unsafe { solve_pext(cells, limit, out) };
     }
     solve_with::<Native, Tables>(cells, limit, out)
@@ -1631,9 +1631,9 @@ mod tests {
                 assert_eq!(a, b);
                 verify(3, p, &a).unwrap();
                 #[cfg(target_arch = "x86_64")]
-                if std::is_x86_feature_detected!("bmi2") {
+                if std::is_x86_feature_detected!("bmi1") && std::is_x86_feature_detected!("bmi2") {
                     let mut c = [0u8; 81];
-                    // SAFETY: BMI2 checked just above.
+                    // SAFETY: BMI1 and BMI2 checked just above.
                     let pext = unsafe { solve_pext(p, limit, &mut c) };
                     assert_eq!(pext, native);
                     assert_eq!(c, a);
