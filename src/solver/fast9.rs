@@ -701,8 +701,9 @@ impl Isa for Tables {
 /// search and root it runs in are compiled with `bmi1,bmi2`
 /// ([`search_pext`], [`solve_pext`]) and reached only after
 /// [`fast_pext`] said yes. On Zen 5, median of 5 alternating
-/// 1-second runs, count to 2: serg +3.5%, 11+ +5% (a whole-program
-/// `+bmi2` build without `pext` measured the same as the baseline).
+/// 1-second runs, count to 2: serg +6%, 11+ +7%, 17-clue +5% (a
+/// whole-program `+bmi2` build without `pext` measured the same as the
+/// baseline).
 #[cfg(target_arch = "x86_64")]
 struct Pext;
 
@@ -711,8 +712,9 @@ impl Isa for Pext {
     #[inline(always)]
     fn occupancy(w: u32) -> usize {
         let t = w | w >> 1 | w >> 2;
-        // SAFETY: `Pext` is only used by `solve_pext` and `search_pext`,
-        // which run only when `fast_pext` found BMI2 on this CPU.
+        // SAFETY: `Pext` is only used where BMI2 was detected: inside
+        // `solve_pext` / `search_pext`, which run only after `fast_pext`
+        // said yes, and by tests that check for BMI2 first.
         (unsafe { std::arch::x86_64::_pext_u32(t, 0o111_111_111) }) as usize
     }
     fn search<V: Vec8, const EASY: bool>(
