@@ -1317,14 +1317,21 @@ impl State {
         }
     }
 
+    /// The solved grid into `out`. Solved, every word holds exactly one
+    /// cell per row: its digit's place there, found with one
+    /// trailing-zero count per row instead of a loop over set bits.
     fn write(&self, out: &mut [u8; 81]) {
+        debug_assert!(self.all_solved());
         for d in 0..9 {
             for b in 0..3 {
-                let mut w = self.f[d * W + b];
-                while w != 0 {
-                    let i = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    out[b * 27 + i] = d as u8 + 1;
+                let w = self.f[d * W + b];
+                for r in 0..3 {
+                    let row = (w >> (9 * r)) & 0x1FF;
+                    debug_assert_eq!(row.count_ones(), 1);
+                    // `| 0x100` keeps the index in the row even if the
+                    // assertion above were wrong.
+                    let c = (row | 0x100).trailing_zeros() as usize;
+                    out[b * 27 + r * 9 + c] = d as u8 + 1;
                 }
             }
         }
