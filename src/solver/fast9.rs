@@ -939,17 +939,31 @@ impl State {
             return true;
         }
         self.solved[b] |= new;
-        // Branch-free: every digit of the band loses the cells, then the
-        // word keeps its own (and is not marked again).
+        // Every digit of the band loses the cells, then the word keeps its
+        // own (and is not marked again).
+        let hit = self.clear_cells(b, new);
+        self.f[s] = w;
+        *dirty |= hit & !(1 << s);
+        true
+    }
+
+    /// Removes `cells` from all 9 digits' words of band `b`, branch-free;
+    /// returns the words that held one of them (bits `digit * W + b`).
+    #[inline(always)]
+    fn clear_cells(&mut self, b: usize, cells: u32) -> u64 {
         let mut hit = 0u64;
         for e in 0..9 {
             let x = self.f[e * W + b];
-            hit |= ((x & new != 0) as u64) << (e * W);
-            self.f[e * W + b] = x & !new;
+            hit |= ((x & cells != 0) as u64) << (e * W);
+            self.f[e * W + b] = x & !cells;
         }
-        self.f[s] = w;
-        *dirty |= (hit << b) & !(1 << s);
-        true
+        hit << b
+    }
+
+    /// Digit `d`'s column view (bit `9*band + column`) as `f` holds it.
+    #[inline(always)]
+    fn column_view(&self, d: usize) -> u32 {
+        cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18
     }
 
     /// Closes digit `d` vertically: each stack keeps the (band, column)
@@ -959,7 +973,7 @@ impl State {
     fn update_vertical(&mut self, d: usize, dirty: &mut u64) -> bool {
         let base = d * W;
         let (w0, w1, w2) = (self.f[base], self.f[base + 1], self.f[base + 2]);
-        let c = cols(w0) | cols(w1) << 9 | cols(w2) << 18;
+        let c = self.column_view(d);
         let m0 = c & 7 | (c >> 6) & 0o70 | (c >> 12) & 0o700;
         let m1 = (c >> 3) & 7 | (c >> 9) & 0o70 | (c >> 15) & 0o700;
         let m2 = (c >> 6) & 7 | (c >> 12) & 0o70 | (c >> 18) & 0o700;
@@ -1018,9 +1032,7 @@ impl State {
     /// did not mark its word dirty shows up here (debug builds).
     fn is_closed(&self) -> bool {
         (0..9).all(|d| {
-            let view =
-                cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18;
-            view == self.vcols[d]
+            self.column_view(d) == self.vcols[d]
                 && (0..3).all(|b| {
                     let w = self.f[d * W + b];
                     let occ = occupancy_tables(w);
@@ -1037,15 +1049,9 @@ impl State {
         let bit = 1u32 << i;
         let own = self.f[d * W + b] & PLACE[i as usize];
         self.solved[b] |= bit;
-        // Branch-free: every digit loses the cell, then `d` gets its word.
-        let mut hit = 0u64;
-        for e in 0..9 {
-            let x = self.f[e * W + b];
-            hit |= ((x >> i) as u64 & 1) << (e * W);
-            self.f[e * W + b] = x & !bit;
-        }
+        // Every digit loses the cell, then `d` gets its word.
+        self.dirty |= self.clear_cells(b, bit);
         self.f[d * W + b] = own;
-        self.dirty |= hit << b;
     }
 
     #[inline(always)]
@@ -1198,10 +1204,7 @@ impl State {
             // At a stall every word's columns are those of its digit's
             // last vertical closure.
             let c = self.vcols[d];
-            debug_assert_eq!(
-                c,
-                cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18
-            );
+            debug_assert_eq!(c, self.column_view(d));
             // (band b, stack k) column triple: bits 9b+3k.. of `c`, to bits
             // 16k+3b.. of lanes 4..8 (lane 7 idle: all 9 bits).
             // A band's 9 bits times SPREAD put its triple k at bits 16k..;
