@@ -93,6 +93,10 @@ pub enum RecordError {
     /// check uniqueness).
     #[error("multiple solutions")]
     MultipleSolutions,
+    /// The solution the record already holds is not a solution of its
+    /// puzzle (or not readable as a grid); the old label is kept.
+    #[error("existing solution is wrong: {0}")]
+    WrongLabel(String),
 }
 
 /// A character of input, printed the way a user can read it back: `'x'`, or

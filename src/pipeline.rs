@@ -15,23 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use crate::format::{Item, Layout, RecordError, Records};
-use crate::solver;
+use crate::record::{self, Label, Verdict};
 
-/// What to do with each puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Task {
-    /// Write one solution per puzzle. With `unique`, puzzles with several
-    /// solutions are bad records instead.
-    Solve {
-        /// Answer only puzzles with exactly one solution.
-        unique: bool,
-    },
-    /// Write the number of solutions, capped at `limit` (`0`, `1`, `2+`).
-    Count {
-        /// Stop counting here; written `N+`.
-        limit: u32,
-    },
-}
+pub use crate::record::Task;
 
 /// What to do when a record is bad.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -199,31 +185,23 @@ fn solve_one(
     answer: &mut [u8],
     tally: &mut Tally,
 ) -> Result<u32, RecordError> {
-    let limit = match task {
-        Task::Solve { unique } => 1 + u32::from(unique),
-        Task::Count { limit } => limit,
-    };
-    let search = solver::solve(layout.box_size, cells, limit, answer);
-    tally.guesses += search.guesses;
-    if search.count == 0 {
-        // Clashing givens are a malformed record for every task; a plain
-        // dead end is an answer (`0`) for `count`.
-        let err = layout.no_solution(cells);
-        if matches!(task, Task::Solve { .. }) || err != RecordError::NoSolution {
-            return Err(err);
+    let outcome = record::answer(layout.box_size, task, Label::Absent, false, cells, answer);
+    tally.guesses += outcome.guesses;
+    match outcome.verdict {
+        Verdict::Answered(count) => {
+            tally.solved += 1;
+            if let Task::Count { .. } = task {
+                tally.by_count[count.min(2) as usize] += 1;
+            }
+            Ok(count)
         }
-    }
-    match task {
-        Task::Solve { .. } if search.count > 1 => Err(RecordError::MultipleSolutions),
-        Task::Solve { .. } => {
+        Verdict::Kept => {
             tally.solved += 1;
             Ok(1)
         }
-        Task::Count { .. } => {
-            tally.solved += 1;
-            tally.by_count[search.count.min(2) as usize] += 1;
-            Ok(search.count)
-        }
+        // Name the clashing digit in the file's own symbols.
+        Verdict::Bad(RecordError::Duplicate { .. }) => Err(layout.no_solution(cells)),
+        Verdict::Bad(err) => Err(err),
     }
 }
 
