@@ -340,13 +340,11 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
             let solution = if d == b':' && fields.iter().all(|f| f.len() >= 3) {
                 // tdoku: puzzle:count:solution.
                 Some(2)
-            } else if fields
-                .iter()
-                .all(|f| f.len() >= 2 && (f[1].is_empty() || f[1].len() == n))
-            {
-                Some(1)
             } else {
-                None
+                // The first later field that is empty or a whole grid in
+                // every row holds the label; with none, one is appended.
+                let width = fields.iter().map(Vec::len).min().unwrap_or(1);
+                (1..width).find(|&j| fields.iter().all(|f| f[j].is_empty() || f[j].len() == n))
             };
             let cols = CsvColumns {
                 puzzle: 0,
@@ -763,5 +761,126 @@ mod tests {
         let err = detect(b"# x\n12345\n", &Forced::default()).unwrap_err();
         assert!(err.starts_with("2: cannot tell the layout"), "{err}");
         assert!(err.contains("--format"));
+    }
+
+    const P: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    fn lines(first: &str, n: usize, row: &str) -> String {
+        std::iter::once(first.to_string())
+            .chain(std::iter::repeat_n(row.to_string(), n))
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    }
+
+    #[test]
+    fn the_majority_decides_not_the_first_line() {
+        for first in [
+            "12345678x",
+            "ABCDEFGHIJKLMNOP",
+            "12345",
+            "1 2 3 4 5 6 7 8 9",
+        ] {
+            let (shape, b, _, skip) = shape_of(&lines(first, 20, P));
+            assert_eq!((shape, b, skip), (Shape::Line, 3, 0), "{first}");
+        }
+        // A forced line layout never takes a count line either.
+        let forced = Forced {
+            shape: Some(ShapeName::Line),
+            ..Forced::default()
+        };
+        let d = detect(lines("3", 3, P).as_bytes(), &forced).unwrap();
+        assert_eq!(d.skip_bytes, 0);
+    }
+
+    #[test]
+    fn delimited_rows_find_their_label_field() {
+        let cols = |data: String| match detect(data.as_bytes(), &Forced::default())
+            .unwrap()
+            .layout
+            .shape
+        {
+            Shape::Csv(c) => (c.delim, c.puzzle, c.solution),
+            s => panic!("{s:?}"),
+        };
+        let a = "1".repeat(81);
+        assert_eq!(
+            cols(lines(&format!("{P},{a}"), 3, &format!("{P},"))),
+            (b',', 0, Some(1))
+        );
+        assert_eq!(
+            cols(lines(&format!("{P},x"), 3, &format!("{P},y"))),
+            (b',', 0, None)
+        );
+        assert_eq!(
+            cols(lines(&format!("{P},x,"), 1, &format!("{P},y,{a}"))),
+            (b',', 0, Some(2))
+        );
+        assert_eq!(
+            cols(lines(&format!("{P}::"), 2, &format!("{P}:1:{a}"))),
+            (b':', 0, Some(2))
+        );
+        assert_eq!(
+            cols(lines(&format!("{P}\t{a}"), 2, &format!("{P}\tx"))),
+            (b'\t', 0, None)
+        );
+        // A TSV header with known names.
+        let d = detect(
+            format!("quizzes\tsolutions\n{P}\t\n").as_bytes(),
+            &Forced::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            d.layout.shape,
+            Shape::Csv(CsvColumns {
+                puzzle: 0,
+                solution: Some(1),
+                delim: b'\t'
+            })
+        );
+        assert_eq!(d.skip_lines, 1);
+    }
+
+    #[test]
+    fn boxed_and_number_lines() {
+        let row = " . 3 . | 6 4 . | . . .";
+        let (shape, b, ..) = shape_of(&format!("{row}\n-------|-------|-------\n{row}\n"));
+        assert_eq!((shape, b), (Shape::Boxed, 3));
+        let (shape, b, ..) = shape_of("*-----------*\n|..3|...|...|\n|---+---+---|\n");
+        assert_eq!((shape, b), (Shape::Boxed, 3));
+        let nums = vec!["0"; 81].join(" ");
+        assert_eq!(shape_of(&format!("{nums}\n")).0, Shape::Numbers(b' '));
+        let nums = vec!["16"; 256].join(",");
+        let (shape, b, ..) = shape_of(&format!("{nums}\n"));
+        assert_eq!((shape, b), (Shape::Numbers(b','), 4));
+    }
+
+    #[test]
+    fn non_text_is_named() {
+        let err = |data: &[u8]| detect(data, &Forced::default()).unwrap_err();
+        assert!(err(b"\xff\xfe4\x00.\x00").contains("UTF-16"));
+        let le: Vec<u8> = P.bytes().flat_map(|b| [b, 0]).collect();
+        assert!(err(&le).contains("UTF-16"));
+        assert!(err(b"\x1f\x8b\x08\x00\x00\x00").contains("gzip"));
+        let e = err(b"\x00\x01\x02\x03garbage\x00\n");
+        assert!(
+            e.contains("binary data, not text (starts with \"\\x00"),
+            "{e}"
+        );
+        // Latin-1 in a comment is still text.
+        let latin1 = [b"# caf\xe9\n".as_slice(), P.as_bytes()].concat();
+        assert!(detect(&latin1, &Forced::default()).is_ok());
+    }
+
+    #[test]
+    fn count_lines_must_match() {
+        let grid = "103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
+        assert_eq!(shape_of(&format!("1\n{grid}")).3, 2);
+        let e = detect(format!("2\n{grid}").as_bytes(), &Forced::default()).unwrap_err();
+        assert!(e.starts_with("1: the count line says 2"), "{e}");
+        // Only the head of stdin: more may follow.
+        let d = detect_head(format!("2\n{grid}").as_bytes(), &Forced::default(), false).unwrap();
+        assert_eq!(d.skip_lines, 1);
     }
 }
