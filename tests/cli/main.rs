@@ -1,6 +1,8 @@
 //! Integration tests: the real `sudoku-bulk` binary on real files.
 
+mod detect;
 mod formats;
+mod labels;
 mod solve;
 mod tools;
 mod util;
