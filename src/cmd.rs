@@ -45,6 +45,9 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         }
     }
     let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
+    if let Some(code) = crate::columnar::bulk(cfg, &name, &source)? {
+        return Ok(code);
+    }
     match source.bytes() {
         Some(data) => bulk_slice(cfg, &name, data),
         None => bulk_stdin(cfg, &name),
@@ -251,6 +254,9 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
 
 /// Runs `check`: prints the first bad records and a summary on stdout.
 pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
+    if let Some(code) = crate::columnar::check(cfg)? {
+        return Ok(code);
+    }
     let read = |p: &std::path::Path| -> anyhow::Result<Input> { input::open(Some(p), false) };
     let pname = cfg.puzzles.display().to_string();
     let puzzles = read(&cfg.puzzles)?;

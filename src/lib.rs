@@ -27,6 +27,7 @@ pub mod batch;
 pub mod bench;
 pub mod check;
 pub mod cmd;
+pub mod columnar;
 pub mod detect;
 pub mod format;
 pub mod generate;

@@ -1,5 +1,6 @@
 //! Integration tests: the real `sudoku-bulk` binary on real files.
 
+mod columnar;
 mod detect;
 mod formats;
 mod labels;

@@ -1,0 +1,110 @@
+//! Arrow IPC in and out (the `arrow-ipc` crate): the file format (Feather
+//! v2, `.arrow`/`.feather`) and the stream format, which also flows through
+//! stdin and stdout so a program can pipe record batches through the tool.
+//! Batches are read one at a time; answers keep the input's body
+//! compression (LZ4 frame or zstd), read from its first record batch.
+
+use std::io::{Cursor, Write};
+
+use arrow_ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
+use arrow_ipc::CompressionType;
+use arrow_schema::{Schema, SchemaRef};
+
+use super::table::Item;
+use super::{Data, Kind};
+
+/// Opens `data` as an Arrow IPC file or stream: the schema and the batches
+/// (each its own group).
+pub fn open<'a>(
+    name: &str,
+    kind: Kind,
+    data: Data<'a>,
+) -> anyhow::Result<(SchemaRef, Box<dyn Iterator<Item = Item> + 'a>)> {
+    let bad = |e: arrow_schema::ArrowError| anyhow::anyhow!("{name}: bad {}: {e}", kind.name());
+    let owned = name.to_string();
+    let mark = move |r: Result<arrow_array::RecordBatch, arrow_schema::ArrowError>| -> Item {
+        r.map(|b| (b, true))
+            .map_err(|e| anyhow::anyhow!("{owned}: bad {}: {e}", kind.name()))
+    };
+    Ok(match (kind, data) {
+        (Kind::ArrowFile, Data::File(_, bytes)) => {
+            let r =
+                arrow_ipc::reader::FileReader::try_new(Cursor::new(bytes), None).map_err(bad)?;
+            (r.schema(), Box::new(r.map(mark)))
+        }
+        (Kind::ArrowFile, Data::Owned(v)) => {
+            let r = arrow_ipc::reader::FileReader::try_new(Cursor::new(v), None).map_err(bad)?;
+            (r.schema(), Box::new(r.map(mark)))
+        }
+        (Kind::ArrowStream, Data::File(_, bytes)) => {
+            let r =
+                arrow_ipc::reader::StreamReader::try_new(Cursor::new(bytes), None).map_err(bad)?;
+            (r.schema(), Box::new(r.map(mark)))
+        }
+        (Kind::ArrowStream, Data::Owned(v)) => {
+            let r = arrow_ipc::reader::StreamReader::try_new(Cursor::new(v), None).map_err(bad)?;
+            (r.schema(), Box::new(r.map(mark)))
+        }
+        (Kind::ArrowStream, Data::Stream(lock)) => {
+            let r = arrow_ipc::reader::StreamReader::try_new(lock, None).map_err(bad)?;
+            (r.schema(), Box::new(r.map(mark)))
+        }
+        (k, _) => anyhow::bail!("{name}: {} needs a whole file", k.name()),
+    })
+}
+
+/// The body compression of the first record batch in `data` (a whole IPC
+/// file or stream), walking the message headers only.
+pub fn compression(data: &[u8]) -> Option<CompressionType> {
+    let mut pos = if data.starts_with(b"ARROW1") { 8 } else { 0 };
+    for _ in 0..64 {
+        let word = |at: usize| -> Option<u32> {
+            Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?))
+        };
+        let mut len = word(pos)? as usize;
+        pos += 4;
+        if len == 0xFFFF_FFFF {
+            len = word(pos)? as usize;
+            pos += 4;
+        }
+        if len == 0 {
+            return None;
+        }
+        let msg = arrow_ipc::root_as_message(data.get(pos..pos + len)?).ok()?;
+        if let Some(rb) = msg.header_as_record_batch() {
+            return rb.compression().map(|c| c.codec());
+        }
+        pos += len + usize::try_from(msg.bodyLength()).ok()?;
+    }
+    None
+}
+
+fn options(codec: Option<CompressionType>) -> anyhow::Result<IpcWriteOptions> {
+    Ok(IpcWriteOptions::default().try_with_compression(codec)?)
+}
+
+/// A file-format writer on `w`.
+pub fn file_writer<'o>(
+    w: &'o mut dyn Write,
+    schema: &Schema,
+    codec: Option<CompressionType>,
+) -> anyhow::Result<FileWriter<&'o mut dyn Write>> {
+    Ok(FileWriter::try_new_with_options(
+        w,
+        schema,
+        options(codec)?,
+    )?)
+}
+
+/// A stream-format writer on `w`.
+pub fn stream_writer<'o>(
+    w: &'o mut dyn Write,
+    schema: &Schema,
+    codec: Option<CompressionType>,
+) -> anyhow::Result<StreamWriter<&'o mut dyn Write>> {
+    Ok(StreamWriter::try_new_with_options(
+        w,
+        schema,
+        options(codec)?,
+    )?)
+}

@@ -1,0 +1,517 @@
+//! Column- and array-shaped inputs (Parquet, Arrow IPC file and stream, NumPy
+//! `.npy`): `cmd` sniffs the input's first bytes and hands such a run here.
+//! Each format's module turns its data into fixed-size rows of cells, which
+//! [`crate::batch`] solves in parallel under the label rule of
+//! [`crate::record`]; the answers go back out in the input's format (or as
+//! text lines, or another format named by `-o`'s extension), in row order,
+//! through the same atomic [`Output`] as text runs.
+//!
+//! ```text
+//! input bytes ── sniff ──> npy     (header + raw array, memory-mapped)
+//!                     └──> table   (Parquet row groups / Arrow record batches)
+//!         rows of cells ──> batch::for_each_row ──> answers + outcomes
+//!         answers ──> same format (column filled or added) | text lines
+//! ```
+//!
+//! Rows are counted from 0 in messages (`FILE:row R: reason`), as NumPy and
+//! DataFrame indices are.
+
+use std::io::{BufRead, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use crate::args::{BulkConfig, CheckConfig};
+use crate::check::Report;
+use crate::format::{Layout, RecordError, Shape, Symbols};
+use crate::input::Input;
+use crate::output::{Output, Reporter};
+use crate::pipeline::{OnError, Tally, Task};
+use crate::record::{Outcome, Verdict};
+
+pub mod npy;
+
+#[cfg(feature = "columnar")]
+pub mod ipc;
+#[cfg(feature = "columnar")]
+pub mod parquet;
+#[cfg(feature = "columnar")]
+pub mod table;
+
+/// A columnar format, as told by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Apache Parquet (`PAR1`).
+    Parquet,
+    /// Arrow IPC file, also called Feather v2 (`ARROW1`).
+    ArrowFile,
+    /// Arrow IPC stream (messages behind the `0xFFFFFFFF` continuation
+    /// marker).
+    ArrowStream,
+    /// NumPy `.npy` (`\x93NUMPY`).
+    Npy,
+}
+
+impl Kind {
+    /// The name used in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "Parquet",
+            Kind::ArrowFile => "Arrow IPC file",
+            Kind::ArrowStream => "Arrow IPC stream",
+            Kind::Npy => "NumPy .npy",
+        }
+    }
+}
+
+/// The format `head` (the first bytes of an input) starts with, if any.
+pub fn sniff(head: &[u8]) -> Option<Kind> {
+    if head.starts_with(b"PAR1") {
+        Some(Kind::Parquet)
+    } else if head.starts_with(b"ARROW1") {
+        Some(Kind::ArrowFile)
+    } else if head.starts_with(&[0xFF; 4]) {
+        Some(Kind::ArrowStream)
+    } else if head.starts_with(npy::MAGIC) {
+        Some(Kind::Npy)
+    } else {
+        None
+    }
+}
+
+/// Where answers go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A columnar format.
+    Columnar(Kind),
+    /// One answer line per row (`error: REASON` for a bad row).
+    Text,
+}
+
+/// The output format: the one `-o`'s extension names, else the input's.
+pub fn target(input: Kind, output: Option<&Path>) -> Target {
+    let ext = output
+        .and_then(Path::extension)
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("parquet" | "pq") => Target::Columnar(Kind::Parquet),
+        Some("arrow" | "feather" | "ipc") => Target::Columnar(Kind::ArrowFile),
+        Some("arrows") => Target::Columnar(Kind::ArrowStream),
+        Some("npy") => Target::Columnar(Kind::Npy),
+        Some("txt" | "text" | "sudoku" | "sdk") => Target::Text,
+        _ => Target::Columnar(input),
+    }
+}
+
+/// A bulk run over a columnar input, as the format modules see it.
+pub struct Job<'a> {
+    /// The input's name in messages.
+    pub name: &'a str,
+    /// Solve or count.
+    pub task: Task,
+    /// Worker threads.
+    pub threads: usize,
+    /// Bad-row policy.
+    pub on_error: OnError,
+    /// Add guesses and level.
+    pub stats: bool,
+    /// Replace existing labels.
+    pub overwrite: bool,
+    /// The puzzle column the user named.
+    pub column: Option<&'a str>,
+    /// Cell symbols the user forced (string columns).
+    pub symbols: Option<Symbols>,
+    /// Output path (`None`: stdout).
+    pub output: Option<&'a Path>,
+    /// Draw a progress bar.
+    pub progress: bool,
+    /// The worker threads rows are solved on.
+    pub pool: &'a rayon::ThreadPool,
+    /// Progress bar (hidden unless stderr is a terminal).
+    pub reporter: std::sync::Mutex<Reporter>,
+}
+
+/// Rows solved per step: enough to keep every worker busy, few enough that
+/// the cells, answers and decoded columns of one step stay a few MiB.
+pub const ROWS_PER_STEP: usize = 1 << 15;
+
+/// The hook `cmd::bulk` calls first: runs the job here and returns its exit
+/// status when the input is columnar, `None` (having consumed nothing) when
+/// it is text.
+pub fn bulk(cfg: &BulkConfig, name: &str, source: &Input) -> anyhow::Result<Option<ExitCode>> {
+    let stdin;
+    let (kind, data) = match source.bytes() {
+        Some(data) => match sniff(data) {
+            Some(kind) => {
+                let path = cfg.input.as_deref().expect("a file has a path");
+                (kind, Data::File(path, data))
+            }
+            None => return Ok(None),
+        },
+        None => {
+            // Peek without consuming: the bytes stay in stdin's buffer for
+            // the text path. A pipe gives at least the first write, which
+            // holds the whole magic in practice.
+            stdin = std::io::stdin();
+            let mut lock = stdin.lock();
+            let head = lock
+                .fill_buf()
+                .with_context(|| format!("{name}: cannot read"))?;
+            match sniff(head) {
+                Some(Kind::ArrowStream) => (Kind::ArrowStream, Data::Stream(lock)),
+                Some(kind) => {
+                    // Parquet, Arrow files and .npy need the whole input.
+                    let mut all = Vec::new();
+                    lock.read_to_end(&mut all)
+                        .with_context(|| format!("{name}: cannot read"))?;
+                    (kind, Data::Owned(all))
+                }
+                None => return Ok(None),
+            }
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    let job = Job {
+        pool: &pool,
+        name,
+        task: cfg.task,
+        threads: cfg.threads,
+        on_error: cfg.on_error,
+        stats: cfg.stats,
+        // TODO(merge): cfg.overwrite once `--overwrite` lands on main.
+        overwrite: false,
+        column: cfg.forced.column.as_deref(),
+        symbols: cfg.forced.symbols,
+        output: cfg.output.as_deref(),
+        progress: cfg.progress,
+        reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
+    };
+    let mut out = Output::create(job.output)?;
+    let result = run(&job, kind, data, &mut out);
+    let tally = match result {
+        Ok(Run::Done(tally)) => tally,
+        Ok(Run::Failed) => return Ok(Some(ExitCode::from(crate::cmd::EXIT_BAD_RECORDS))),
+        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(Some(ExitCode::SUCCESS)),
+        Err(e) => return Err(e),
+    };
+    match out.finish() {
+        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(Some(ExitCode::SUCCESS)),
+        r => r?,
+    }
+    let reporter = job.reporter.into_inner().expect("no panic while held");
+    reporter.finish(job.task, &tally);
+    Ok(Some(ExitCode::from(if tally.bad == 0 {
+        crate::cmd::EXIT_OK
+    } else {
+        crate::cmd::EXIT_BAD_RECORDS
+    })))
+}
+
+/// The input's bytes: a mapped or read file, or stdin for a stream.
+pub enum Data<'a> {
+    /// A whole input file (mapped or read) and its path, which Parquet
+    /// reopens to read pages at will.
+    File(&'a Path, &'a [u8]),
+    /// The whole input, read from stdin.
+    Owned(Vec<u8>),
+    /// Stdin, streamed (Arrow IPC stream only).
+    Stream(std::io::StdinLock<'static>),
+}
+
+/// How a run ended.
+pub enum Run {
+    /// Every row written; the totals.
+    Done(Tally),
+    /// `--on-error fail` stopped at a bad row (already reported).
+    Failed,
+}
+
+fn run(job: &Job<'_>, kind: Kind, data: Data<'_>, out: &mut Output) -> anyhow::Result<Run> {
+    let target = target(kind, job.output);
+    match kind {
+        Kind::Npy => {
+            let bytes = match &data {
+                Data::File(_, d) => *d,
+                Data::Owned(v) => &v[..],
+                Data::Stream(_) => unreachable!("only Arrow streams are streamed"),
+            };
+            npy::run(job, bytes, target, out)
+        }
+        #[cfg(feature = "columnar")]
+        Kind::Parquet | Kind::ArrowFile | Kind::ArrowStream => {
+            table::run(job, kind, data, target, out)
+        }
+        #[cfg(not(feature = "columnar"))]
+        _ => anyhow::bail!(
+            "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+            job.name,
+            kind.name()
+        ),
+    }
+}
+
+/// Rows of one step, solved: what every writer needs.
+pub struct Solved {
+    /// Box size of the grids.
+    pub box_size: usize,
+    /// Answer cells, `rows × cells` (zeros for bad rows).
+    pub answers: Vec<u8>,
+    /// One outcome per row.
+    pub outcomes: Vec<Outcome>,
+    /// Per row with `--stats`: guesses to prove it unique and the level
+    /// (`None` for bad rows).
+    pub grades: Option<Vec<Option<(u64, crate::generate::Level)>>>,
+}
+
+impl Solved {
+    /// Rows in the step.
+    pub fn rows(&self) -> usize {
+        self.outcomes.len()
+    }
+}
+
+/// Solves `rows` rows: `puzzle(row, cells)` fills a row's cells (or says why
+/// it cannot), `label(row)` gives its existing solution. Runs on the current
+/// rayon pool.
+pub fn solve_step<P, L>(job: &Job<'_>, box_size: usize, rows: usize, puzzle: P, label: L) -> Solved
+where
+    P: Fn(usize, &mut [u8]) -> Result<(), RecordError> + Sync,
+    L: for<'x> Fn(usize, &'x mut Vec<u8>) -> crate::record::Label<'x> + Sync,
+{
+    let side = box_size * box_size;
+    let n = side * side;
+    let answers = vec![0u8; rows * n];
+    job.pool
+        .install(|| solve_rows(job, box_size, rows, &puzzle, &label, answers))
+}
+
+fn solve_rows<P, L>(
+    job: &Job<'_>,
+    box_size: usize,
+    rows: usize,
+    puzzle: &P,
+    label: &L,
+    mut answers: Vec<u8>,
+) -> Solved
+where
+    P: Fn(usize, &mut [u8]) -> Result<(), RecordError> + Sync,
+    L: for<'x> Fn(usize, &'x mut Vec<u8>) -> crate::record::Label<'x> + Sync,
+{
+    use rayon::prelude::*;
+    let n = answers.len() / rows.max(1);
+    let outcomes = crate::batch::for_each_row(n.max(1), &mut answers, |row, answer| {
+        let mut cells = vec![0u8; n];
+        if let Err(e) = puzzle(row, &mut cells) {
+            answer.fill(0);
+            return Outcome {
+                verdict: Verdict::Bad(e),
+                guesses: 0,
+            };
+        }
+        let mut scratch = Vec::new();
+        let label = label(row, &mut scratch);
+        crate::record::answer(box_size, job.task, label, job.overwrite, &cells, answer)
+    });
+    let grades = job.stats.then(|| {
+        outcomes
+            .par_iter()
+            .enumerate()
+            .map(|(row, o)| {
+                if !o.is_good() {
+                    return None;
+                }
+                let mut cells = vec![0u8; n];
+                puzzle(row, &mut cells).ok()?;
+                Some(crate::generate::grade(box_size, &cells))
+            })
+            .collect()
+    });
+    Solved {
+        box_size,
+        answers,
+        outcomes,
+        grades,
+    }
+}
+
+/// Adds a step's outcomes to `tally` and reports its bad rows on stderr as
+/// `NAME:row R: reason` (rows from `first_row`). With `OnError::Fail`,
+/// reports only the first and returns false: the run must stop.
+pub fn account(job: &Job<'_>, first_row: u64, solved: &Solved, tally: &mut Tally) -> bool {
+    let mut err = std::io::stderr().lock();
+    for (k, o) in solved.outcomes.iter().enumerate() {
+        tally.records += 1;
+        tally.guesses += o.guesses;
+        match &o.verdict {
+            Verdict::Answered(count) => {
+                tally.solved += 1;
+                if let Task::Count { .. } = job.task {
+                    tally.by_count[(*count).min(2) as usize] += 1;
+                }
+            }
+            Verdict::Kept => tally.solved += 1,
+            Verdict::Bad(e) => {
+                tally.bad += 1;
+                let _ = writeln!(
+                    err,
+                    "sudoku-bulk: {}:row {}: {e}",
+                    job.name,
+                    first_row + k as u64
+                );
+                if job.on_error == OnError::Fail {
+                    return false;
+                }
+            }
+        }
+    }
+    if let Ok(mut r) = job.reporter.lock() {
+        crate::pipeline::Observer::progress(&mut *r, 0, tally.records);
+    }
+    true
+}
+
+/// Appends one text line per row of `solved`: the answer in `layout`'s
+/// symbols (one-line shape), the count (`N+` at the limit), or `error:
+/// REASON`; ` GUESSES LEVEL` after it with `--stats`.
+pub fn write_text(job: &Job<'_>, layout: &Layout, solved: &Solved, out: &mut Vec<u8>) {
+    let n = layout.cells();
+    for (k, o) in solved.outcomes.iter().enumerate() {
+        match (&o.verdict, job.task) {
+            (Verdict::Bad(e), _) => {
+                let _ = writeln!(out, "error: {e}");
+                continue;
+            }
+            (Verdict::Answered(c), Task::Count { limit }) if *c >= limit => {
+                let _ = writeln!(out, "{limit}+");
+            }
+            (Verdict::Answered(c), Task::Count { .. }) => {
+                let _ = writeln!(out, "{c}");
+            }
+            _ => layout.write_answer(b"", &solved.answers[k * n..(k + 1) * n], out),
+        }
+        if let Some(Some((guesses, level))) = solved.grades.as_ref().map(|g| g[k]) {
+            out.pop();
+            let _ = writeln!(out, " {guesses} {}", level.name());
+        }
+    }
+}
+
+/// The one-line text layout for answers of `box_size` grids.
+pub fn text_layout(box_size: usize, symbols: Option<Symbols>) -> Layout {
+    let symbols = symbols.unwrap_or(if box_size <= 3 {
+        Symbols::Digits
+    } else {
+        Symbols::Letters
+    });
+    Layout::new(Shape::Line, box_size, symbols)
+}
+
+/// Box size of a grid of `cells` cells (9x9, 16x16, 25x25).
+pub fn box_of_cells(cells: usize) -> Option<usize> {
+    (3..=5).find(|b| b * b * b * b == cells)
+}
+
+/// The hook `cmd::check` calls first: checks a columnar puzzle file (its
+/// own solution column, or an answers file) and returns the exit status, or
+/// `None` when the puzzles file is not columnar.
+pub fn check(cfg: &CheckConfig) -> anyhow::Result<Option<ExitCode>> {
+    let puzzles = crate::input::open(Some(&cfg.puzzles), false)?;
+    let Some(data) = puzzles.bytes() else {
+        return Ok(None);
+    };
+    let Some(kind) = sniff(data) else {
+        return Ok(None);
+    };
+    let pname = cfg.puzzles.display().to_string();
+    let answers = match &cfg.answers {
+        Some(a) => Some((a.display().to_string(), crate::input::open(Some(a), false)?)),
+        None => None,
+    };
+    let answers = match (&answers, &cfg.answers) {
+        (Some((aname, input)), Some(path)) => {
+            let bytes = input
+                .bytes()
+                .ok_or_else(|| anyhow::anyhow!("{aname}: this command reads files, not stdin"))?;
+            Some((aname.as_str(), Data::File(path, bytes)))
+        }
+        _ => None,
+    };
+    let spec = CheckSpec {
+        column: cfg.forced.column.as_deref(),
+        symbols: cfg.forced.symbols,
+    };
+    let report = match kind {
+        Kind::Npy => npy::check(&pname, data, answers)?,
+        #[cfg(feature = "columnar")]
+        _ => table::check(&spec, &pname, kind, Data::File(&cfg.puzzles, data), answers)?,
+        #[cfg(not(feature = "columnar"))]
+        _ => anyhow::bail!(
+            "{pname}: {} input needs sudoku-bulk built with the `columnar` feature",
+            kind.name()
+        ),
+    };
+    let _ = &spec;
+    let aname = cfg
+        .answers
+        .as_ref()
+        .map_or(pname.clone(), |a| a.display().to_string());
+    let mut out = std::io::stdout().lock();
+    for (row, reason) in &report.shown {
+        writeln!(out, "{aname}:row {row}: {reason}")?;
+    }
+    let hidden = report.bad - report.shown.len() as u64;
+    if hidden > 0 {
+        writeln!(out, "{aname}: ... and {hidden} more bad records")?;
+    }
+    if let Some((np, na)) = report.count_mismatch {
+        writeln!(out, "{aname}: {na} answer rows for {np} puzzles in {pname}")?;
+    }
+    writeln!(
+        out,
+        "{aname}: {} records checked, {} good, {} bad",
+        report.records, report.good, report.bad
+    )?;
+    Ok(Some(ExitCode::from(if report.ok() {
+        crate::cmd::EXIT_OK
+    } else {
+        crate::cmd::EXIT_BAD_RECORDS
+    })))
+}
+
+/// Counts one checked row in `report` (the first [`crate::check::SHOWN`]
+/// bad ones with their reason).
+pub fn record(report: &mut Report, row: u64, verdict: Result<(), String>) {
+    report.records += 1;
+    match verdict {
+        Ok(()) => report.good += 1,
+        Err(reason) => {
+            report.bad += 1;
+            if report.shown.len() < crate::check::SHOWN {
+                report.shown.push((row, reason));
+            }
+        }
+    }
+}
+
+/// What `check` was told about the columns.
+pub struct CheckSpec<'a> {
+    /// The puzzle column the user named.
+    pub column: Option<&'a str>,
+    /// Forced symbols for string columns.
+    pub symbols: Option<Symbols>,
+}
+
+/// Verifies one answer row against its puzzle row, both already decoded
+/// (or not), for `check`.
+pub fn check_row(
+    box_size: usize,
+    puzzle: Result<&[u8], String>,
+    answer: Result<&[u8], String>,
+) -> Result<(), String> {
+    let p = puzzle.map_err(|e| format!("puzzle is bad: {e}"))?;
+    let a = answer.map_err(|e| format!("solution: {e}"))?;
+    crate::solver::verify(box_size, p, a)
+}

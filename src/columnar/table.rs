@@ -1,0 +1,962 @@
+//! Tables (Parquet row groups, Arrow IPC record batches) in and out: finds
+//! the puzzle column, turns each batch's puzzle (and existing solution)
+//! values into rows of cells, and builds the answer batch: the same columns
+//! in the same order, the solution column filled (or `solution` added, typed
+//! like the puzzle column), plus `solutions` for `count` and
+//! `guesses`/`level` for `--stats`. The format modules only move batches.
+//!
+//! Puzzle columns: strings (`"4.....8.5.3..."`, any symbols the one-line
+//! text layout reads, via [`Layout::parse`]) or lists of small integers
+//! (`list`, `large_list`, `fixed_size_list`, one level nested for
+//! `[[...9], ...]` rows), 0 or null = blank.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::Context;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    ArrowPrimitiveType, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
+    UInt64Type, UInt8Type,
+};
+use arrow_array::{
+    Array, ArrayRef, FixedSizeListArray, GenericListArray, Int64Array, OffsetSizeTrait,
+    PrimitiveArray, RecordBatch, StringArray,
+};
+use arrow_buffer::{ArrowNativeType, NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+
+use super::{CheckSpec, Data, Job, Kind, Run, Solved, Target};
+use crate::check::Report;
+use crate::detect::{Forced, ShapeName};
+use crate::format::{Layout, RecordError};
+use crate::pipeline::{Tally, Task};
+use crate::record::{Label, Verdict};
+
+/// Known dataset columns, (puzzle, solution), as for CSV headers.
+const KNOWN_COLUMNS: &[(&str, &str)] = &[
+    ("quizzes", "solutions"),
+    ("puzzle", "solution"),
+    ("question", "answer"),
+    ("quiz", "solution"),
+    ("puzzles", "solutions"),
+];
+
+/// Where the puzzles and solutions are, and what the output looks like.
+pub struct Plan {
+    /// Puzzle column index.
+    pub puzzle: usize,
+    /// Existing solution column index.
+    pub solution: Option<usize>,
+    /// The output schema.
+    pub schema: SchemaRef,
+    /// Grid and symbols, once a non-null puzzle was seen.
+    grid: Option<Grid>,
+    /// The user's forced symbols.
+    forced: Forced,
+}
+
+/// The grid size and, for string columns, how cells are written.
+#[derive(Clone, Debug)]
+struct Grid {
+    box_size: usize,
+    /// Layout of string puzzles (also used to write string answers).
+    text: Layout,
+    /// Layout of string solutions, when the solution column is strings.
+    label_text: Layout,
+}
+
+fn is_text(dt: &DataType) -> bool {
+    matches!(
+        dt,
+        DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Utf8View
+            | DataType::Binary
+            | DataType::LargeBinary
+            | DataType::BinaryView
+    )
+}
+
+fn is_int(dt: &DataType) -> bool {
+    dt.is_integer()
+}
+
+/// The element type under one or two levels of lists, if `dt` is a list of
+/// integers.
+fn list_child(dt: &DataType) -> Option<&DataType> {
+    match dt {
+        DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _) => {
+            Some(f.data_type())
+        }
+        _ => None,
+    }
+}
+
+fn is_int_list(dt: &DataType) -> bool {
+    match list_child(dt) {
+        Some(c) if is_int(c) => true,
+        Some(c) => list_child(c).is_some_and(is_int),
+        None => false,
+    }
+}
+
+fn usable(dt: &DataType) -> bool {
+    is_text(dt) || is_int_list(dt)
+}
+
+impl Plan {
+    /// Finds the columns in `schema` and builds the output schema for
+    /// `job`'s task.
+    pub fn new(job: &Job<'_>, schema: &Schema) -> anyhow::Result<Plan> {
+        Plan::for_task(
+            job.name,
+            job.column,
+            job.symbols,
+            job.task,
+            job.stats,
+            schema,
+        )
+    }
+
+    fn for_task(
+        name: &str,
+        column: Option<&str>,
+        symbols: Option<crate::format::Symbols>,
+        task: Task,
+        stats: bool,
+        schema: &Schema,
+    ) -> anyhow::Result<Plan> {
+        struct J<'a> {
+            name: &'a str,
+            column: Option<&'a str>,
+            symbols: Option<crate::format::Symbols>,
+            task: Task,
+            stats: bool,
+        }
+        let job = J {
+            name,
+            column,
+            symbols,
+            task,
+            stats,
+        };
+        let names: Vec<String> = schema
+            .fields()
+            .iter()
+            .map(|f| f.name().to_ascii_lowercase())
+            .collect();
+        let find = |name: &str| names.iter().position(|n| n == name);
+        let listed = || {
+            schema
+                .fields()
+                .iter()
+                .map(|f| format!("{} ({})", f.name(), f.data_type()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (puzzle, solution) = match job.column {
+            Some(col) => {
+                let p = find(&col.to_ascii_lowercase()).ok_or_else(|| {
+                    anyhow::anyhow!("{}: no column {col:?} (columns: {})", job.name, listed())
+                })?;
+                let s = KNOWN_COLUMNS
+                    .iter()
+                    .find(|(pz, _)| names[p] == *pz)
+                    .and_then(|(_, s)| find(s))
+                    .or_else(|| find("solution"));
+                (p, s)
+            }
+            None => KNOWN_COLUMNS
+                .iter()
+                .find_map(|(p, s)| find(p).map(|p| (p, find(s))))
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{}: no known puzzle column (puzzle, quizzes, question, quiz) among {}; \
+                         name it with --column NAME",
+                        job.name,
+                        listed()
+                    )
+                })?,
+        };
+        let solution = solution.filter(|&s| s != puzzle);
+        let pf = schema.field(puzzle);
+        if !usable(pf.data_type()) {
+            anyhow::bail!(
+                "{}: column {:?} is {}: expected strings or lists of integers",
+                job.name,
+                pf.name(),
+                pf.data_type()
+            );
+        }
+        if let Some(s) = solution {
+            let sf = schema.field(s);
+            if !usable(sf.data_type()) {
+                anyhow::bail!(
+                    "{}: solution column {:?} is {}: expected strings or lists of integers",
+                    job.name,
+                    sf.name(),
+                    sf.data_type()
+                );
+            }
+        }
+        let mut fields: Vec<Arc<Field>> = schema.fields().iter().cloned().collect();
+        let mut add = |name: &str, dt: DataType| -> anyhow::Result<()> {
+            if find(name).is_some() {
+                anyhow::bail!(
+                    "{}: the table already has a column {name:?}, which this run would add",
+                    job.name
+                );
+            }
+            fields.push(Arc::new(Field::new(name, dt, true)));
+            Ok(())
+        };
+        match job.task {
+            Task::Solve { .. } if solution.is_none() => add("solution", pf.data_type().clone())?,
+            Task::Solve { .. } => {}
+            Task::Count { .. } => add(
+                if find("solutions").is_some() && solution.is_some() {
+                    "solution_count"
+                } else {
+                    "solutions"
+                },
+                DataType::Int64,
+            )?,
+        }
+        if job.stats {
+            add("guesses", DataType::Int64)?;
+            add("level", DataType::Utf8)?;
+        }
+        // A solution column that may now hold nulls (bad rows) must say so.
+        if let (Some(s), Task::Solve { .. }) = (solution, job.task) {
+            let f = fields[s].as_ref().clone().with_nullable(true);
+            fields[s] = Arc::new(f);
+        }
+        let schema = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+        Ok(Plan {
+            puzzle,
+            solution,
+            schema,
+            grid: None,
+            forced: Forced {
+                shape: Some(ShapeName::Line),
+                symbols: job.symbols,
+                column: None,
+            },
+        })
+    }
+
+    /// Decides the grid from the first non-null puzzles of `batch`.
+    fn decide(&mut self, job_name: &str, batch: &RecordBatch) -> anyhow::Result<()> {
+        if self.grid.is_some() {
+            return Ok(());
+        }
+        let col = batch.column(self.puzzle);
+        let sample: Vec<Vec<u8>> = (0..col.len())
+            .filter(|&i| col.is_valid(i))
+            .take(100)
+            .filter_map(|i| text_value(col.as_ref(), i).map(<[u8]>::to_vec))
+            .collect();
+        let box_size = if is_text(col.data_type()) {
+            if sample.is_empty() {
+                return Ok(());
+            }
+            None
+        } else {
+            let Some(i) = (0..col.len()).find(|&i| col.is_valid(i)) else {
+                return Ok(());
+            };
+            let (a, b) = leaf_range(col.as_ref(), i);
+            Some(super::box_of_cells(b - a).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{job_name}:row {i}: the puzzle has {} cells; expected 81, 256 or 625",
+                    b - a
+                )
+            })?)
+        };
+        let text = match box_size {
+            Some(b) => super::text_layout(b, self.forced.symbols),
+            None => self.detect(job_name, &sample)?,
+        };
+        let mut label_text = text.clone();
+        if let Some(s) = self.solution {
+            let scol = batch.column(s);
+            if is_text(scol.data_type()) && !is_text(col.data_type()) {
+                let sample: Vec<Vec<u8>> = (0..scol.len())
+                    .filter_map(|i| text_value(scol.as_ref(), i))
+                    .filter(|v| !v.is_empty())
+                    .take(100)
+                    .map(<[u8]>::to_vec)
+                    .collect();
+                if !sample.is_empty() {
+                    label_text = self.detect(job_name, &sample)?;
+                }
+            }
+        }
+        self.grid = Some(Grid {
+            box_size: text.box_size,
+            text,
+            label_text,
+        });
+        Ok(())
+    }
+
+    /// The one-line layout of sample strings, by the text detector.
+    fn detect(&self, job_name: &str, sample: &[Vec<u8>]) -> anyhow::Result<Layout> {
+        let joined = sample.join(&b'\n');
+        let found = crate::detect::detect(&joined, &self.forced)
+            .map_err(|e| anyhow::anyhow!("{job_name}: puzzle column: {}", e.trim_start()))?;
+        Ok(found.layout)
+    }
+
+    /// Solves one batch; `first_row` numbers its rows in the whole input.
+    fn solve(&mut self, job: &Job<'_>, batch: &RecordBatch) -> anyhow::Result<Option<Solved>> {
+        self.decide(job.name, batch)?;
+        let rows = batch.num_rows();
+        let Some(grid) = self.grid.clone() else {
+            // Only null puzzles so far: each row is bad.
+            let outcomes = (0..rows)
+                .map(|_| crate::record::Outcome {
+                    verdict: Verdict::Bad(null_puzzle()),
+                    guesses: 0,
+                })
+                .collect();
+            return Ok(Some(Solved {
+                box_size: 3,
+                answers: vec![0; rows * 81],
+                outcomes,
+                grades: job.stats.then(|| vec![None; rows]),
+            }));
+        };
+        let pcol = batch.column(self.puzzle).as_ref();
+        let scol = self.solution.map(|s| batch.column(s).as_ref());
+        let n = grid.text.cells();
+        let solved = super::solve_step(
+            job,
+            grid.box_size,
+            rows,
+            |r, cells| decode(pcol, r, &grid.text, n, cells),
+            |r, scratch| match scol {
+                None => Label::Absent,
+                Some(col) => label(col, r, &grid.label_text, n, scratch),
+            },
+        );
+        Ok(Some(solved))
+    }
+
+    /// The output batch for `batch` and its answers.
+    fn answer_batch(
+        &self,
+        job: &Job<'_>,
+        batch: &RecordBatch,
+        solved: &Solved,
+    ) -> anyhow::Result<RecordBatch> {
+        let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
+        let rows = solved.rows();
+        let n = solved.answers.len() / rows.max(1);
+        let side = solved.box_size * solved.box_size;
+        let text = self
+            .grid
+            .as_ref()
+            .map_or_else(|| super::text_layout(3, None), |g| g.text.clone());
+        match job.task {
+            Task::Solve { .. } => {
+                let target = match self.solution {
+                    Some(s) => batch.column(s).clone(),
+                    None => batch.column(self.puzzle).clone(),
+                };
+                let dt = target.data_type().clone();
+                let fresh_rows: Vec<bool> = solved
+                    .outcomes
+                    .iter()
+                    .map(|o| matches!(o.verdict, Verdict::Answered(_)))
+                    .collect();
+                let label_layout = self
+                    .grid
+                    .as_ref()
+                    .map_or_else(|| text.clone(), |g| g.label_text.clone());
+                let fresh = build(
+                    &dt,
+                    &solved.answers,
+                    n,
+                    side,
+                    &fresh_rows,
+                    if self.solution.is_some() {
+                        &label_layout
+                    } else {
+                        &text
+                    },
+                )?;
+                let col = match self.solution {
+                    // Kept and bad rows keep their old value, byte for byte.
+                    Some(s) => {
+                        let old = batch.column(s);
+                        let idx: Vec<(usize, usize)> = (0..rows)
+                            .map(|r| if fresh_rows[r] { (1, r) } else { (0, r) })
+                            .collect();
+                        arrow_select::interleave::interleave(&[old.as_ref(), fresh.as_ref()], &idx)?
+                    }
+                    None => fresh,
+                };
+                match self.solution {
+                    Some(s) => columns[s] = col,
+                    None => columns.push(col),
+                }
+            }
+            Task::Count { .. } => {
+                let counts: Int64Array = solved
+                    .outcomes
+                    .iter()
+                    .map(|o| match o.verdict {
+                        Verdict::Answered(c) => Some(c as i64),
+                        _ => None,
+                    })
+                    .collect();
+                columns.push(Arc::new(counts));
+            }
+        }
+        if let Some(grades) = &solved.grades {
+            let guesses: Int64Array = grades.iter().map(|g| g.map(|(x, _)| x as i64)).collect();
+            let levels: StringArray = grades.iter().map(|g| g.map(|(_, l)| l.name())).collect();
+            columns.push(Arc::new(guesses));
+            columns.push(Arc::new(levels));
+        }
+        RecordBatch::try_new(self.schema.clone(), columns)
+            .with_context(|| format!("{}: cannot build the answer table", job.name))
+    }
+
+    /// The text layout answers are written in (text output).
+    fn text_layout(&self) -> Layout {
+        self.grid
+            .as_ref()
+            .map_or_else(|| super::text_layout(3, None), |g| g.text.clone())
+    }
+}
+
+fn null_puzzle() -> RecordError {
+    RecordError::Csv("no puzzle (null)".into())
+}
+
+/// The bytes of a string or binary value; `None` for null or non-text.
+fn text_value(col: &dyn Array, i: usize) -> Option<&[u8]> {
+    if col.is_null(i) {
+        return None;
+    }
+    Some(match col.data_type() {
+        DataType::Utf8 => col.as_string::<i32>().value(i).as_bytes(),
+        DataType::LargeUtf8 => col.as_string::<i64>().value(i).as_bytes(),
+        DataType::Utf8View => col.as_string_view().value(i).as_bytes(),
+        DataType::Binary => col.as_binary::<i32>().value(i),
+        DataType::LargeBinary => col.as_binary::<i64>().value(i),
+        DataType::BinaryView => col.as_binary_view().value(i),
+        _ => return None,
+    })
+}
+
+/// Offset of list element `k` (`k == len` allowed) in the list's values.
+fn boundary(col: &dyn Array, k: usize) -> usize {
+    match col.data_type() {
+        DataType::List(_) => col.as_list::<i32>().value_offsets()[k] as usize,
+        DataType::LargeList(_) => col.as_list::<i64>().value_offsets()[k] as usize,
+        DataType::FixedSizeList(_, size) => k * *size as usize,
+        _ => k,
+    }
+}
+
+fn list_values(col: &dyn Array) -> &ArrayRef {
+    match col.data_type() {
+        DataType::List(_) => col.as_list::<i32>().values(),
+        DataType::LargeList(_) => col.as_list::<i64>().values(),
+        _ => col.as_fixed_size_list().values(),
+    }
+}
+
+/// Row `i`'s range in the leaf integer array of a (nested) list column.
+fn leaf_range(col: &dyn Array, i: usize) -> (usize, usize) {
+    let (a, b) = (boundary(col, i), boundary(col, i + 1));
+    let child = list_values(col);
+    if list_child(child.data_type()).is_some() {
+        (boundary(child.as_ref(), a), boundary(child.as_ref(), b))
+    } else {
+        (a, b)
+    }
+}
+
+fn leaf_values(col: &dyn Array) -> &ArrayRef {
+    let child = list_values(col);
+    if list_child(child.data_type()).is_some() {
+        list_values(child.as_ref())
+    } else {
+        child
+    }
+}
+
+fn ints<T: ArrowPrimitiveType>(
+    leaf: &dyn Array,
+    range: (usize, usize),
+    side: usize,
+    cells: &mut [u8],
+) -> Result<(), RecordError> {
+    let arr = leaf.as_primitive::<T>();
+    let values = &arr.values()[range.0..range.1];
+    for (k, (c, v)) in cells.iter_mut().zip(values).enumerate() {
+        if arr.is_null(range.0 + k) {
+            *c = 0;
+            continue;
+        }
+        match v.to_i64() {
+            Some(x) if (0..=side as i64).contains(&x) => *c = x as u8,
+            _ => {
+                return Err(RecordError::BadNumber {
+                    cell: k + 1,
+                    token: format!("{v:?}"),
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Decodes row `r` of a puzzle or solution column into `cells`.
+fn decode(
+    col: &dyn Array,
+    r: usize,
+    text: &Layout,
+    n: usize,
+    cells: &mut [u8],
+) -> Result<(), RecordError> {
+    if col.is_null(r) {
+        return Err(null_puzzle());
+    }
+    if let Some(v) = text_value(col, r) {
+        return text.parse(v.trim_ascii(), cells);
+    }
+    let range = leaf_range(col, r);
+    if range.1 - range.0 != n {
+        return Err(RecordError::WrongLength {
+            expected: n,
+            found: range.1 - range.0,
+        });
+    }
+    let leaf = leaf_values(col).as_ref();
+    let side = text.box_size * text.box_size;
+    match leaf.data_type() {
+        DataType::Int8 => ints::<Int8Type>(leaf, range, side, cells),
+        DataType::Int16 => ints::<Int16Type>(leaf, range, side, cells),
+        DataType::Int32 => ints::<Int32Type>(leaf, range, side, cells),
+        DataType::Int64 => ints::<Int64Type>(leaf, range, side, cells),
+        DataType::UInt8 => ints::<UInt8Type>(leaf, range, side, cells),
+        DataType::UInt16 => ints::<UInt16Type>(leaf, range, side, cells),
+        DataType::UInt32 => ints::<UInt32Type>(leaf, range, side, cells),
+        DataType::UInt64 => ints::<UInt64Type>(leaf, range, side, cells),
+        dt => Err(RecordError::Csv(format!("list of {dt} is not a grid"))),
+    }
+}
+
+/// Row `r`'s existing solution.
+fn label<'x>(
+    col: &dyn Array,
+    r: usize,
+    text: &Layout,
+    n: usize,
+    scratch: &'x mut Vec<u8>,
+) -> Label<'x> {
+    if col.is_null(r) {
+        return Label::Empty;
+    }
+    if text_value(col, r).is_some_and(|v| v.trim_ascii().is_empty()) {
+        return Label::Empty;
+    }
+    scratch.resize(n, 0);
+    match decode(col, r, text, n, scratch) {
+        Ok(()) if scratch.iter().all(|&c| c == 0) => Label::Empty,
+        Ok(()) => Label::Cells(scratch),
+        Err(e) => Label::Unreadable(e.to_string()),
+    }
+}
+
+/// An array of type `dt` holding the answers of the rows marked in `rows`
+/// (null elsewhere): strings in `text`'s symbols, or lists of integers
+/// (nested lists hold one grid row each).
+fn build(
+    dt: &DataType,
+    answers: &[u8],
+    n: usize,
+    side: usize,
+    rows: &[bool],
+    text: &Layout,
+) -> anyhow::Result<ArrayRef> {
+    let nulls = NullBuffer::from(rows.to_vec());
+    let row = |r: usize| &answers[r * n..(r + 1) * n];
+    if is_text(dt) {
+        let mut buf = Vec::with_capacity(n);
+        let strings: Vec<Option<String>> = (0..rows.len())
+            .map(|r| {
+                rows[r].then(|| {
+                    buf.clear();
+                    text.write_cells(row(r), b'.', &mut buf);
+                    String::from_utf8_lossy(&buf).into_owned()
+                })
+            })
+            .collect();
+        let utf8 = StringArray::from(strings);
+        return arrow_cast_like(Arc::new(utf8), dt);
+    }
+    // Lists: every row gets n leaves (zeros under a null), so offsets are
+    // regular.
+    let items = rows.len();
+    build_list(dt, answers, items, n, side, Some(nulls))
+}
+
+/// Strings as `dt` (one of the text types).
+fn arrow_cast_like(utf8: ArrayRef, dt: &DataType) -> anyhow::Result<ArrayRef> {
+    let s = utf8.as_string::<i32>();
+    Ok(match dt {
+        DataType::Utf8 => utf8,
+        DataType::LargeUtf8 => Arc::new(arrow_array::LargeStringArray::from_iter(s.iter())),
+        DataType::Utf8View => Arc::new(arrow_array::StringViewArray::from_iter(s.iter())),
+        DataType::Binary => Arc::new(arrow_array::BinaryArray::from_iter(
+            s.iter().map(|v| v.map(str::as_bytes)),
+        )),
+        DataType::LargeBinary => Arc::new(arrow_array::LargeBinaryArray::from_iter(
+            s.iter().map(|v| v.map(str::as_bytes)),
+        )),
+        DataType::BinaryView => Arc::new(arrow_array::BinaryViewArray::from_iter(
+            s.iter().map(|v| v.map(str::as_bytes)),
+        )),
+        dt => anyhow::bail!("cannot write answers as {dt}"),
+    })
+}
+
+fn prim<T: ArrowPrimitiveType>(cells: &[u8]) -> ArrayRef {
+    Arc::new(PrimitiveArray::<T>::from_iter_values(
+        cells.iter().map(|&v| T::Native::usize_as(v as usize)),
+    ))
+}
+
+/// A list array of type `dt` with `items` items of `leaves` leaves each,
+/// taken in order from `cells`.
+fn build_list(
+    dt: &DataType,
+    cells: &[u8],
+    items: usize,
+    leaves: usize,
+    side: usize,
+    nulls: Option<NullBuffer>,
+) -> anyhow::Result<ArrayRef> {
+    let Some(child) = list_child(dt) else {
+        return Ok(match dt {
+            DataType::Int8 => prim::<Int8Type>(cells),
+            DataType::Int16 => prim::<Int16Type>(cells),
+            DataType::Int32 => prim::<Int32Type>(cells),
+            DataType::Int64 => prim::<Int64Type>(cells),
+            DataType::UInt8 => prim::<UInt8Type>(cells),
+            DataType::UInt16 => prim::<UInt16Type>(cells),
+            DataType::UInt32 => prim::<UInt32Type>(cells),
+            DataType::UInt64 => prim::<UInt64Type>(cells),
+            dt => anyhow::bail!("cannot write answers as {dt}"),
+        });
+    };
+    // A nested list holds one grid row per inner list.
+    let (per_item, child_leaves) = if list_child(child).is_some() {
+        (side, leaves / side)
+    } else {
+        (leaves, 1)
+    };
+    let values = build_list(child, cells, items * per_item, child_leaves, side, None)?;
+    Ok(match dt {
+        DataType::List(f) => Arc::new(GenericListArray::<i32>::try_new(
+            f.clone(),
+            offsets::<i32>(items, per_item),
+            values,
+            nulls,
+        )?),
+        DataType::LargeList(f) => Arc::new(GenericListArray::<i64>::try_new(
+            f.clone(),
+            offsets::<i64>(items, per_item),
+            values,
+            nulls,
+        )?),
+        DataType::FixedSizeList(f, size) => {
+            if *size as usize != per_item {
+                anyhow::bail!("a fixed-size list of {size} cannot hold {per_item} cells");
+            }
+            Arc::new(FixedSizeListArray::try_new(
+                f.clone(),
+                *size,
+                values,
+                nulls,
+            )?)
+        }
+        dt => anyhow::bail!("cannot write answers as {dt}"),
+    })
+}
+
+fn offsets<O: OffsetSizeTrait>(items: usize, per_item: usize) -> OffsetBuffer<O> {
+    OffsetBuffer::from_lengths(std::iter::repeat_n(per_item, items))
+}
+
+/// Where a table run writes.
+pub enum Sink<'o> {
+    /// Parquet: the writer encodes into a buffer drained after every row
+    /// group (the Output's writer is not `Send`, which `ArrowWriter` needs).
+    Parquet(Box<parquet::arrow::ArrowWriter<Vec<u8>>>, &'o mut dyn Write),
+    /// Arrow IPC file.
+    File(arrow_ipc::writer::FileWriter<&'o mut dyn Write>),
+    /// Arrow IPC stream.
+    Stream(arrow_ipc::writer::StreamWriter<&'o mut dyn Write>),
+    /// Answer lines.
+    Text(&'o mut dyn Write, Vec<u8>),
+}
+
+impl Sink<'_> {
+    fn write(
+        &mut self,
+        job: &Job<'_>,
+        plan: &Plan,
+        batch: &RecordBatch,
+        solved: &Solved,
+    ) -> anyhow::Result<()> {
+        match self {
+            Sink::Text(out, buf) => {
+                buf.clear();
+                super::write_text(job, &plan.text_layout(), solved, buf);
+                out.write_all(buf)?;
+            }
+            sink => {
+                let answer = plan.answer_batch(job, batch, solved)?;
+                match sink {
+                    Sink::Parquet(w, _) => w.write(&answer)?,
+                    Sink::File(w) => w.write(&answer)?,
+                    Sink::Stream(w) => {
+                        w.write(&answer)?;
+                        // A pipe reader sees each batch as soon as it is done.
+                        w.flush()?;
+                    }
+                    Sink::Text(..) => unreachable!(),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends a Parquet row group (so the output keeps the input's), and
+    /// moves its bytes to the output.
+    fn end_group(&mut self) -> anyhow::Result<()> {
+        if let Sink::Parquet(w, out) = self {
+            w.flush()?;
+            let bytes = std::mem::take(w.inner_mut());
+            out.write_all(&bytes)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> anyhow::Result<()> {
+        match self {
+            Sink::Parquet(mut w, out) => {
+                w.finish()?;
+                out.write_all(w.inner_mut())?;
+            }
+            Sink::File(mut w) => w.finish()?,
+            Sink::Stream(mut w) => w.finish()?,
+            Sink::Text(out, _) => out.flush()?,
+        }
+        Ok(())
+    }
+}
+
+/// One batch from a source: the batch and whether it ends a row group.
+pub type Item = anyhow::Result<(RecordBatch, bool)>;
+
+/// Runs a table job: `kind` says how to read `data`.
+pub fn run(
+    job: &Job<'_>,
+    kind: Kind,
+    data: Data<'_>,
+    target: Target,
+    out: &mut crate::output::Output,
+) -> anyhow::Result<Run> {
+    let codec = match &data {
+        Data::File(_, d) if kind != Kind::Parquet => super::ipc::compression(d),
+        Data::Owned(d) if kind != Kind::Parquet => super::ipc::compression(d),
+        _ => None,
+    };
+    let (schema, batches, props): (SchemaRef, Box<dyn Iterator<Item = Item> + '_>, _) = match kind {
+        Kind::Parquet => {
+            let (schema, it, props) = super::parquet::open(job.name, data)?;
+            (schema, it, Some(props))
+        }
+        _ => {
+            let (schema, it) = super::ipc::open(job.name, kind, data)?;
+            (schema, it, None)
+        }
+    };
+    let mut plan = Plan::new(job, &schema)?;
+    let w = out.writer();
+    let mut sink = match target {
+        Target::Text => Sink::Text(w, Vec::new()),
+        Target::Columnar(Kind::Parquet) => {
+            let props = match props {
+                Some(p) => p,
+                None => super::parquet::default_props(),
+            };
+            let props = super::parquet::props_for(props, &plan.schema, plan.puzzle);
+            let writer =
+                parquet::arrow::ArrowWriter::try_new(Vec::new(), plan.schema.clone(), Some(props))
+                    .with_context(|| format!("{}: cannot write Parquet", job.name))?;
+            Sink::Parquet(Box::new(writer), w)
+        }
+        Target::Columnar(Kind::ArrowFile) => {
+            Sink::File(super::ipc::file_writer(w, &plan.schema, codec)?)
+        }
+        Target::Columnar(Kind::ArrowStream) => {
+            Sink::Stream(super::ipc::stream_writer(w, &plan.schema, codec)?)
+        }
+        Target::Columnar(Kind::Npy) => anyhow::bail!(
+            "{}: writing .npy from a table is not supported; use .parquet, .arrow or .txt",
+            job.name
+        ),
+    };
+    let mut tally = Tally::default();
+    let mut first = 0u64;
+    for item in batches {
+        let (batch, ends_group) = item?;
+        if batch.num_rows() > 0 {
+            let Some(solved) = plan.solve(job, &batch)? else {
+                continue;
+            };
+            if !super::account(job, first, &solved, &mut tally) {
+                return Ok(Run::Failed);
+            }
+            sink.write(job, &plan, &batch, &solved)
+                .with_context(|| write_context(job))?;
+            first += batch.num_rows() as u64;
+        }
+        if ends_group {
+            sink.end_group().with_context(|| write_context(job))?;
+        }
+    }
+    sink.finish().with_context(|| write_context(job))?;
+    Ok(Run::Done(tally))
+}
+
+fn write_context(job: &Job<'_>) -> String {
+    match job.output {
+        Some(o) => format!("{} (reading {})", o.display(), job.name),
+        None => format!("writing output (reading {})", job.name),
+    }
+}
+
+/// `check` for a table: its puzzle column against its solution column, or
+/// against the solution column of an answers table.
+pub fn check(
+    spec: &CheckSpec<'_>,
+    pname: &str,
+    kind: Kind,
+    data: Data<'_>,
+    answers: Option<(&str, Data<'_>)>,
+) -> anyhow::Result<Report> {
+    let open =
+        |name: &str, kind: Kind, data: Data<'_>| -> anyhow::Result<(SchemaRef, Vec<RecordBatch>)> {
+            let (schema, it): (SchemaRef, Box<dyn Iterator<Item = Item> + '_>) = match kind {
+                Kind::Parquet => {
+                    let (s, it, _) = super::parquet::open(name, data)?;
+                    (s, it)
+                }
+                Kind::Npy => anyhow::bail!("{name}: compare a table with a table"),
+                k => super::ipc::open(name, k, data)?,
+            };
+            let batches = it
+                .map(|r| r.map(|(b, _)| b))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            Ok((schema, batches))
+        };
+    let (schema, batches) = open(pname, kind, data)?;
+    let plan_for = |name: &str, schema: &Schema| {
+        Plan::for_task(
+            name,
+            spec.column,
+            spec.symbols,
+            Task::Solve { unique: false },
+            false,
+            schema,
+        )
+    };
+    let mut plan = plan_for(pname, &schema)?;
+    let (aname, abatches, acol) = match answers {
+        Some((aname, adata)) => {
+            let head = match &adata {
+                Data::File(_, d) => *d,
+                _ => &[],
+            };
+            let akind = super::sniff(head)
+                .ok_or_else(|| anyhow::anyhow!("{aname}: not a Parquet or Arrow file"))?;
+            let (aschema, ab) = open(aname, akind, adata)?;
+            let aplan = plan_for(aname, &aschema);
+            let col = match aplan {
+                Ok(p) => p.solution.unwrap_or(p.puzzle),
+                Err(_) => aschema
+                    .index_of("solution")
+                    .map_err(|_| anyhow::anyhow!("{aname}: no solution column"))?,
+            };
+            (aname, Some(ab), col)
+        }
+        None => {
+            let s = plan.solution.ok_or_else(|| {
+                anyhow::anyhow!("{pname}: no solution column to check (give the answers file too)")
+            })?;
+            (pname, None, s)
+        }
+    };
+    let _ = aname;
+    let mut report = Report::default();
+    let mut row = 0u64;
+    let mut arow = 0usize;
+    let (mut pc, mut ac) = (Vec::new(), Vec::new());
+    let flat: Option<Vec<(ArrayRef, usize)>> = abatches.as_ref().map(|bs| {
+        bs.iter()
+            .flat_map(|b| (0..b.num_rows()).map(move |r| (b.column(acol).clone(), r)))
+            .collect()
+    });
+    let mut np = 0u64;
+    for batch in &batches {
+        plan.decide(pname, batch)?;
+        let Some(grid) = plan.grid.clone() else {
+            np += batch.num_rows() as u64;
+            row += batch.num_rows() as u64;
+            continue;
+        };
+        let n = grid.text.cells();
+        pc.resize(n, 0);
+        ac.resize(n, 0);
+        let pcol = batch.column(plan.puzzle).as_ref();
+        for r in 0..batch.num_rows() {
+            np += 1;
+            let (acol_ref, ar) = match &flat {
+                Some(f) => match f.get(arow) {
+                    Some((c, ar)) => (c.as_ref(), *ar),
+                    None => break,
+                },
+                None => (batch.column(acol).as_ref(), r),
+            };
+            arow += 1;
+            let p = decode(pcol, r, &grid.text, n, &mut pc)
+                .map(|()| &pc[..])
+                .map_err(|e| e.to_string());
+            let a = decode(acol_ref, ar, &grid.label_text, n, &mut ac)
+                .map(|()| &ac[..])
+                .map_err(|e| match e {
+                    RecordError::Csv(m) if m.contains("null") => "no answer (null)".to_string(),
+                    e => e.to_string(),
+                });
+            super::record(&mut report, row, super::check_row(grid.box_size, p, a));
+            row += 1;
+        }
+    }
+    if let Some(f) = &flat {
+        if f.len() as u64 != np {
+            report.count_mismatch = Some((np, f.len() as u64));
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,888 @@
+//! Columnar and array inputs: Parquet, Arrow IPC (file and stream) and NumPy
+//! `.npy` files written here with the real crates (and with pyarrow/numpy
+//! when a Python with them is at hand: `$SUDOKU_BULK_PYTHON` or `python3`),
+//! solved by the real binary, every answer checked by `assert_valid`.
+
+use std::path::PathBuf;
+use std::process::Command as Std;
+
+use crate::util::*;
+
+/// `count` puzzles of box size `b`: (puzzle, its full grid) pairs; about
+/// `blank`% of cells blanked, so some have several solutions.
+fn fixtures(b: usize, count: usize, blank: usize, seed: u64) -> Vec<(Vec<u8>, Vec<u8>)> {
+    (0..count as u64)
+        .map(|k| {
+            let grid = full_grid(b, seed * 1000 + k);
+            (blank_out(&grid, blank, seed * 7919 + k), grid)
+        })
+        .collect()
+}
+
+/// A puzzle whose givens clash (two 5s in row 1).
+fn clashing() -> Vec<u8> {
+    let mut p = vec![0u8; 81];
+    p[0] = 5;
+    p[8] = 5;
+    p
+}
+
+fn solve(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["solve"];
+    all.extend_from_slice(args);
+    run(&all, b"")
+}
+
+// ---------------------------------------------------------------- .npy
+
+fn npy_header(descr: &str, shape: &str, fortran: bool) -> Vec<u8> {
+    let dict = format!(
+        "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+        if fortran { "True" } else { "False" }
+    );
+    let total = (10 + dict.len() + 1).div_ceil(64) * 64;
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&((total - 10) as u16).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out.resize(total - 1, b' ');
+    out.push(b'\n');
+    out
+}
+
+/// A `.npy` of `rows` (cells as numbers) in `descr` (`|u1`, `<i8`, ...).
+fn npy(descr: &str, shape: &str, rows: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = npy_header(descr, shape, false);
+    let size: usize = descr[2..].parse().unwrap();
+    for row in rows {
+        for &v in row {
+            out.extend_from_slice(&(v as u64).to_le_bytes()[..size]);
+        }
+    }
+    out
+}
+
+/// Reads back a `.npy` answer: (descr, shape, elements as u64).
+fn read_npy(bytes: &[u8]) -> (String, String, Vec<u64>) {
+    assert!(bytes.starts_with(b"\x93NUMPY\x01\x00"));
+    let len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    assert_eq!((10 + len) % 64, 0, "data aligned as NumPy aligns it");
+    let dict = std::str::from_utf8(&bytes[10..10 + len]).unwrap();
+    let field = |key: &str, close: char| {
+        let at = dict.find(key).unwrap() + key.len();
+        let rest = &dict[at..];
+        rest[..=rest.find(close).unwrap()].trim().to_string()
+    };
+    let descr = field("'descr': ", ',');
+    let descr = descr.trim_end_matches(',').trim_matches('\'').to_string();
+    let shape = field("'shape': ", ')');
+    let size: usize = descr[2..].parse().unwrap();
+    let values = bytes[10 + len..]
+        .chunks(size)
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w[..size].copy_from_slice(c);
+            u64::from_le_bytes(w)
+        })
+        .collect();
+    (descr, shape, values)
+}
+
+#[test]
+fn npy_every_dtype_and_shape_solved_in_kind() {
+    let set = fixtures(3, 40, 60, 1);
+    let puzzles: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    for (descr, shape) in [
+        ("|u1", "(40, 81)"),
+        ("|i1", "(40, 9, 9)"),
+        ("<i2", "(40, 81)"),
+        ("<i4", "(40, 9, 9)"),
+        ("<i8", "(40, 81)"),
+        ("<u2", "(40, 81)"),
+    ] {
+        let (dir, path) = temp_file("p.npy", &npy(descr, shape, &puzzles));
+        let out = dir.path().join("a.npy");
+        for j in ["1", "2"] {
+            let o = run(
+                &[
+                    "solve",
+                    path.to_str().unwrap(),
+                    "-o",
+                    out.to_str().unwrap(),
+                    "-j",
+                    j,
+                ],
+                b"",
+            );
+            assert_eq!(o.status.code(), Some(0), "{descr}: {}", stderr(&o));
+            let (d, s, values) = read_npy(&std::fs::read(&out).unwrap());
+            assert_eq!((d.as_str(), s.as_str()), (descr, shape));
+            for (k, p) in puzzles.iter().enumerate() {
+                let a: Vec<u8> = values[k * 81..(k + 1) * 81]
+                    .iter()
+                    .map(|&v| v as u8)
+                    .collect();
+                assert_valid(3, p, &a);
+            }
+        }
+        // The answers pass `check`; a broken one does not.
+        let o = run(
+            &["check", path.to_str().unwrap(), out.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+        assert!(stdout(&o).contains("40 records checked, 40 good, 0 bad"));
+    }
+}
+
+#[test]
+fn npy_16x16_and_text_output() {
+    let set = fixtures(4, 6, 45, 2);
+    let puzzles: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    let (dir, path) = temp_file("p.npy", &npy("<i4", "(6, 16, 16)", &puzzles));
+    let out = dir.path().join("a.npy");
+    let o = run(
+        &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (_, shape, values) = read_npy(&std::fs::read(&out).unwrap());
+    assert_eq!(shape, "(6, 16, 16)");
+    for (k, p) in puzzles.iter().enumerate() {
+        let a: Vec<u8> = values[k * 256..(k + 1) * 256]
+            .iter()
+            .map(|&v| v as u8)
+            .collect();
+        assert_valid(4, p, &a);
+    }
+    // `-o x.txt` writes one answer line per row, in letters.
+    let txt = dir.path().join("a.txt");
+    let o = run(
+        &["solve", path.to_str().unwrap(), "-o", txt.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&txt).unwrap();
+    assert_eq!(text.lines().count(), 6);
+    for (p, line) in puzzles.iter().zip(text.lines()) {
+        assert_valid(4, p, &cells(line, "", LETTERS));
+    }
+}
+
+#[test]
+fn npy_bad_rows_are_zeros_and_reported_by_index() {
+    let set = fixtures(3, 5, 55, 3);
+    let mut rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    rows[1] = clashing();
+    rows[3][10] = 12; // not a 9x9 value
+    let (dir, path) = temp_file("p.npy", &npy("<i2", "(5, 81)", &rows));
+    let out = dir.path().join("a.npy");
+    let o = run(
+        &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let name = path.display().to_string();
+    assert!(
+        err.contains(&format!("{name}:row 1: duplicate given 5")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{name}:row 3: cell 11: invalid number 12")),
+        "{err}"
+    );
+    let (_, _, values) = read_npy(&std::fs::read(&out).unwrap());
+    for k in [1, 3] {
+        assert!(
+            values[k * 81..(k + 1) * 81].iter().all(|&v| v == 0),
+            "row {k}"
+        );
+    }
+    for k in [0, 2, 4] {
+        let a: Vec<u8> = values[k * 81..(k + 1) * 81]
+            .iter()
+            .map(|&v| v as u8)
+            .collect();
+        assert_valid(3, &rows[k], &a);
+    }
+    // `check` names the zero rows.
+    let o = run(
+        &["check", path.to_str().unwrap(), out.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("5 records checked, 3 good, 2 bad"),
+        "{}",
+        stdout(&o)
+    );
+    // --on-error fail leaves no output file.
+    let fail = dir.path().join("f.npy");
+    let o = run(
+        &[
+            "solve",
+            path.to_str().unwrap(),
+            "-o",
+            fail.to_str().unwrap(),
+            "--on-error",
+            "fail",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!fail.exists());
+}
+
+#[test]
+fn npy_count_empty_and_refusals() {
+    let set = fixtures(3, 4, 75, 4);
+    let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    let (dir, path) = temp_file("p.npy", &npy("|u1", "(4, 81)", &rows));
+    let out = dir.path().join("c.npy");
+    let o = run(
+        &[
+            "count",
+            path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--limit",
+            "3",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (descr, shape, values) = read_npy(&std::fs::read(&out).unwrap());
+    assert_eq!((descr.as_str(), shape.as_str()), ("<i8", "(4,)"));
+    // 75% blanks: far more than three solutions each.
+    assert_eq!(values, vec![3, 3, 3, 3]);
+
+    let empty = dir.path().join("e.npy");
+    std::fs::write(&empty, npy("<i8", "(0, 9, 9)", &[])).unwrap();
+    let eout = dir.path().join("ea.npy");
+    let o = run(
+        &[
+            "solve",
+            empty.to_str().unwrap(),
+            "-o",
+            eout.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (_, shape, values) = read_npy(&std::fs::read(&eout).unwrap());
+    assert_eq!((shape.as_str(), values.len()), ("(0, 9, 9)", 0));
+
+    let refuse = |bytes: Vec<u8>, want: &str| {
+        let (d, p) = temp_file("x.npy", &bytes);
+        let o = run(
+            &[
+                "solve",
+                p.to_str().unwrap(),
+                "-o",
+                d.path().join("o.npy").to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(2), "{want}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&p.display().to_string()) && err.contains(want),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!d.path().join("o.npy").exists());
+    };
+    let mut fortran = npy_header("|u1", "(1, 81)", true);
+    fortran.extend_from_slice(&[0u8; 81]);
+    refuse(fortran, "Fortran order");
+    let mut big = npy_header(">i4", "(1, 81)", false);
+    big.extend_from_slice(&[0u8; 324]);
+    refuse(big, "big-endian");
+    let whole = npy("<i4", "(4, 81)", &rows);
+    refuse(whole[..whole.len() - 7].to_vec(), "truncated");
+    refuse(npy_header("<f8", "(1, 81)", false), "integer");
+    refuse(npy("|u1", "(1, 80)", &[vec![0; 80]]), "(1, 80)");
+    refuse(b"\x93NUMPY\x01".to_vec(), "truncated");
+}
+
+/// A Python that imports `modules`, or `None` (the test then skips).
+fn python_with(modules: &str) -> Option<PathBuf> {
+    let py = std::env::var_os("SUDOKU_BULK_PYTHON")
+        .map_or_else(|| PathBuf::from("python3"), PathBuf::from);
+    let ok = Std::new(&py)
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: no Python with {modules} (set SUDOKU_BULK_PYTHON)");
+    }
+    ok.then_some(py)
+}
+
+#[test]
+fn arrays_written_and_read_by_numpy() {
+    let Some(py) = python_with("numpy") else {
+        return;
+    };
+    let set = fixtures(3, 10, 60, 11);
+    let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "import numpy as np\nq = np.array({rows:?})\n\
+         np.save('a.npy', q.astype(np.int64))\n\
+         np.save('b.npy', q.reshape(-1, 9, 9).astype(np.uint8))\n\
+         np.save('c.npy', q.astype(np.int16)[::2])\n"
+    );
+    let o = Std::new(&py)
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (input, step) in [("a.npy", 1), ("b.npy", 1), ("c.npy", 2)] {
+        let out = dir.path().join(format!("out-{input}"));
+        let o = solve(&[
+            dir.path().join(input).to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+        // NumPy reads the answer back with the input's dtype and shape.
+        let o = Std::new(&py)
+            .arg("-c")
+            .arg("import numpy as np, sys\na = np.load(sys.argv[1]); b = np.load(sys.argv[2])\nassert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, b.dtype, a.shape, b.shape)\nfor r in b.reshape(len(b), -1): print(''.join(map(str, r)))")
+            .arg(dir.path().join(input))
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let puzzles: Vec<&Vec<u8>> = rows.iter().step_by(step).collect();
+        assert_eq!(text.lines().count(), puzzles.len());
+        for (line, p) in text.lines().zip(puzzles) {
+            assert_valid(3, p, &cells(line, "", "123456789"));
+        }
+    }
+}
+
+// ------------------------------------------------------- Parquet / Arrow
+
+#[cfg(feature = "columnar")]
+mod tables {
+    use super::*;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    fn digits(cells: &[u8]) -> String {
+        encode(cells, "123456789", '.')
+    }
+
+    use arrow_array::builder::{FixedSizeListBuilder, ListBuilder, UInt8Builder};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Int64Type, UInt8Type};
+    use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use parquet::basic::Compression;
+    use parquet::file::properties::WriterProperties;
+
+    fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
+        RecordBatch::try_from_iter(columns).unwrap()
+    }
+
+    fn write_parquet(path: &Path, batch: &RecordBatch, group_rows: usize, codec: Compression) {
+        let props = WriterProperties::builder()
+            .set_max_row_group_size(group_rows)
+            .set_compression(codec)
+            .build();
+        let file = std::fs::File::create(path).unwrap();
+        let mut w = ArrowWriter::try_new(file, batch.schema(), Some(props)).unwrap();
+        w.write(batch).unwrap();
+        w.close().unwrap();
+    }
+
+    /// All rows of a Parquet file, plus its row-group sizes and first codec.
+    fn read_parquet(path: &Path) -> (RecordBatch, Vec<i64>, Compression) {
+        let file = std::fs::File::open(path).unwrap();
+        let b = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        let md = b.metadata().clone();
+        let schema = b.schema().clone();
+        let batches: Vec<RecordBatch> = b.build().unwrap().map(Result::unwrap).collect();
+        let groups = md.row_groups().iter().map(|g| g.num_rows()).collect();
+        let codec = md
+            .row_groups()
+            .first()
+            .map_or(Compression::UNCOMPRESSED, |g| g.column(0).compression());
+        (
+            arrow_select::concat::concat_batches(&schema, &batches).unwrap(),
+            groups,
+            codec,
+        )
+    }
+
+    fn strings(col: &ArrayRef) -> Vec<Option<String>> {
+        col.as_string::<i32>()
+            .iter()
+            .map(|v| v.map(str::to_string))
+            .collect()
+    }
+
+    fn u8_lists(values: &[Vec<u8>]) -> ArrayRef {
+        let mut b = ListBuilder::new(UInt8Builder::new());
+        for v in values {
+            b.values().append_slice(v);
+            b.append(true);
+        }
+        Arc::new(b.finish())
+    }
+
+    fn list_rows(col: &ArrayRef) -> Vec<Option<Vec<u8>>> {
+        let l = col.as_list::<i32>();
+        (0..l.len())
+            .map(|i| {
+                l.is_valid(i)
+                    .then(|| l.value(i).as_primitive::<UInt8Type>().values().to_vec())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parquet_strings_keep_other_columns_row_groups_and_codec() {
+        let set = fixtures(3, 50, 62, 5);
+        let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let ids: Vec<i64> = (0..50).map(|i| 1000 + i).collect();
+        let notes: Vec<Option<String>> = (0..50)
+            .map(|i| (i % 3 != 0).then(|| format!("n{i}")))
+            .collect();
+        let input = batch(vec![
+            ("id", Arc::new(Int64Array::from(ids.clone())) as ArrayRef),
+            ("quizzes", Arc::new(StringArray::from(puzzles.clone()))),
+            ("note", Arc::new(StringArray::from(notes.clone()))),
+        ]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.parquet");
+        write_parquet(&path, &input, 16, Compression::SNAPPY);
+        let mut outputs = Vec::new();
+        for j in ["1", "2"] {
+            let out = dir.path().join(format!("out{j}.parquet"));
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap(), "-j", j]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let (got, groups, codec) = read_parquet(&out);
+            assert_eq!(groups, vec![16, 16, 16, 2], "row groups kept");
+            assert_eq!(codec, Compression::SNAPPY, "codec kept");
+            let names: Vec<String> = got
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect();
+            assert_eq!(names, ["id", "quizzes", "note", "solution"]);
+            assert_eq!(
+                got.column(0).as_primitive::<Int64Type>().values().to_vec(),
+                ids
+            );
+            assert_eq!(
+                strings(got.column(1)),
+                puzzles.iter().cloned().map(Some).collect::<Vec<_>>()
+            );
+            assert_eq!(strings(got.column(2)), notes);
+            for ((p, _), a) in set.iter().zip(strings(got.column(3))) {
+                assert_valid(3, p, &cells(&a.unwrap(), "", "123456789"));
+            }
+            outputs.push(std::fs::read(&out).unwrap());
+        }
+        assert_eq!(outputs[0], outputs[1], "same bytes for 1 and 2 threads");
+        // Text output: one line per row.
+        let txt = dir.path().join("a.txt");
+        let o = solve(&[path.to_str().unwrap(), "-o", txt.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let refs: Vec<&str> = puzzles.iter().map(String::as_str).collect();
+        assert_answers_9x9(&refs, &std::fs::read_to_string(&txt).unwrap());
+    }
+
+    #[test]
+    fn parquet_integer_lists_fixed_size_and_nested() {
+        let set = fixtures(3, 20, 60, 6);
+        let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+        let mut fixed = FixedSizeListBuilder::new(UInt8Builder::new(), 81);
+        for r in &rows {
+            fixed.values().append_slice(r);
+            fixed.append(true);
+        }
+        let mut nested = ListBuilder::new(ListBuilder::new(UInt8Builder::new()));
+        for r in &rows {
+            for line in r.chunks(9) {
+                nested.values().values().append_slice(line);
+                nested.values().append(true);
+            }
+            nested.append(true);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for (kind, col) in [
+            ("list", u8_lists(&rows)),
+            ("fixed", Arc::new(fixed.finish()) as ArrayRef),
+            ("nested", Arc::new(nested.finish()) as ArrayRef),
+        ] {
+            let dt = col.data_type().clone();
+            let input = batch(vec![("puzzle", col)]);
+            let path = dir.path().join(format!("{kind}.parquet"));
+            write_parquet(&path, &input, 1000, Compression::ZSTD(Default::default()));
+            let out = dir.path().join(format!("{kind}.out.parquet"));
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(0), "{kind}: {}", stderr(&o));
+            let (got, _, _) = read_parquet(&out);
+            let sol = got.column_by_name("solution").unwrap();
+            assert_eq!(
+                sol.data_type(),
+                &dt,
+                "{kind}: solution typed like the puzzle"
+            );
+            for (k, p) in rows.iter().enumerate() {
+                let a: Vec<u8> = match kind {
+                    "list" => list_rows(sol)[k].clone().unwrap(),
+                    "fixed" => sol
+                        .as_fixed_size_list()
+                        .value(k)
+                        .as_primitive::<UInt8Type>()
+                        .values()
+                        .to_vec(),
+                    _ => {
+                        let inner = sol.as_list::<i32>().value(k);
+                        let inner = inner.as_list::<i32>();
+                        (0..9)
+                            .flat_map(|r| {
+                                inner.value(r).as_primitive::<UInt8Type>().values().to_vec()
+                            })
+                            .collect()
+                    }
+                };
+                assert_valid(3, p, &a);
+            }
+        }
+    }
+
+    /// Existing labels: a valid one survives even where the puzzle has other
+    /// solutions, an empty one is filled, a wrong one is reported by row and
+    /// kept, a bad puzzle's row keeps its (null) label; `--overwrite` solves
+    /// every row.
+    #[test]
+    fn parquet_labels_kept_filled_and_wrong_reported() {
+        let set = fixtures(3, 6, 70, 7);
+        let mut puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let mut labels: Vec<Option<String>> = set.iter().map(|(_, g)| Some(digits(g))).collect();
+        labels[1] = None;
+        labels[2] = Some(String::new());
+        let mut wrong = set[3].1.clone();
+        wrong.swap(0, 1);
+        labels[3] = Some(digits(&wrong));
+        puzzles[4] = digits(&clashing());
+        labels[4] = None;
+        let input = batch(vec![
+            (
+                "puzzle",
+                Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+            ),
+            ("solution", Arc::new(StringArray::from(labels.clone()))),
+        ]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.parquet");
+        write_parquet(&path, &input, 1000, Compression::UNCOMPRESSED);
+        let out = dir.path().join("o.parquet");
+        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        let name = path.display().to_string();
+        assert!(
+            err.contains(&format!("{name}:row 3: existing solution is wrong")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("{name}:row 4: duplicate given")),
+            "{err}"
+        );
+        let (got, _, _) = read_parquet(&out);
+        let sol = strings(got.column(1));
+        for k in [0, 5] {
+            assert_eq!(sol[k], labels[k], "row {k}: valid label kept byte for byte");
+        }
+        for k in [1, 2] {
+            let p = cells(&puzzles[k], ".", "123456789");
+            assert_valid(3, &p, &cells(sol[k].as_ref().unwrap(), "", "123456789"));
+        }
+        assert_eq!(sol[3], labels[3], "wrong label kept");
+        assert_eq!(sol[4], None);
+        // `check` finds exactly the wrong label and the missing answer.
+        let o = run(&["check", out.to_str().unwrap()], b"");
+        assert_eq!(o.status.code(), Some(1));
+        let report = stdout(&o);
+        assert!(
+            report.contains("6 records checked, 4 good, 2 bad"),
+            "{report}"
+        );
+        assert!(
+            report.contains(":row 3: ") && report.contains(":row 4: "),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn parquet_count_stats_empty_and_corrupt() {
+        let set = fixtures(3, 8, 72, 8);
+        let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let input = batch(vec![(
+            "question",
+            Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+        )]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.parquet");
+        write_parquet(&path, &input, 3, Compression::SNAPPY);
+        let out = dir.path().join("c.parquet");
+        let o = run(
+            &[
+                "count",
+                path.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "--limit",
+                "4",
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let (got, groups, _) = read_parquet(&out);
+        assert_eq!(groups, vec![3, 3, 2]);
+        let counts = got
+            .column_by_name("solutions")
+            .unwrap()
+            .as_primitive::<Int64Type>();
+        assert!(
+            counts.iter().all(|c| c == Some(4)),
+            "72% blanks: at least 4 solutions each"
+        );
+        // --stats adds guesses and level.
+        let s = dir.path().join("s.parquet");
+        let o = solve(&[path.to_str().unwrap(), "-o", s.to_str().unwrap(), "--stats"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let (got, _, _) = read_parquet(&s);
+        let names: Vec<String> = got
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        assert_eq!(names, ["question", "solution", "guesses", "level"]);
+        let levels = strings(got.column(3));
+        assert!(levels
+            .iter()
+            .all(|l| ["easy", "medium", "hard", "extreme"].contains(&l.as_deref().unwrap())));
+        // An empty table gives an empty table with the solution column.
+        let empty = dir.path().join("e.parquet");
+        write_parquet(&empty, &input.slice(0, 0), 10, Compression::SNAPPY);
+        let eout = dir.path().join("eo.parquet");
+        let o = solve(&[empty.to_str().unwrap(), "-o", eout.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let (got, _, _) = read_parquet(&eout);
+        assert_eq!(got.num_rows(), 0);
+        assert!(got.column_by_name("solution").is_some());
+        // A cut file and a damaged page: exit 2, the file named, no panic,
+        // no output left behind.
+        let bytes = std::fs::read(&path).unwrap();
+        let mut damaged = bytes.clone();
+        for b in &mut damaged[8..bytes.len() / 2] {
+            *b ^= 0x5A;
+        }
+        for (what, data) in [
+            ("cut", bytes[..bytes.len() - 20].to_vec()),
+            ("damaged", damaged),
+            ("short", b"PAR1xx".to_vec()),
+        ] {
+            let bad = dir.path().join(format!("{what}.parquet"));
+            std::fs::write(&bad, data).unwrap();
+            let bout = dir.path().join(format!("{what}.out.parquet"));
+            let o = solve(&[bad.to_str().unwrap(), "-o", bout.to_str().unwrap()]);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+            assert!(
+                err.contains(&bad.display().to_string()) && err.contains("Parquet"),
+                "{what}: {err}"
+            );
+            assert!(!err.contains("panicked"), "{what}: {err}");
+            assert!(!bout.exists(), "{what}");
+        }
+    }
+
+    fn ipc_bytes(batches: &[RecordBatch], stream: bool) -> Vec<u8> {
+        let schema = batches[0].schema();
+        let mut buf = Vec::new();
+        if stream {
+            let mut w = arrow_ipc::writer::StreamWriter::try_new(&mut buf, &schema).unwrap();
+            for b in batches {
+                w.write(b).unwrap();
+            }
+            w.finish().unwrap();
+        } else {
+            let mut w = arrow_ipc::writer::FileWriter::try_new(&mut buf, &schema).unwrap();
+            for b in batches {
+                w.write(b).unwrap();
+            }
+            w.finish().unwrap();
+        }
+        buf
+    }
+
+    fn read_ipc(bytes: &[u8]) -> Vec<RecordBatch> {
+        if bytes.starts_with(b"ARROW1") {
+            arrow_ipc::reader::FileReader::try_new(std::io::Cursor::new(bytes.to_vec()), None)
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        } else {
+            arrow_ipc::reader::StreamReader::try_new(std::io::Cursor::new(bytes.to_vec()), None)
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        }
+    }
+
+    #[test]
+    fn arrow_file_stream_and_stdin_pipe() {
+        let set = fixtures(3, 30, 60, 9);
+        let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+        let strs: Vec<String> = rows.iter().map(|p| digits(p)).collect();
+        let make = |lo: usize, hi: usize| {
+            batch(vec![
+                (
+                    "puzzle",
+                    Arc::new(StringArray::from(strs[lo..hi].to_vec())) as ArrayRef,
+                ),
+                ("grid", u8_lists(&rows[lo..hi])),
+            ])
+        };
+        let batches = [make(0, 10), make(10, 25), make(25, 30)];
+        let check_out = |out: &[Vec<RecordBatch>]| {
+            let all: Vec<&RecordBatch> = out.iter().flatten().collect();
+            assert_eq!(
+                all.iter().map(|b| b.num_rows()).collect::<Vec<_>>(),
+                [10, 15, 5]
+            );
+            let mut k = 0;
+            for b in all {
+                assert_eq!(b.num_columns(), 3);
+                for a in strings(b.column(2)) {
+                    assert_valid(3, &rows[k], &cells(&a.unwrap(), "", "123456789"));
+                    k += 1;
+                }
+            }
+        };
+        let dir = tempfile::tempdir().unwrap();
+        for (stream, ext) in [(false, "arrow"), (true, "arrows")] {
+            let path = dir.path().join(format!("in.{ext}"));
+            std::fs::write(&path, ipc_bytes(&batches, stream)).unwrap();
+            let out = dir.path().join(format!("out.{ext}"));
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let bytes = std::fs::read(&out).unwrap();
+            assert_eq!(bytes.starts_with(b"ARROW1"), !stream, "format kept");
+            check_out(&[read_ipc(&bytes)]);
+            // A .parquet name converts.
+            let pq = dir.path().join(format!("{ext}.parquet"));
+            let o = solve(&[path.to_str().unwrap(), "-o", pq.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let (got, _, _) = read_parquet(&pq);
+            check_out(&[vec![got.slice(0, 10), got.slice(10, 15), got.slice(25, 5)]]);
+        }
+        // The list column as the puzzle column, by name.
+        let path = dir.path().join("in.arrow");
+        let o = run(
+            &[
+                "count",
+                path.to_str().unwrap(),
+                "--column",
+                "grid",
+                "-o",
+                "-",
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let counted = read_ipc(&o.stdout);
+        assert!(counted
+            .iter()
+            .all(|b| b.column_by_name("solutions").is_some()));
+        // stdin to stdout, as a pipe filter.
+        let o = run(&["solve", "-j", "2"], &ipc_bytes(&batches, true));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(!o.stdout.starts_with(b"ARROW1"));
+        check_out(&[read_ipc(&o.stdout)]);
+    }
+
+    #[test]
+    fn files_written_by_pyarrow() {
+        let Some(py) = python_with("pyarrow, pyarrow.parquet, pyarrow.feather") else {
+            return;
+        };
+        let set = fixtures(3, 12, 60, 10);
+        let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!(
+            "import pyarrow as pa, pyarrow.parquet as pq, pyarrow.feather as f\n\
+             q = {puzzles:?}\n\
+             t = pa.table({{'id': list(range(len(q))), 'quizzes': q,\n\
+                 'grid': pa.array([[0 if c == '.' else int(c) for c in s] for s in q], pa.list_(pa.int8()))}})\n\
+             pq.write_table(t, 'a.parquet', row_group_size=5, compression='zstd')\n\
+             f.write_feather(t, 'b.feather')\n\
+             t2 = t.cast(pa.schema([('id', pa.int64()), ('quizzes', pa.large_string()), ('grid', pa.list_(pa.int8()))]))\n\
+             pq.write_table(t2, 'c.parquet')\n"
+        );
+        let o = Std::new(&py)
+            .arg("-c")
+            .arg(script)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        for (input, args) in [
+            ("a.parquet", vec![]),
+            ("b.feather", vec![]),
+            ("c.parquet", vec![]),
+            ("a.parquet", vec!["--column", "grid"]),
+        ] {
+            let out = dir.path().join(format!("out-{input}.txt"));
+            let mut all = vec![
+                dir.path().join(input).to_str().unwrap().to_string(),
+                "-o".into(),
+                out.to_str().unwrap().to_string(),
+            ];
+            all.extend(args.iter().map(|s| s.to_string()));
+            let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+            let o = solve(&refs);
+            assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+            let refs: Vec<&str> = puzzles.iter().map(String::as_str).collect();
+            assert_answers_9x9(&refs, &std::fs::read_to_string(&out).unwrap());
+        }
+        // Our Parquet answer reads back in pyarrow with the puzzles intact.
+        let out = dir.path().join("solved.parquet");
+        let o = solve(&[
+            dir.path().join("a.parquet").to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let o = Std::new(&py)
+            .arg("-c")
+            .arg("import pyarrow.parquet as pq, sys\nt = pq.read_table(sys.argv[1])\nprint(t.num_rows, pq.ParquetFile(sys.argv[1]).metadata.num_row_groups)\nfor q, s in zip(t['quizzes'].to_pylist(), t['solution'].to_pylist()): print(q, s)")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("12 3"));
+        for (line, p) in lines.zip(&puzzles) {
+            let (q, s) = line.split_once(' ').unwrap();
+            assert_eq!(q, p);
+            assert_valid(3, &cells(q, ".", "123456789"), &cells(s, "", "123456789"));
+        }
+    }
+}
