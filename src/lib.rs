@@ -25,6 +25,7 @@
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod cleanup;
 pub mod cmd;
 pub mod detect;
 pub mod format;
