@@ -68,39 +68,27 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
     finish(cfg, name, &found, Some(total), chunk_bytes, chunks)
 }
 
-/// Reads the head of a stream for detection: up to `STDIN_HEAD` bytes and
-/// the rest of the last line, or less when the input pauses after a whole
-/// line (a co-process waiting for its first answer) or ends.
-fn read_head(stream: &mut input::Stream, name: &str) -> anyhow::Result<Vec<u8>> {
+/// Reads the head of a stream for detection: at least `STDIN_HEAD` bytes
+/// up to a newline, or less when the input ends or pauses after a whole
+/// line (a co-process waiting for its first answer). Never more than one
+/// overlong line past `STDIN_HEAD`.
+fn read_head(stream: &mut input::Stream, name: &str) -> anyhow::Result<(Vec<u8>, bool)> {
     let mut head = Vec::new();
     let mut buf = vec![0u8; 64 << 10];
     loop {
-        let want = buf.len().min(STDIN_HEAD.saturating_sub(head.len()));
-        if want == 0 || (head.contains(&b'\n') && stream.pause.paused()) {
-            break;
+        let has_line = memchr::memchr(b'\n', &head).is_some();
+        if (has_line && (head.len() >= STDIN_HEAD || stream.pause.paused()))
+            || head.len() >= STDIN_HEAD + pipeline::MAX_LINE
+        {
+            return Ok((head, false));
         }
-        match stream.reader.read(&mut buf[..want]) {
-            Ok(0) => return Ok(head),
+        match stream.reader.read(&mut buf) {
+            Ok(0) => return Ok((head, true)),
             Ok(n) => head.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(input::read_error(name, e)),
         }
     }
-    // Complete the last line so detection sees whole lines only (at most
-    // one overlong line's worth; the chunker cuts longer ones).
-    let mut byte = [0u8];
-    while head.last() != Some(&b'\n') && head.len() < STDIN_HEAD + pipeline::MAX_LINE {
-        if stream.pause.paused() && head.contains(&b'\n') {
-            break;
-        }
-        match stream.reader.read(&mut byte) {
-            Ok(0) => break,
-            Ok(_) => head.push(byte[0]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(input::read_error(name, e)),
-        }
-    }
-    Ok(head)
 }
 
 fn bulk_stream(
@@ -108,9 +96,14 @@ fn bulk_stream(
     name: &str,
     mut stream: input::Stream,
 ) -> anyhow::Result<ExitCode> {
-    let head = read_head(&mut stream, name)?;
+    let (head, ended) = read_head(&mut stream, name)?;
     let body = pipeline::strip_bom(&head);
-    let found = detect::detect(body, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    // Detection sees whole lines only, unless that is all there is.
+    let lines = match memchr::memrchr(b'\n', body) {
+        Some(i) if !ended => &body[..=i],
+        _ => body,
+    };
+    let found = detect::detect(lines, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
     let rest = body[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
     let input::Stream { reader, pause, .. } = stream;

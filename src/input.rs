@@ -467,9 +467,9 @@ mod tests {
         let mut e = zstd::stream::write::Encoder::new(Vec::new(), 1).unwrap();
         e.write_all(&b"some text\n".repeat(100)).unwrap();
         let mut data = e.finish().unwrap();
-        let n = data.len();
-        data[n / 2] ^= 0xff;
-        data[n / 2 + 1] ^= 0xff;
+        // Cut short: frames carry no checksum by default, so only a
+        // structural fault is sure to be noticed.
+        data.truncate(data.len() - 3);
         let mut s = stream(Box::new(io::Cursor::new(data)), None).unwrap();
         let err = s.reader.read_to_end(&mut Vec::new()).unwrap_err();
         assert!(

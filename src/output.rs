@@ -99,7 +99,12 @@ impl Encoder {
             )),
             // Level 3 is zstd's default: several times faster than gzip's
             // default and smaller.
-            Some(Codec::Zstd) => Encoder::Zstd(zstd::stream::write::Encoder::new(sink, 3)?),
+            Some(Codec::Zstd) => {
+                let mut e = zstd::stream::write::Encoder::new(sink, 3)?;
+                // A checksum lets readers notice a damaged file.
+                e.include_checksum(true)?;
+                Encoder::Zstd(e)
+            }
             Some(Codec::Xz) => Encoder::Xz(xz2::write::XzEncoder::new(sink, 6)),
             Some(Codec::Bzip2) => Encoder::Bzip2(bzip2::write::BzEncoder::new(
                 sink,
