@@ -103,7 +103,8 @@ fn bulk_stream(
         Some(i) if !ended => &body[..=i],
         _ => body,
     };
-    let found = detect::detect(lines, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    let found = detect::detect_head(lines, &cfg.forced, ended)
+        .map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
     let rest = body[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
     let input::Stream { reader, pause, .. } = stream;
@@ -128,12 +129,17 @@ fn finish<'a>(
     if cfg.stats && found.layout.multiline() {
         anyhow::bail!("{name}: --stats needs a one-puzzle-per-line or CSV layout");
     }
+    if cfg.keep_lines && found.layout.shape != Shape::Line {
+        anyhow::bail!("{name}: --keep-lines needs the one-puzzle-per-line layout");
+    }
     let opts = Options {
         threads: cfg.threads,
         chunk_bytes,
         on_error: cfg.on_error,
         line_offset: found.skip_lines,
         stats: cfg.stats,
+        overwrite: cfg.overwrite,
+        keep_lines: cfg.keep_lines,
     };
     let mut reporter = Reporter::new(name.to_string(), total, cfg.progress);
     let mut preamble = match cfg.task {

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod args;
+pub mod batch;
 pub mod bench;
 pub mod check;
 pub mod cleanup;
@@ -33,4 +34,5 @@ pub mod generate;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+pub mod record;
 pub mod solver;

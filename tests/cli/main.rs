@@ -1,7 +1,9 @@
 //! Integration tests: the real `sudoku-bulk` binary on real files.
 
+mod detect;
 mod formats;
 mod io;
+mod labels;
 mod reliability;
 mod solve;
 mod tools;

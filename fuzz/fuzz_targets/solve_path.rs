@@ -1,0 +1,110 @@
+//! Fuzz target for the whole `solve` path: detect -> chunks -> pipeline ->
+//! answers. Slice and reader chunks of two sizes, on 1 and 2 threads, must
+//! give byte-identical output; every answer must complete its puzzle (checked
+//! here, without a solver); and `check` must agree with `solve` on which
+//! records are bad.
+
+#![no_main]
+
+mod common;
+
+use std::borrow::Cow;
+use std::io;
+
+use libfuzzer_sys::fuzz_target;
+use sudoku_bulk::check::check_files;
+use sudoku_bulk::detect::{detect, Forced};
+use sudoku_bulk::format::{Item, Layout, RecordError, Records, Shape};
+use sudoku_bulk::pipeline::{self, OnError, Observer, Options, Summary, Task};
+
+struct Quiet;
+impl Observer for Quiet {
+    fn bad_record(&mut self, _: u64, _: &RecordError) {}
+    fn progress(&mut self, _: u64, _: u64) {}
+}
+
+fn run(
+    layout: &Layout,
+    data: &[u8],
+    chunk: usize,
+    threads: usize,
+    from_reader: bool,
+) -> (Summary, Vec<u8>) {
+    let opts = Options {
+        threads,
+        chunk_bytes: chunk,
+        on_error: OnError::Mark,
+        line_offset: 0,
+        stats: false,
+        overwrite: false,
+        keep_lines: false,
+    };
+    let task = Task::Solve { unique: false };
+    let mut out = Vec::new();
+    let summary = if from_reader {
+        let chunks = pipeline::reader_chunks(data, layout, chunk);
+        pipeline::run(task, &opts, layout, chunks, &mut out, &mut Quiet)
+    } else {
+        let chunks = pipeline::slice_chunks(data, layout, chunk)
+            .map(|c| c.map(|s| Cow::Owned(s.into_owned())))
+            .collect::<Vec<io::Result<Cow<[u8]>>>>();
+        pipeline::run(task, &opts, layout, pipeline::Ready(chunks.into_iter()), &mut out, &mut Quiet)
+    }
+    .expect("writing to memory cannot fail");
+    (summary, out)
+}
+
+fuzz_target!(|input: &[u8]| {
+    let Some((&k, data)) = input.split_first() else {
+        return;
+    };
+    let Ok(found) = detect(data, &Forced::default()) else {
+        return;
+    };
+    let layout = &found.layout;
+    // Big grids make slow inputs without finding more; 9x9 and 4x4 cover
+    // every code path of the pipeline.
+    if layout.box_size > 3 {
+        return;
+    }
+    let body = &data[found.skip_bytes.min(data.len())..];
+    let small = 1 + usize::from(k % 64);
+    let (base, out) = run(layout, body, 1 << 20, 1, false);
+    for (chunk, threads, reader) in [(small, 1, true), (small, 2, false), (7, 2, true)] {
+        let (s, o) = run(layout, body, chunk, threads, reader);
+        assert_eq!(o, out, "chunk {chunk}, {threads} threads, reader {reader}");
+        assert_eq!(s.tally, base.tally);
+    }
+    // One-line layouts: output line i answers record i.
+    if layout.shape == Shape::Line {
+        let records: Vec<&[u8]> = Records::new(layout, body)
+            .map_while(|item| match item {
+                Item::Record { raw, .. } => Some(raw),
+                Item::End => None,
+            })
+            .collect();
+        let lines: Vec<&[u8]> = out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), records.len());
+        let n = layout.cells();
+        let (mut puzzle, mut answer) = (vec![0u8; n], vec![0u8; n]);
+        let mut marked = 0u64;
+        for (raw, line) in records.iter().zip(&lines) {
+            if line.starts_with(b"error:") {
+                marked += 1;
+                continue;
+            }
+            layout.parse(raw, &mut puzzle).expect("an answered record parses");
+            layout.parse(line, &mut answer).expect("an answer parses");
+            assert!(common::valid(layout.box_size, &puzzle, &answer));
+        }
+        assert_eq!(marked, base.tally.bad);
+        // `check` of the puzzles against the answers agrees.
+        let mut puzzles = data[..found.skip_bytes.min(data.len())].to_vec();
+        puzzles.extend_from_slice(body);
+        if let Ok(report) = check_files(&puzzles, &out, &Forced::default()) {
+            if report.count_mismatch.is_none() {
+                assert_eq!(report.bad, base.tally.bad);
+            }
+        }
+    }
+});

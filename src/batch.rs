@@ -1,0 +1,119 @@
+//! Batch: many puzzles held as fixed-size rows of cells (NumPy arrays,
+//! Parquet and Arrow columns, the Python package's inputs) solved in
+//! parallel on the current rayon pool, each through [`record::answer`],
+//! results in row order. Text records go through `pipeline` instead, which
+//! cuts them out of bytes first.
+
+use rayon::prelude::*;
+
+use crate::record::{self, Label, Outcome, Task};
+
+/// Rows handed to a worker at a time: enough to make the split cost vanish
+/// next to a 9x9 solve (about 2 µs), small enough to balance hard rows.
+const MIN_ROWS_PER_JOB: usize = 256;
+
+/// Runs `f(row, answer)` for every row of `answers` (rows of
+/// `cells_per_row` cells) in parallel on the current rayon pool (call it
+/// inside `pool.install` to pick the threads), and returns the outcomes in
+/// row order. `f` writes the row's answer cells.
+pub fn for_each_row<F>(cells_per_row: usize, answers: &mut [u8], f: F) -> Vec<Outcome>
+where
+    F: Fn(usize, &mut [u8]) -> Outcome + Sync,
+{
+    assert!(cells_per_row > 0 && answers.len() % cells_per_row == 0);
+    answers
+        .par_chunks_mut(cells_per_row)
+        .with_min_len(MIN_ROWS_PER_JOB)
+        .enumerate()
+        .map(|(row, answer)| f(row, answer))
+        .collect()
+}
+
+/// Solves (or counts) every row of `puzzles` (cells, `0` blank, box size
+/// `box_size`) with the label rule: `labels` gives each row's existing
+/// solution (`None`: all absent). Rows answered or kept get their solution in
+/// `answers`; bad rows are all zeros.
+pub fn solve_rows(
+    box_size: usize,
+    task: Task,
+    puzzles: &[u8],
+    labels: Option<&[Label<'_>]>,
+    overwrite: bool,
+    answers: &mut [u8],
+) -> Vec<Outcome> {
+    let side = box_size * box_size;
+    let n = side * side;
+    assert_eq!(
+        puzzles.len(),
+        answers.len(),
+        "one answer row per puzzle row"
+    );
+    if let Some(l) = labels {
+        assert_eq!(l.len() * n, puzzles.len(), "one label per puzzle row");
+    }
+    for_each_row(n, answers, |row, answer| {
+        let label = labels.map_or(Label::Absent, |l| l[row].clone());
+        let cells = &puzzles[row * n..(row + 1) * n];
+        record::answer(box_size, task, label, overwrite, cells, answer)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Verdict;
+
+    fn parse(s: &str) -> Vec<u8> {
+        s.bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' })
+            .collect()
+    }
+
+    #[test]
+    fn rows_come_back_in_order_with_labels_applied() {
+        let data = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.txt"))
+            .unwrap();
+        let rows: Vec<Vec<u8>> = data
+            .lines()
+            .filter(|l| l.len() == 81)
+            .take(600)
+            .map(parse)
+            .collect();
+        let puzzles = rows.concat();
+        let mut answers = vec![0u8; puzzles.len()];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let task = Task::Solve { unique: false };
+        let out = pool.install(|| solve_rows(3, task, &puzzles, None, false, &mut answers));
+        assert_eq!(out.len(), rows.len());
+        for (k, row) in rows.iter().enumerate() {
+            assert_eq!(out[k].verdict, Verdict::Answered(1), "row {k}");
+            crate::solver::verify(3, row, &answers[k * 81..(k + 1) * 81]).unwrap();
+        }
+        // Every other row labelled with the answer, one with a broken one.
+        let mut broken = answers[81..162].to_vec();
+        broken.swap(0, 1);
+        let labels: Vec<Label> = (0..rows.len())
+            .map(|k| match k {
+                1 => Label::Cells(&broken),
+                k if k % 2 == 0 => Label::Cells(&answers[k * 81..(k + 1) * 81]),
+                _ => Label::Empty,
+            })
+            .collect();
+        let mut again = vec![0u8; puzzles.len()];
+        let out = pool.install(|| solve_rows(3, task, &puzzles, Some(&labels), false, &mut again));
+        assert!(matches!(out[1].verdict, Verdict::Bad(_)));
+        assert_eq!(&again[81..162], &[0u8; 81][..]);
+        for k in (0..rows.len()).filter(|&k| k != 1) {
+            let want = if k % 2 == 0 {
+                Verdict::Kept
+            } else {
+                Verdict::Answered(1)
+            };
+            assert_eq!(out[k].verdict, want, "row {k}");
+            crate::solver::verify(3, &rows[k], &again[k * 81..(k + 1) * 81]).unwrap();
+        }
+    }
+}
