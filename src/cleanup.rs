@@ -86,6 +86,9 @@ pub fn install() {
         for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGPIPE] {
             let mut act: libc::sigaction = std::mem::zeroed();
             act.sa_sigaction = on_signal as *const () as usize;
+            // SIGPIPE's handler may return (stdout closed, nothing to clean):
+            // restart the interrupted call instead of failing it with EINTR.
+            act.sa_flags = libc::SA_RESTART;
             libc::sigemptyset(&mut act.sa_mask);
             libc::sigaction(sig, &act, std::ptr::null_mut());
         }
