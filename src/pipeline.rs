@@ -817,6 +817,61 @@ mod tests {
         }
     }
 
+    /// A reader that hands out at most `step` bytes per read.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn overlong_lines_are_cut_at_max_line_whatever_the_reads() {
+        let line = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let mut data = b"short\n".to_vec();
+        data.extend(std::iter::repeat_n(b'x', MAX_LINE + 12345));
+        data.extend_from_slice(b"\nexact\n");
+        data.extend(std::iter::repeat_n(b'y', MAX_LINE));
+        data.extend_from_slice(b"\n");
+        data.extend(std::iter::repeat_n(b'z', 3 * MAX_LINE));
+        let mut want = b"short\n".to_vec();
+        want.extend(std::iter::repeat_n(b'x', MAX_LINE));
+        want.extend_from_slice(b"\nexact\n");
+        want.extend(std::iter::repeat_n(b'y', MAX_LINE));
+        want.extend_from_slice(b"\n");
+        want.extend(std::iter::repeat_n(b'z', MAX_LINE));
+        for step in [1000, 65536, MAX_LINE - 1, MAX_LINE, 3 * MAX_LINE] {
+            for chunk in [10, 1 << 18, 4 << 20] {
+                let reader = Trickle { data: &data, step };
+                let got = collect(reader_chunks(reader, &line, chunk)).concat();
+                assert!(
+                    got == want,
+                    "step {step} chunk {chunk}: {} bytes",
+                    got.len()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_paused_input_sends_its_complete_records_at_once() {
+        let line = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let data = b"one\ntwo\nthr";
+        let mut chunker = Chunker::new(&data[..], line, 1 << 20);
+        // The source says every further read would block.
+        let (chunk, paused) = chunker.next_chunk_or_pause(&mut || true).unwrap().unwrap();
+        assert_eq!((&chunk[..], paused), (&b"one\ntwo\n"[..], true));
+        let (rest, paused) = chunker.next_chunk_or_pause(&mut || true).unwrap().unwrap();
+        assert_eq!((&rest[..], paused), (&b"thr"[..], false));
+        assert!(chunker.next_chunk_or_pause(&mut || true).is_none());
+    }
+
     struct Log(Vec<(u64, String)>);
     impl Observer for Log {
         fn bad_record(&mut self, line: u64, err: &RecordError) {
