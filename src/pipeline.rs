@@ -751,11 +751,20 @@ where
     std::thread::Builder::new()
         .name("sudoku-bulk-reader".into())
         .spawn(move || {
-            while let Some(chunk) = chunker.next_chunk_or_pause(&mut paused) {
-                let chunk = chunk.map_err(|e| io::Error::new(e.kind(), InputError(e)));
-                if tx.send(chunk).is_err() {
-                    break;
+            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                while let Some(chunk) = chunker.next_chunk_or_pause(&mut paused) {
+                    let chunk = chunk.map_err(|e| io::Error::new(e.kind(), InputError(e)));
+                    if tx.send(chunk).is_err() {
+                        break;
+                    }
                 }
+            }));
+            // A panic here (in a decoder, say) must not look like the end of
+            // the input: the run would end early and "succeed".
+            if read.is_err() {
+                let _ = tx.send(Err(io::Error::other(InputError(io::Error::other(
+                    "the reader thread panicked",
+                )))));
             }
         })
         .expect("cannot start the reader thread");
