@@ -36,21 +36,27 @@ const STDIN_HEAD: usize = 1 << 20;
 /// Runs a bulk job (`solve`, `count`).
 pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
     let name = input::display_name(cfg.input.as_deref());
-    if let (Some(i), Some(o)) = (&cfg.input, &cfg.output) {
-        if input::same_file(i, o) {
+    if let Some(o) = &cfg.output {
+        let same = match &cfg.input {
+            Some(i) => input::same_file(i, o),
+            // `solve -o F < F`: stdin is the very file we would replace.
+            None => input::stdin_is(o),
+        };
+        if same {
             anyhow::bail!(
                 "{}: refusing to write the output over the input",
                 o.display()
             );
         }
     }
-    let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
-    if let Some(code) = crate::columnar::bulk(cfg, &name, &source)? {
-        return Ok(code);
-    }
-    match source.bytes() {
-        Some(data) => bulk_slice(cfg, &name, data),
-        None => bulk_stdin(cfg, &name),
+    let source =
+        match crate::columnar::bulk(cfg, &name, input::open(cfg.input.as_deref(), cfg.no_mmap)?)? {
+            crate::columnar::Hook::Done(code) => return Ok(code),
+            crate::columnar::Hook::Text(source) => source,
+        };
+    match source {
+        Input::Mapped(map) => bulk_slice(cfg, &name, &map),
+        Input::Stream(stream) => bulk_stream(cfg, &name, stream),
     }
 }
 
@@ -67,37 +73,51 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
     finish(cfg, name, &found, Some(total), chunk_bytes, chunks)
 }
 
-fn bulk_stdin(cfg: &BulkConfig, name: &str) -> anyhow::Result<ExitCode> {
-    let mut stdin = std::io::stdin().lock();
+/// Reads the head of a stream for detection: at least `STDIN_HEAD` bytes
+/// up to a newline, or less when the input ends or pauses after a whole
+/// line (a co-process waiting for its first answer). Never more than one
+/// overlong line past `STDIN_HEAD`.
+fn read_head(stream: &mut input::Stream, name: &str) -> anyhow::Result<(Vec<u8>, bool)> {
     let mut head = Vec::new();
-    (&mut stdin)
-        .take(STDIN_HEAD as u64)
-        .read_to_end(&mut head)
-        .with_context(|| format!("{name}: cannot read"))?;
-    // Complete the last line so detection sees whole lines only.
-    if head.len() == STDIN_HEAD && head.last() != Some(&b'\n') {
-        let mut byte = [0u8];
-        while stdin
-            .read(&mut byte)
-            .with_context(|| format!("{name}: cannot read"))?
-            == 1
+    let mut buf = vec![0u8; 64 << 10];
+    loop {
+        let has_line = memchr::memchr(b'\n', &head).is_some();
+        if (has_line && (head.len() >= STDIN_HEAD || stream.pause.paused()))
+            || head.len() >= STDIN_HEAD + pipeline::MAX_LINE
         {
-            head.push(byte[0]);
-            if byte[0] == b'\n' {
-                break;
-            }
+            return Ok((head, false));
+        }
+        match stream.reader.read(&mut buf) {
+            Ok(0) => return Ok((head, true)),
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(input::read_error(name, e)),
         }
     }
+}
+
+fn bulk_stream(
+    cfg: &BulkConfig,
+    name: &str,
+    mut stream: input::Stream,
+) -> anyhow::Result<ExitCode> {
+    let (head, ended) = read_head(&mut stream, name)?;
     let body = pipeline::strip_bom(&head);
-    let whole = head.len() < STDIN_HEAD;
-    let found =
-        detect::detect_head(body, &cfg.forced, whole).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    // Detection sees whole lines only, unless that is all there is.
+    let lines = match memchr::memrchr(b'\n', body) {
+        Some(i) if !ended => &body[..=i],
+        _ => body,
+    };
+    let found = detect::detect_head(lines, &cfg.forced, ended)
+        .map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
     let rest = body[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
-    let chunks = pipeline::reader_chunks(
-        std::io::Cursor::new(rest).chain(stdin),
+    let input::Stream { reader, pause, .. } = stream;
+    let chunks = pipeline::stream_chunks(
+        std::io::Cursor::new(rest).chain(reader),
         &found.layout,
         chunk_bytes,
+        move || pause.paused(),
     );
     finish(cfg, name, &found, None, chunk_bytes, chunks)
 }
@@ -108,9 +128,9 @@ fn finish<'a>(
     found: &Detected,
     total: Option<u64>,
     chunk_bytes: usize,
-    chunks: impl Iterator<Item = std::io::Result<std::borrow::Cow<'a, [u8]>>>,
+    chunks: impl pipeline::Chunks<'a>,
 ) -> anyhow::Result<ExitCode> {
-    let mut out = Output::create(cfg.output.as_deref())?;
+    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     if cfg.stats && found.layout.multiline() {
         anyhow::bail!("{name}: --stats needs a one-puzzle-per-line or CSV layout");
     }
@@ -153,9 +173,21 @@ fn finish<'a>(
         Ok(s) => s,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         Err(e) => {
-            let what = match &cfg.output {
-                Some(o) => format!("{} (reading {name})", o.display()),
-                None => format!("writing output (reading {name})"),
+            // Reading errors carry the input's name already (a decoder's
+            // `gzip data that does not decompress`); everything else here
+            // is writing.
+            let what = if is_read_error(&e) {
+                // A decoder's message says what is wrong on its own.
+                if e.kind() == std::io::ErrorKind::InvalidData {
+                    name.to_string()
+                } else {
+                    format!("{name}: cannot read")
+                }
+            } else {
+                match &cfg.output {
+                    Some(o) => format!("{}: cannot write", o.display()),
+                    None => "<stdout>: cannot write".to_string(),
+                }
             };
             return Err(e).context(what);
         }
@@ -200,10 +232,12 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
     }
     let mut all_solved = true;
     for (i, path) in cfg.files.iter().enumerate() {
-        let source = input::open(Some(path), false)?;
-        let data = file_bytes(&source, path)?;
-        let set = bench::load(data, &cfg.forced)
-            .map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+        let data = input::read_all(path)?;
+        let name = input::display_name(Some(path));
+        let set = bench::load(&data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+        if set.is_empty() {
+            anyhow::bail!("{name}: no puzzles to measure ({} bad records)", set.bad);
+        }
         let m = bench::measure(&set, cfg.mode, cfg.threads, cfg.min_time);
         all_solved &= m.verified == m.puzzles && set.bad == 0;
         let n = m.puzzles.max(1) as f64;
@@ -214,7 +248,7 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
                  \"bad_records\": {}, \"passes\": {}, \"seconds\": {:.6}, \"puzzles_per_sec\": {:.1}, \
                  \"us_per_puzzle\": {:.4}, \"no_guess_pct\": {:.2}, \"guesses_per_puzzle\": {:.3}, \
                  \"verified\": {}, \"unique\": {}, \"multiple\": {}}}{}",
-                json_string(&path.display().to_string()),
+                json_string(&name),
                 cfg.threads,
                 m.puzzles,
                 set.bad,
@@ -236,7 +270,7 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
             };
             println!(
                 "{:<40} {:>9} {:>12.1} {:>10.3} {:>8.1}% {:>10.2} {:>17}",
-                path.display().to_string(),
+                name,
                 m.puzzles,
                 m.rate(),
                 us,
@@ -258,25 +292,26 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
 
 /// Runs `check`: prints the first bad records and a summary on stdout.
 pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
-    if let Some(code) = crate::columnar::check(cfg)? {
+    let pname = input::display_name(Some(&cfg.puzzles));
+    if cfg.answers.as_deref().is_some_and(|a| a.as_os_str() == "-")
+        && cfg.puzzles.as_os_str() == "-"
+    {
+        anyhow::bail!("only one of PUZZLES and ANSWERS can be `-` (stdin)");
+    }
+    let puzzles = input::read_all(&cfg.puzzles)?;
+    if let Some(code) = crate::columnar::check(cfg, &puzzles)? {
         return Ok(code);
     }
-    let read = |p: &std::path::Path| -> anyhow::Result<Input> { input::open(Some(p), false) };
-    let pname = cfg.puzzles.display().to_string();
-    let puzzles = read(&cfg.puzzles)?;
     let (report, aname) = match &cfg.answers {
         Some(a) => {
-            let answers = read(a)?;
-            let r = check::check_files(
-                file_bytes(&puzzles, &cfg.puzzles)?,
-                file_bytes(&answers, a)?,
-                &cfg.forced,
-            )
-            .map_err(|e| anyhow::anyhow!("{pname} / {}: {e}", a.display()))?;
-            (r, a.display().to_string())
+            let answers = input::read_all(a)?;
+            let aname = input::display_name(Some(a));
+            let r = check::check_files(&puzzles, &answers, &cfg.forced)
+                .map_err(|e| anyhow::anyhow!("{pname} / {aname}: {e}"))?;
+            (r, aname)
         }
         None => {
-            let r = check::check_csv(file_bytes(&puzzles, &cfg.puzzles)?, &cfg.forced)
+            let r = check::check_csv(&puzzles, &cfg.forced)
                 .map_err(|e| anyhow::anyhow!("{pname}:{e}"))?;
             (r, pname.clone())
         }
@@ -318,7 +353,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     use std::collections::HashSet;
     use std::hash::{Hash, Hasher};
 
-    let mut out = Output::create(cfg.output.as_deref())?;
+    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()?;
@@ -396,7 +431,10 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     })();
     match run {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        r => r.context("writing puzzles")?,
+        r => r.with_context(|| match &cfg.output {
+            Some(o) => format!("{}: cannot write", o.display()),
+            None => "<stdout>: cannot write".to_string(),
+        })?,
     }
     match out.finish() {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
@@ -418,12 +456,11 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// The bytes of an opened file; `bench` and `check` need whole files, so
-/// `-` (stdin) is refused with a clear message.
-fn file_bytes<'a>(input: &'a Input, path: &std::path::Path) -> anyhow::Result<&'a [u8]> {
-    input
-        .bytes()
-        .ok_or_else(|| anyhow::anyhow!("{}: this command reads files, not stdin", path.display()))
+/// True when an I/O error came from reading the input (a decoder or the
+/// source), not from writing answers.
+fn is_read_error(e: &std::io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.is::<pipeline::InputError>())
 }
 
 /// `s` as a JSON string literal.

@@ -1,30 +1,201 @@
-//! Input: opens a path or stdin and hands the rest of the data flow plain
-//! bytes. A regular file is memory-mapped (or read whole with `--no-mmap`, or
-//! when mapping fails); stdin is streamed in chunks by `pipeline`.
+//! Input: the one place that turns a path or stdin into bytes for the rest
+//! of the data flow. A plain regular file is memory-mapped and handed on as
+//! one `&[u8]`; everything else (stdin, a FIFO, `<(...)`, a character device,
+//! a compressed file, or any file under `--no-mmap`) becomes a [`Stream`]
+//! that `pipeline` cuts into record-aligned chunks on a reader thread.
+//! Compression is recognised by its first bytes, never by the file name.
 
+use std::fmt;
 use std::fs::File;
-use std::io;
+use std::io::{self, Read};
 use std::path::Path;
 
 use anyhow::Context;
 
+/// A compression format, recognised by its magic bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// gzip, including multi-member files (bgzip, `cat a.gz b.gz`).
+    Gzip,
+    /// Zstandard, including several concatenated frames.
+    Zstd,
+    /// xz, including several concatenated streams.
+    Xz,
+    /// bzip2, including several concatenated streams.
+    Bzip2,
+}
+
+impl Codec {
+    /// Bytes needed to recognise every codec.
+    pub const MAGIC_LEN: usize = 6;
+
+    /// The codec whose magic number starts `head`, if any.
+    pub fn sniff(head: &[u8]) -> Option<Codec> {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Some(Codec::Gzip)
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Some(Codec::Zstd)
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
+            Some(Codec::Xz)
+        } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
+            Some(Codec::Bzip2)
+        } else {
+            None
+        }
+    }
+
+    /// The codec's usual name, as users say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Gzip => "gzip",
+            Codec::Zstd => "zstd",
+            Codec::Xz => "xz",
+            Codec::Bzip2 => "bzip2",
+        }
+    }
+
+    /// The codec a file name's extension asks for (`.gz`, `.zst`, `.xz`,
+    /// `.bz2`). Only used for output: input is recognised by content.
+    pub fn from_extension(path: &Path) -> Option<Codec> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "gz" | "gzip" | "bgz" => Some(Codec::Gzip),
+            "zst" | "zstd" => Some(Codec::Zstd),
+            "xz" => Some(Codec::Xz),
+            "bz2" | "bzip2" => Some(Codec::Bzip2),
+            _ => None,
+        }
+    }
+
+    /// A decoder of this codec over `raw`, whose errors say the data does
+    /// not decompress (errors of `raw` itself pass through unchanged).
+    fn decoder(self, raw: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
+        let raw = io::BufReader::with_capacity(1 << 16, SourceErrors(raw));
+        let inner: Box<dyn Read + Send> = match self {
+            Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
+            Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(raw)?),
+            Codec::Xz => Box::new(xz2::bufread::XzDecoder::new_multi_decoder(raw)),
+            Codec::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
+        };
+        Ok(Box::new(Decoded { codec: self, inner }))
+    }
+}
+
+impl fmt::Display for Codec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An error of the raw source under a decoder, marked so the decoder's
+/// wrapper does not blame the compressed data for it.
+#[derive(Debug)]
+struct SourceError(io::Error);
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+struct SourceErrors(Box<dyn Read + Send>);
+
+impl Read for SourceErrors {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0
+            .read(buf)
+            .map_err(|e| io::Error::new(e.kind(), SourceError(e)))
+    }
+}
+
+/// A decoder whose own errors read `CODEC data that does not decompress: …`.
+struct Decoded {
+    codec: Codec,
+    inner: Box<dyn Read + Send>,
+}
+
+impl Read for Decoded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                return e;
+            }
+            let kind = e.kind();
+            match e.into_inner() {
+                Some(inner) => match inner.downcast::<SourceError>() {
+                    Ok(src) => src.0,
+                    Err(other) => io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("{} data that does not decompress: {other}", self.codec),
+                    ),
+                },
+                None => io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{} data that does not decompress: {}",
+                        self.codec,
+                        io::Error::from(kind)
+                    ),
+                ),
+            }
+        })
+    }
+}
+
+/// Input read front to back: decoded bytes, plus how to tell whether the
+/// source has nothing more to give right now.
+pub struct Stream {
+    /// The decoded bytes.
+    pub reader: Box<dyn Read + Send>,
+    /// The compression found, if any.
+    pub codec: Option<Codec>,
+    /// Asks the source whether a read would block.
+    pub pause: Pause,
+}
+
+/// For plain pipes and terminals: the descriptor to ask whether a read would
+/// block, so answers can be flushed while the writer of the input pauses (a
+/// co-process, Hadoop streaming). Empty for files and decoders.
+pub struct Pause {
+    #[cfg(unix)]
+    fd: Option<std::os::fd::OwnedFd>,
+}
+
+impl Pause {
+    /// True when the next read would block: the input's writer has paused.
+    pub fn paused(&self) -> bool {
+        #[cfg(unix)]
+        if let Some(fd) = &self.fd {
+            use std::os::fd::AsRawFd;
+            let mut p = libc::pollfd {
+                fd: fd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, count 1, no timeout; poll only
+            // writes `revents`.
+            return unsafe { libc::poll(&mut p, 1, 0) } == 0;
+        }
+        false
+    }
+}
+
 /// Where the puzzles come from.
 pub enum Input {
-    /// A memory-mapped regular file.
+    /// A memory-mapped plain regular file.
     Mapped(memmap2::Mmap),
-    /// A file read whole into memory.
-    Read(Vec<u8>),
-    /// Standard input, to be streamed.
-    Stdin,
+    /// Anything read front to back.
+    Stream(Stream),
 }
 
 impl Input {
-    /// The whole input, for a file; `None` for stdin, which is streamed.
+    /// The whole input, for a mapped file; `None` for a stream.
     pub fn bytes(&self) -> Option<&[u8]> {
         match self {
             Input::Mapped(m) => Some(m),
-            Input::Read(v) => Some(v),
-            Input::Stdin => None,
+            Input::Stream(_) => None,
         }
     }
 }
@@ -32,49 +203,177 @@ impl Input {
 /// How a user names the input in messages: the path, or `<stdin>`.
 pub fn display_name(path: Option<&Path>) -> String {
     match path {
-        Some(p) => p.display().to_string(),
-        None => "<stdin>".to_string(),
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "<stdin>".to_string(),
     }
 }
 
-/// Opens `path` (`None` or `-` for stdin). Maps the file unless `no_mmap`;
-/// when mapping fails, says so on stderr and reads the file instead.
+/// Opens `path` (`None` or `-` for stdin). A plain regular file is mapped
+/// unless `no_mmap` (when mapping fails, says so and streams it instead);
+/// compressed files, stdin, FIFOs and devices are streamed, decoded when
+/// their first bytes name a codec.
 pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
-        return Ok(Input::Stdin);
+        return open_stdin().map(Input::Stream);
     };
-    let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let name = path.display();
+    let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
     let meta = file
         .metadata()
-        .with_context(|| format!("{}: cannot stat", path.display()))?;
+        .with_context(|| format!("{name}: cannot stat"))?;
     if meta.is_dir() {
-        anyhow::bail!("{}: is a directory", path.display());
+        anyhow::bail!("{name}: is a directory");
     }
-    if !no_mmap && meta.is_file() && meta.len() > 0 {
-        // SAFETY: the map is only read, as a byte slice. The file may be
-        // changed or truncated by another process while mapped, which would
-        // make the slice lie (or raise SIGBUS on truncation); we accept that
-        // risk as ripgrep does, since the alternative is reading whole
-        // multi-gigabyte files. We never write through or to this file: the
-        // output path is checked against it before anything is created.
+    if !meta.is_file() {
+        // A FIFO, `<(...)` or a device: endless for all we know, and a read
+        // is the only way to learn more. Streamed like stdin.
+        return stream(Box::new(file.try_clone()?), Some(file))
+            .with_context(|| format!("{name}: cannot read"))
+            .map(Input::Stream);
+    }
+    if !no_mmap && meta.len() > 0 {
+        // SAFETY: the map is only read, as a byte slice, and never written
+        // through; the output path is checked against this file before
+        // anything is created, so we never write it ourselves. Another
+        // process may still change or truncate the file while it is mapped:
+        // a change shows up in what we read (as with any read), and a
+        // truncation would raise SIGBUS on the lost pages, which
+        // `cleanup::watch_map` turns into a clear error (exit 2, no
+        // temporary file left) instead of a silent crash.
         match unsafe { memmap2::Mmap::map(&file) } {
             Ok(map) => {
+                if let Some(codec) = Codec::sniff(&map[..map.len().min(Codec::MAGIC_LEN)]) {
+                    drop(map);
+                    let reader = codec
+                        .decoder(Box::new(file))
+                        .with_context(|| format!("{name}: cannot read"))?;
+                    return Ok(Input::Stream(Stream {
+                        reader,
+                        codec: Some(codec),
+                        pause: Pause {
+                            #[cfg(unix)]
+                            fd: None,
+                        },
+                    }));
+                }
                 // One front-to-back pass: let the kernel read ahead and
                 // drop pages behind us. Only a hint, so failure is fine.
                 #[cfg(unix)]
                 let _ = map.advise(memmap2::Advice::Sequential);
+                crate::cleanup::watch_map(&map, &name.to_string());
                 return Ok(Input::Mapped(map));
             }
-            Err(err) => eprintln!(
-                "sudoku-bulk: {}: cannot memory-map ({err}), reading it instead",
-                path.display()
-            ),
+            Err(err) => {
+                eprintln!("sudoku-bulk: {name}: cannot memory-map ({err}), reading it instead")
+            }
         }
     }
-    let mut data = Vec::with_capacity(meta.len() as usize);
-    io::Read::read_to_end(&mut &file, &mut data)
-        .with_context(|| format!("{}: cannot read", path.display()))?;
-    Ok(Input::Read(data))
+    stream(Box::new(file), None)
+        .with_context(|| format!("{name}: cannot read"))
+        .map(Input::Stream)
+}
+
+/// Standard input as a stream. Reads the descriptor directly (a duplicate of
+/// fd 0), not through `io::Stdin`'s buffer, so that asking the descriptor
+/// whether a read would block tells the truth.
+fn open_stdin() -> anyhow::Result<Stream> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("<stdin>: cannot open")?;
+        let file = File::from(fd);
+        let poll = file.try_clone().ok();
+        stream(Box::new(file), poll).context("<stdin>: cannot read")
+    }
+    #[cfg(not(unix))]
+    {
+        stream(Box::new(io::stdin()), None).context("<stdin>: cannot read")
+    }
+}
+
+/// Reads the first bytes of `raw` to recognise a codec, then hands back a
+/// stream of decoded bytes (those first bytes included). `poll` is the
+/// source's descriptor for pause checks, kept only for plain text.
+fn stream(mut raw: Box<dyn Read + Send>, poll: Option<File>) -> io::Result<Stream> {
+    let mut head = Vec::with_capacity(Codec::MAGIC_LEN);
+    let mut byte = [0u8; Codec::MAGIC_LEN];
+    // Enough bytes to recognise a codec, but never wait for more once a
+    // line has arrived: a co-process sends one line and waits for its answer.
+    while head.len() < Codec::MAGIC_LEN && !head.contains(&b'\n') {
+        match raw.read(&mut byte[..Codec::MAGIC_LEN - head.len()]) {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(&byte[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let codec = Codec::sniff(&head);
+    let whole: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(raw));
+    let reader = match codec {
+        Some(c) => c.decoder(whole)?,
+        None => whole,
+    };
+    #[cfg(not(unix))]
+    let _ = poll;
+    Ok(Stream {
+        reader,
+        codec,
+        pause: Pause {
+            #[cfg(unix)]
+            fd: match codec {
+                None => poll.map(std::os::fd::OwnedFd::from),
+                Some(_) => None,
+            },
+        },
+    })
+}
+
+/// `NAME: cannot read: ERR`, or `NAME: gzip data that does not decompress:
+/// …` when the decoder found the data bad (its message says it all).
+pub fn read_error(name: &str, err: io::Error) -> anyhow::Error {
+    if err.kind() == io::ErrorKind::InvalidData {
+        anyhow::Error::new(err).context(name.to_string())
+    } else {
+        anyhow::Error::new(err).context(format!("{name}: cannot read"))
+    }
+}
+
+/// The whole decoded content of `path` (`-` for stdin), for commands that
+/// need everything at once (`check`, `bench`): a plain file is mapped, a
+/// compressed file or a stream is read into memory.
+pub fn read_all(path: &Path) -> anyhow::Result<Whole> {
+    let name = display_name(Some(path));
+    match open(Some(path), false)? {
+        Input::Mapped(m) => Ok(Whole::Mapped(m)),
+        Input::Stream(mut s) => {
+            let mut data = Vec::new();
+            s.reader
+                .read_to_end(&mut data)
+                .map_err(|e| read_error(&name, e))?;
+            Ok(Whole::Read(data))
+        }
+    }
+}
+
+/// A whole input in memory, mapped or read.
+pub enum Whole {
+    /// A mapped plain file.
+    Mapped(memmap2::Mmap),
+    /// Bytes read (and decoded) into memory.
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for Whole {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Whole::Mapped(m) => m,
+            Whole::Read(v) => v,
+        }
+    }
 }
 
 /// True when `output` names the same file as `input` (through links or
@@ -97,4 +396,96 @@ pub fn same_file(input: &Path, output: &Path) -> bool {
 #[cfg(not(unix))]
 pub fn same_file(input: &Path, output: &Path) -> bool {
     same_file::is_same_file(input, output).unwrap_or(false)
+}
+
+/// True when standard input is the regular file `output` names (`solve -o F
+/// < F`): writing it would destroy the input being read.
+#[cfg(unix)]
+pub fn stdin_is(output: &Path) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    match (File::from(fd).metadata(), std::fs::metadata(output)) {
+        (Ok(i), Ok(o)) => i.is_file() && i.dev() == o.dev() && i.ino() == o.ino(),
+        _ => false,
+    }
+}
+
+/// True when standard input is the regular file `output` names.
+#[cfg(not(unix))]
+pub fn stdin_is(output: &Path) -> bool {
+    same_file::Handle::stdin()
+        .and_then(|i| Ok(i == same_file::Handle::from_path(output)?))
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn sniff_recognises_each_magic_and_nothing_else() {
+        assert_eq!(Codec::sniff(&[0x1f, 0x8b, 8, 0]), Some(Codec::Gzip));
+        assert_eq!(
+            Codec::sniff(&[0x28, 0xb5, 0x2f, 0xfd, 0]),
+            Some(Codec::Zstd)
+        );
+        assert_eq!(Codec::sniff(b"\xfd7zXZ\x00"), Some(Codec::Xz));
+        assert_eq!(Codec::sniff(b"BZh91AY"), Some(Codec::Bzip2));
+        for plain in [
+            &b"BZh"[..],
+            b"BZhx",
+            b"4.....8.5",
+            b"",
+            b"\x1f",
+            b"puzzle,solution",
+        ] {
+            assert_eq!(Codec::sniff(plain), None, "{plain:?}");
+        }
+    }
+
+    #[test]
+    fn multi_member_gzip_decodes_whole() {
+        let mut data = Vec::new();
+        for part in [&b"first\n"[..], b"second\n"] {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(part).unwrap();
+            data.extend(e.finish().unwrap());
+        }
+        let mut s = stream(Box::new(io::Cursor::new(data)), None).unwrap();
+        assert_eq!(s.codec, Some(Codec::Gzip));
+        let mut out = Vec::new();
+        s.reader.read_to_end(&mut out).unwrap();
+        assert_eq!(out, b"first\nsecond\n");
+    }
+
+    #[test]
+    fn corrupt_data_is_named_by_its_codec() {
+        let mut e = zstd::stream::write::Encoder::new(Vec::new(), 1).unwrap();
+        e.write_all(&b"some text\n".repeat(100)).unwrap();
+        let mut data = e.finish().unwrap();
+        // Cut short: frames carry no checksum by default, so only a
+        // structural fault is sure to be noticed.
+        data.truncate(data.len() - 3);
+        let mut s = stream(Box::new(io::Cursor::new(data)), None).unwrap();
+        let err = s.reader.read_to_end(&mut Vec::new()).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("zstd data that does not decompress"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn plain_text_passes_through_unchanged() {
+        let text = b"1\n22\n333\n".repeat(5);
+        let mut s = stream(Box::new(io::Cursor::new(text.clone())), None).unwrap();
+        assert_eq!(s.codec, None);
+        let mut out = Vec::new();
+        s.reader.read_to_end(&mut out).unwrap();
+        assert_eq!(out, text);
+    }
 }

@@ -26,6 +26,7 @@ pub mod args;
 pub mod batch;
 pub mod bench;
 pub mod check;
+pub mod cleanup;
 pub mod cmd;
 pub mod columnar;
 pub mod detect;

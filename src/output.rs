@@ -1,8 +1,10 @@
 //! Output side of the data flow: the answer file (written to a temporary file
 //! beside the target and renamed into place only on success; devices and
-//! pipes such as `/dev/null` are written directly), the progress bar,
-//! bad-record messages and the closing summary, all on stderr.
+//! pipes such as `/dev/null` are written directly), compressed when asked
+//! (by `--compress` or the name's extension), the progress bar, bad-record
+//! messages and the closing summary, all on stderr.
 
+use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -11,18 +13,42 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::format::RecordError;
+use crate::input::Codec;
 use crate::pipeline::{Observer, Tally, Task};
 
-/// Where answers go: stdout, a device or pipe, or a file that appears only
-/// when complete.
-pub enum Output {
+/// How answers are compressed: `Auto` follows the output name's extension
+/// (`.gz`, `.zst`, `.xz`, `.bz2`; plain for stdout and other names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Compress {
+    /// By the output file's extension.
+    #[default]
+    Auto,
+    /// Plain text, whatever the name.
+    None,
+    /// This codec, whatever the name.
+    With(Codec),
+}
+
+impl Compress {
+    /// The codec to write to `path` (`None` for stdout).
+    pub fn resolve(self, path: Option<&Path>) -> Option<Codec> {
+        match self {
+            Compress::Auto => path.and_then(Codec::from_extension),
+            Compress::None => None,
+            Compress::With(c) => Some(c),
+        }
+    }
+}
+
+/// The bytes' destination before compression.
+enum Sink {
     /// Standard output, buffered.
     Stdout(BufWriter<io::Stdout>),
     /// An existing path that is not a regular file (`/dev/null`, a FIFO):
     /// written in place, since renaming over it would replace the device.
-    Special(BufWriter<std::fs::File>),
+    Special(BufWriter<File>),
     /// A temporary file in the target's directory, renamed on `finish`.
-    File {
+    Temp {
         /// The temporary file, deleted if dropped before `finish`.
         tmp: BufWriter<tempfile::NamedTempFile>,
         /// The final path.
@@ -30,84 +56,258 @@ pub enum Output {
     },
 }
 
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::Special(w) => w.write(buf),
+            Sink::Temp { tmp, .. } => tmp.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Sink::Stdout(w) => w.write_all(buf),
+            Sink::Special(w) => w.write_all(buf),
+            Sink::Temp { tmp, .. } => tmp.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(w) => w.flush(),
+            Sink::Special(w) => w.flush(),
+            Sink::Temp { tmp, .. } => tmp.flush(),
+        }
+    }
+}
+
+/// The compressor in front of the sink.
+enum Encoder {
+    Plain(Sink),
+    Gzip(flate2::write::GzEncoder<Sink>),
+    Zstd(zstd::stream::write::Encoder<'static, Sink>),
+    Xz(xz2::write::XzEncoder<Sink>),
+    Bzip2(bzip2::write::BzEncoder<Sink>),
+}
+
+impl Encoder {
+    fn new(codec: Option<Codec>, sink: Sink) -> io::Result<Encoder> {
+        Ok(match codec {
+            None => Encoder::Plain(sink),
+            Some(Codec::Gzip) => Encoder::Gzip(flate2::write::GzEncoder::new(
+                sink,
+                flate2::Compression::default(),
+            )),
+            // Level 3 is zstd's default: several times faster than gzip's
+            // default and smaller.
+            Some(Codec::Zstd) => {
+                let mut e = zstd::stream::write::Encoder::new(sink, 3)?;
+                // A checksum lets readers notice a damaged file.
+                e.include_checksum(true)?;
+                Encoder::Zstd(e)
+            }
+            Some(Codec::Xz) => Encoder::Xz(xz2::write::XzEncoder::new(sink, 6)),
+            Some(Codec::Bzip2) => Encoder::Bzip2(bzip2::write::BzEncoder::new(
+                sink,
+                bzip2::Compression::default(),
+            )),
+        })
+    }
+
+    fn finish(self) -> io::Result<Sink> {
+        match self {
+            Encoder::Plain(s) => Ok(s),
+            Encoder::Gzip(e) => e.finish(),
+            Encoder::Zstd(e) => e.finish(),
+            Encoder::Xz(e) => e.finish(),
+            Encoder::Bzip2(e) => e.finish(),
+        }
+    }
+}
+
+impl Write for Encoder {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Encoder::Plain(w) => w.write(buf),
+            Encoder::Gzip(w) => w.write(buf),
+            Encoder::Zstd(w) => w.write(buf),
+            Encoder::Xz(w) => w.write(buf),
+            Encoder::Bzip2(w) => w.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Encoder::Plain(w) => w.write_all(buf),
+            Encoder::Gzip(w) => w.write_all(buf),
+            Encoder::Zstd(w) => w.write_all(buf),
+            Encoder::Xz(w) => w.write_all(buf),
+            Encoder::Bzip2(w) => w.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Encoder::Plain(w) => w.flush(),
+            Encoder::Gzip(w) => w.flush(),
+            Encoder::Zstd(w) => w.flush(),
+            Encoder::Xz(w) => w.flush(),
+            Encoder::Bzip2(w) => w.flush(),
+        }
+    }
+}
+
+/// Where answers go: stdout, a device or pipe, or a file that appears only
+/// when complete; compressed or not.
+pub struct Output {
+    enc: Encoder,
+}
+
 impl Output {
     /// Opens stdout (`None` or `-`), an existing device or pipe in place, or
     /// a temporary file beside `path` (beside the link's target when `path`
-    /// is a symbolic link, so the link survives).
-    pub fn create(path: Option<&Path>) -> anyhow::Result<Output> {
-        let Some(dest) = path.filter(|p| p.as_os_str() != "-") else {
-            return Ok(Output::Stdout(BufWriter::with_capacity(
-                1 << 16,
-                io::stdout(),
-            )));
+    /// is a symbolic link, dangling or not, so the link survives), writing
+    /// `compress`'s codec.
+    pub fn create(path: Option<&Path>, compress: Compress) -> anyhow::Result<Output> {
+        let path = path.filter(|p| p.as_os_str() != "-");
+        let codec = compress.resolve(path);
+        let sink = match path {
+            None => Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout())),
+            Some(dest) => open_file(dest)?,
         };
-        let mut dest = dest.to_path_buf();
-        if let Ok(meta) = std::fs::metadata(&dest) {
-            if !meta.is_file() {
-                if meta.is_dir() {
-                    anyhow::bail!("{}: is a directory", dest.display());
-                }
-                let file = std::fs::OpenOptions::new()
-                    .write(true)
-                    .open(&dest)
-                    .with_context(|| format!("{}: cannot open for writing", dest.display()))?;
-                return Ok(Output::Special(BufWriter::with_capacity(1 << 16, file)));
-            }
-            if std::fs::symlink_metadata(&dest).is_ok_and(|m| m.file_type().is_symlink()) {
-                dest = std::fs::canonicalize(&dest)
-                    .with_context(|| format!("{}: cannot resolve link", dest.display()))?;
-            }
-        }
-        let dir = match dest.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut builder = tempfile::Builder::new();
-        // Ask for 0666 so open(2) applies the umask: the answer file gets the
-        // permissions a plain `File::create` would give, not 0600.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
-        }
-        let tmp = builder
-            .prefix(".sudoku-bulk-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
-        Ok(Output::File {
-            tmp: BufWriter::with_capacity(1 << 16, tmp),
-            dest,
-        })
+        let what = path.map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
+        let enc = Encoder::new(codec, sink)
+            .with_context(|| format!("{what}: cannot start the compressor"))?;
+        Ok(Output { enc })
     }
 
     /// The writer answers go to.
     pub fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Output::Stdout(w) => w,
-            Output::Special(w) => w,
-            Output::File { tmp, .. } => tmp,
-        }
+        &mut self.enc
     }
 
-    /// Flushes and, for a file, renames it into place.
+    /// Ends the compressed stream, flushes and, for a file, makes it durable
+    /// (fsync) and renames it into place, then syncs the directory.
     pub fn finish(self) -> anyhow::Result<()> {
-        match self {
-            Output::Stdout(mut w) => Ok(w.flush()?),
-            Output::Special(mut w) => Ok(w.flush()?),
-            Output::File { tmp, dest } => {
-                let tmp = tmp
-                    .into_inner()
-                    .map_err(|e| e.into_error())
-                    .with_context(|| format!("{}: cannot write", dest.display()))?;
-                tmp.persist(&dest)
-                    .map_err(|e| e.error)
-                    .with_context(|| format!("{}: cannot rename into place", dest.display()))?;
-                Ok(())
-            }
+        let sink = self
+            .enc
+            .finish()
+            .context("cannot finish the compressed output")?;
+        match sink {
+            Sink::Stdout(mut w) => Ok(w.flush()?),
+            Sink::Special(mut w) => Ok(w.flush()?),
+            Sink::Temp { tmp, dest } => persist(tmp, &dest),
         }
     }
 }
+
+/// Opens the sink for a named output: a device or pipe in place, else a
+/// temporary file beside the final path.
+fn open_file(dest: &Path) -> anyhow::Result<Sink> {
+    let mut dest = dest.to_path_buf();
+    match std::fs::metadata(&dest) {
+        Ok(meta) if meta.is_dir() => anyhow::bail!("{}: is a directory", dest.display()),
+        Ok(meta) if !meta.is_file() => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&dest)
+                .with_context(|| format!("{}: cannot open for writing", dest.display()))?;
+            return Ok(Sink::Special(BufWriter::with_capacity(1 << 16, file)));
+        }
+        _ => {}
+    }
+    // A symbolic link (even one whose target does not exist yet) is
+    // followed: the answers go to its target and the link stays.
+    let mut hops = 0;
+    while std::fs::symlink_metadata(&dest).is_ok_and(|m| m.file_type().is_symlink()) {
+        hops += 1;
+        if hops > 40 {
+            anyhow::bail!("{}: too many levels of symbolic links", dest.display());
+        }
+        let target = std::fs::read_link(&dest)
+            .with_context(|| format!("{}: cannot resolve link", dest.display()))?;
+        dest = match dest.parent() {
+            Some(dir) => dir.join(target),
+            None => target,
+        };
+    }
+    let existing = std::fs::metadata(&dest).ok();
+    let dir = match dest.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    // Ask for 0666 so open(2) applies the umask: a new answer file gets the
+    // permissions a plain `File::create` would give, not 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let tmp = builder
+        .prefix(".sudoku-bulk-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
+    crate::cleanup::register_temp(tmp.path());
+    if let Some(meta) = existing {
+        keep_owner_and_mode(tmp.as_file(), &meta);
+    }
+    Ok(Sink::Temp {
+        tmp: BufWriter::with_capacity(1 << 16, tmp),
+        dest,
+    })
+}
+
+/// Gives the replacement file the mode (and, when allowed, the owner and
+/// group) of the file it replaces, as editors do. Best effort: a user may
+/// not give a file away, and then it stays theirs.
+fn keep_owner_and_mode(file: &File, old: &std::fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: fchown on a descriptor we own; failure is only reported.
+        unsafe {
+            if libc::fchown(file.as_raw_fd(), old.uid(), old.gid()) != 0 {
+                libc::fchown(file.as_raw_fd(), u32::MAX, old.gid());
+            }
+        }
+    }
+    // After chown, which may clear set-id bits.
+    let _ = file.set_permissions(old.permissions());
+}
+
+/// Flushes, syncs and renames the temporary file to `dest`, then syncs the
+/// directory so the rename itself survives a crash.
+fn persist(tmp: BufWriter<tempfile::NamedTempFile>, dest: &Path) -> anyhow::Result<()> {
+    let tmp = tmp
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(|| format!("{}: cannot write", dest.display()))?;
+    tmp.as_file()
+        .sync_all()
+        .with_context(|| format!("{}: cannot write", dest.display()))?;
+    tmp.persist(dest)
+        .map_err(|e| e.error)
+        .with_context(|| format!("{}: cannot rename into place", dest.display()))?;
+    crate::cleanup::unregister_temp();
+    #[cfg(unix)]
+    if let Some(dir) = dest.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        // Some file systems refuse to sync a directory; the data is already
+        // safe, so this is best effort.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// Bad-record messages printed on stderr before the rest are only counted
+/// (the output file still marks every one).
+pub const SHOWN_BAD_RECORDS: u64 = 100;
 
 /// Progress bar plus bad-record reporting, on stderr.
 pub struct Reporter {
@@ -115,6 +315,8 @@ pub struct Reporter {
     bar: ProgressBar,
     errors: BufWriter<io::Stderr>,
     start: Instant,
+    /// Bad records reported so far (shown or not).
+    bad_seen: u64,
 }
 
 impl Reporter {
@@ -139,6 +341,7 @@ impl Reporter {
             bar,
             errors: BufWriter::new(io::stderr()),
             start: Instant::now(),
+            bad_seen: 0,
         }
     }
 
@@ -163,8 +366,14 @@ impl Reporter {
                 }
             }
         };
+        let hidden = self.bad_seen.saturating_sub(SHOWN_BAD_RECORDS);
+        let note = if hidden > 0 {
+            format!(" (messages for the first {SHOWN_BAD_RECORDS} shown, {hidden} more not shown; the output marks every one)")
+        } else {
+            String::new()
+        };
         eprintln!(
-            "sudoku-bulk: {}: {} records, {what}, {} bad in {:.2}s ({:.0} puzzles/s)",
+            "sudoku-bulk: {}: {} records, {what}, {} bad{note} in {:.2}s ({:.0} puzzles/s)",
             self.name,
             tally.records,
             tally.bad,
@@ -188,7 +397,11 @@ impl Reporter {
 
 impl Observer for Reporter {
     fn bad_record(&mut self, line: u64, err: &RecordError) {
-        let msg = format!("{}:{line}: {err}", self.name);
+        self.bad_seen += 1;
+        if self.bad_seen > SHOWN_BAD_RECORDS {
+            return;
+        }
+        let msg = format!("sudoku-bulk: {}:{line}: {err}", self.name);
         if self.bar.is_hidden() {
             let _ = writeln!(self.errors, "{msg}");
         } else {

@@ -4,8 +4,11 @@
 //! both give byte-identical output.
 //!
 //! Memory stays bounded: at most `4 × threads` chunks are in flight (being
-//! solved or waiting for an earlier chunk to be written), whatever the input
-//! size.
+//! solved or waiting for an earlier chunk to be written), fewer when chunks
+//! are big (about 256 MiB in flight at most), whatever the input size. A
+//! stream is read and cut on its own reader thread ([`stream_chunks`]),
+//! which holds one chunk plus two queued, and never a line longer than
+//! [`MAX_LINE`].
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -327,20 +330,73 @@ impl<W: Write, O: Observer> Writer<'_, W, O> {
     }
 }
 
+/// A source of record-aligned chunks, in input order.
+pub trait Chunks<'a>: Iterator<Item = io::Result<Cow<'a, [u8]>>> {
+    /// True when the chunk last returned ended where the input paused (its
+    /// writer may be waiting for these answers, as a co-process or Hadoop
+    /// streaming does): the writer then writes and flushes every answer so
+    /// far before taking the next chunk. Never for in-memory inputs.
+    fn paused(&self) -> bool {
+        false
+    }
+}
+
+/// Chunks that are always ready (an in-memory input, a test's list).
+pub struct Ready<I>(pub I);
+
+impl<'a, I: Iterator<Item = io::Result<Cow<'a, [u8]>>>> Iterator for Ready<I> {
+    type Item = io::Result<Cow<'a, [u8]>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next()
+    }
+}
+
+impl<'a, I: Iterator<Item = io::Result<Cow<'a, [u8]>>>> Chunks<'a> for Ready<I> {}
+
+/// Bytes of chunks in flight (input plus answers) the parallel path aims to
+/// stay under: the window is `4 × threads` chunks, fewer when chunks are big.
+const IN_FLIGHT_BYTES: usize = 256 << 20;
+
+/// Test hook, documented in the README: `SUDOKU_BULK_PANIC_AT_CHUNK=N` makes
+/// the worker solving chunk N (0-based) panic, so tests can prove a panic
+/// ends the run cleanly. Read once; costs one comparison per chunk.
+fn panic_at_chunk() -> Option<usize> {
+    static AT: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *AT.get_or_init(|| {
+        std::env::var("SUDOKU_BULK_PANIC_AT_CHUNK")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    })
+}
+
+fn solve_chunk(
+    index: usize,
+    task: Task,
+    opts: &Options,
+    layout: &Layout,
+    data: &[u8],
+) -> ChunkResult {
+    if panic_at_chunk() == Some(index) {
+        panic!("SUDOKU_BULK_PANIC_AT_CHUNK={index}: test panic");
+    }
+    process_chunk(task, opts, layout, data)
+}
+
 /// Runs `task` over `chunks` (record-aligned pieces of the input, in order),
-/// writing answers to `out` in input order.
+/// writing answers to `out` in input order. When the input pauses, answers
+/// so far are written and flushed before waiting for more.
 ///
 /// Returns the summary, or the first I/O error from reading or writing.
 pub fn run<'a, I, W, O>(
     task: Task,
     opts: &Options,
     layout: &Layout,
-    chunks: I,
+    mut chunks: I,
     out: W,
     obs: &mut O,
 ) -> io::Result<Summary>
 where
-    I: Iterator<Item = io::Result<Cow<'a, [u8]>>>,
+    I: Chunks<'a>,
     W: Write,
     O: Observer,
 {
@@ -357,10 +413,15 @@ where
         drop_lead: layout.multiline() && matches!(task, Task::Solve { .. }),
     };
     if opts.threads <= 1 {
-        for (i, chunk) in chunks.enumerate() {
-            w.accept(i, process_chunk(task, opts, layout, &chunk?))?;
+        let mut i = 0;
+        while let Some(chunk) = chunks.next() {
+            w.accept(i, solve_chunk(i, task, opts, layout, &chunk?))?;
+            i += 1;
             if w.stopped {
                 break;
+            }
+            if chunks.paused() {
+                w.out.flush()?;
             }
         }
     } else {
@@ -370,15 +431,41 @@ where
     Ok(w.summary)
 }
 
+/// What a worker sends back: its chunk's answers, or word that it panicked.
+type Report = (usize, Option<ChunkResult>);
+
+/// Sends `(index, None)` if dropped before `send`: a worker that panics
+/// still reports, so the writer never waits forever for its chunk.
+struct ReportGuard {
+    tx: Option<mpsc::Sender<Report>>,
+    index: usize,
+}
+
+impl ReportGuard {
+    fn send(mut self, res: ChunkResult) {
+        if let Some(tx) = self.tx.take() {
+            let _ = tx.send((self.index, Some(res)));
+        }
+    }
+}
+
+impl Drop for ReportGuard {
+    fn drop(&mut self) {
+        if let Some(tx) = self.tx.take() {
+            let _ = tx.send((self.index, None));
+        }
+    }
+}
+
 fn run_parallel<'a, I, W, O>(
     task: Task,
     opts: &Options,
     layout: &Layout,
-    chunks: I,
+    mut chunks: I,
     w: &mut Writer<'_, W, O>,
 ) -> io::Result<()>
 where
-    I: Iterator<Item = io::Result<Cow<'a, [u8]>>>,
+    I: Chunks<'a>,
     W: Write,
     O: Observer,
 {
@@ -387,42 +474,64 @@ where
         .thread_name(|i| format!("sudoku-bulk-{i}"))
         .build()
         .map_err(io::Error::other)?;
-    let window = opts.threads * 4;
+    // Each chunk in flight holds its input (for streams) and its answers,
+    // about twice its size.
+    let by_memory = IN_FLIGHT_BYTES / (2 * opts.chunk_bytes.max(1));
+    let window = by_memory.clamp(2, opts.threads * 4);
     let cancel = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, ChunkResult)>();
-    // The calling thread splits chunks and writes; the pool only solves. A
+    let (tx, rx) = mpsc::channel::<Report>();
+    let receive = |w: &mut Writer<'_, W, O>| -> io::Result<()> {
+        match rx.recv() {
+            Ok((i, Some(res))) => w.accept(i, res),
+            Ok((_, None)) => Err(io::Error::other("a worker thread panicked")),
+            Err(_) => Err(io::Error::other("the worker threads stopped")),
+        }
+    };
+    // The calling thread takes chunks and writes; the pool only solves. A
     // worker that sees `cancel` skips its chunk: the writer has stopped.
-    let result = pool.in_place_scope(|scope| -> io::Result<()> {
+    pool.in_place_scope(|scope| -> io::Result<()> {
         let mut spawned = 0;
-        for chunk in chunks {
-            let chunk = chunk?;
-            while spawned - w.next >= window && !w.stopped {
-                let (i, res) = rx.recv().expect("a spawned chunk always reports");
-                w.accept(i, res)?;
-            }
-            if w.stopped {
-                return Ok(());
-            }
-            let tx = tx.clone();
-            let cancel = &cancel;
-            scope.spawn(move |_| {
-                let res = if cancel.load(Ordering::Relaxed) {
-                    ChunkResult::default()
-                } else {
-                    process_chunk(task, opts, layout, &chunk)
+        let result = (|| {
+            while let Some(chunk) = chunks.next() {
+                let chunk = chunk?;
+                while spawned - w.next >= window && !w.stopped {
+                    receive(w)?;
+                }
+                if w.stopped {
+                    return Ok(());
+                }
+                let guard = ReportGuard {
+                    tx: Some(tx.clone()),
+                    index: spawned,
                 };
-                let _ = tx.send((spawned, res));
-            });
-            spawned += 1;
-        }
-        while w.next < spawned && !w.stopped {
-            let (i, res) = rx.recv().expect("a spawned chunk always reports");
-            w.accept(i, res)?;
-        }
-        Ok(())
-    });
-    cancel.store(true, Ordering::Relaxed);
-    result
+                let cancel = &cancel;
+                scope.spawn(move |_| {
+                    let res = if cancel.load(Ordering::Relaxed) {
+                        ChunkResult::default()
+                    } else {
+                        solve_chunk(guard.index, task, opts, layout, &chunk)
+                    };
+                    guard.send(res);
+                });
+                spawned += 1;
+                if chunks.paused() {
+                    // The input paused: write everything in flight and
+                    // flush before waiting for more.
+                    while w.next < spawned && !w.stopped {
+                        receive(w)?;
+                    }
+                    w.out.flush()?;
+                }
+            }
+            while w.next < spawned && !w.stopped {
+                receive(w)?;
+            }
+            Ok(())
+        })();
+        // Stop the chunks still queued before the scope waits for them.
+        cancel.store(true, Ordering::Relaxed);
+        result
+    })
 }
 
 /// Splits an in-memory input (a map or a buffer) into chunks of about
@@ -431,10 +540,10 @@ pub fn slice_chunks<'a>(
     data: &'a [u8],
     layout: &'a Layout,
     chunk_bytes: usize,
-) -> impl Iterator<Item = io::Result<Cow<'a, [u8]>>> + 'a {
+) -> Ready<impl Iterator<Item = io::Result<Cow<'a, [u8]>>> + 'a> {
     let chunk_bytes = chunk_bytes.max(1);
     let mut pos = 0;
-    std::iter::from_fn(move || {
+    Ready(std::iter::from_fn(move || {
         if pos >= data.len() {
             return None;
         }
@@ -446,48 +555,245 @@ pub fn slice_chunks<'a>(
         let chunk = &data[pos..end];
         pos = end;
         Some(Ok(Cow::Borrowed(chunk)))
-    })
+    }))
 }
 
-/// Streams a reader (stdin) as chunks of about `chunk_bytes`, each ending at a
-/// record boundary of `layout`, holding one chunk plus a partial record.
-pub fn reader_chunks<'a, R: Read + 'a>(
-    mut reader: R,
-    layout: &'a Layout,
-    chunk_bytes: usize,
-) -> impl Iterator<Item = io::Result<Cow<'static, [u8]>>> + 'a {
-    let chunk_bytes = chunk_bytes.max(1);
-    let mut carry: Vec<u8> = Vec::new();
-    let mut done = false;
-    std::iter::from_fn(move || {
-        if done {
-            return None;
+/// Longest line kept from a stream: a longer one can be no record of any
+/// layout, so it is cut here (and reported bad by the parser) and the rest
+/// of it skipped up to the next newline, instead of growing without bound.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Largest read from a stream at once: buffers grow as data arrives, never
+/// ahead of it, whatever the chunk size.
+const READ_STEP: usize = 1 << 20;
+
+/// Cuts a stream into chunks of about `target` bytes ending at record
+/// boundaries. Looks at each byte a bounded number of times: new bytes are
+/// scanned once for newlines, and a cut is only tried when one arrived.
+struct Chunker<R> {
+    reader: R,
+    layout: Layout,
+    target: usize,
+    buf: Vec<u8>,
+    /// Start of the last (incomplete) line in `buf`.
+    line_start: usize,
+    /// Dropping bytes of an overlong line until its newline.
+    skipping: bool,
+    /// A newline arrived since the last failed cut.
+    fresh_newline: bool,
+    done: bool,
+}
+
+impl<R: Read> Chunker<R> {
+    fn new(reader: R, layout: Layout, target: usize) -> Self {
+        Chunker {
+            reader,
+            layout,
+            target: target.max(1),
+            buf: Vec::new(),
+            line_start: 0,
+            skipping: false,
+            fresh_newline: false,
+            done: false,
         }
-        let mut buf = std::mem::take(&mut carry);
+    }
+
+    /// Splits off `buf[..n]` as a chunk.
+    fn take(&mut self, n: usize) -> Vec<u8> {
+        let rest = self.buf.split_off(n);
+        self.line_start = self.line_start.saturating_sub(n);
+        // The rest may hold whole records already.
+        self.fresh_newline = memchr::memchr(b'\n', &rest).is_some();
+        std::mem::replace(&mut self.buf, rest)
+    }
+
+    /// The next chunk once `target` bytes (or the end) arrived.
+    fn next_chunk(&mut self) -> Option<io::Result<Vec<u8>>> {
+        self.next_chunk_or_pause(&mut || false)
+            .map(|r| r.map(|(c, _)| c))
+    }
+
+    /// The next chunk; when `paused()` says the input's writer is waiting,
+    /// the complete records so far are a chunk on their own.
+    fn next_chunk_or_pause(
+        &mut self,
+        paused: &mut dyn FnMut() -> bool,
+    ) -> Option<io::Result<(Vec<u8>, bool)>> {
         loop {
-            if buf.len() >= chunk_bytes {
-                if let Some(n) = layout.cut(&buf, chunk_bytes) {
-                    carry = buf.split_off(n);
-                    return Some(Ok(Cow::Owned(buf)));
+            if self.done {
+                if self.buf.is_empty() {
+                    return None;
+                }
+                let all = std::mem::take(&mut self.buf);
+                self.line_start = 0;
+                return Some(Ok((all, false)));
+            }
+            if self.fresh_newline && self.buf.len() >= self.target {
+                match self.layout.cut(&self.buf, self.target) {
+                    Some(n) => return Some(Ok((self.take(n), false))),
+                    None => self.fresh_newline = false,
                 }
             }
-            let old = buf.len();
-            buf.resize(old + chunk_bytes.max(8192), 0);
-            match reader.read(&mut buf[old..]) {
-                Ok(0) => {
-                    buf.truncate(old);
-                    done = true;
-                    return (!buf.is_empty()).then_some(Ok(Cow::Owned(buf)));
+            if self.line_start > 0 && paused() {
+                // Everything up to the last newline, if it ends records.
+                let cut = self
+                    .layout
+                    .cut(&self.buf, self.line_start)
+                    .or_else(|| self.layout.cut(&self.buf, 1));
+                if let Some(n) = cut {
+                    return Some(Ok((self.take(n), true)));
                 }
-                Ok(n) => buf.truncate(old + n),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
+            }
+            let old = self.buf.len();
+            let step = self.target.clamp(8 << 10, READ_STEP);
+            self.buf.resize(old + step, 0);
+            match self.reader.read(&mut self.buf[old..]) {
+                Ok(0) => {
+                    self.buf.truncate(old);
+                    self.done = true;
+                }
+                Ok(n) => {
+                    self.buf.truncate(old + n);
+                    self.scan(old);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => self.buf.truncate(old),
                 Err(e) => {
-                    done = true;
+                    self.buf.truncate(old);
+                    self.done = true;
+                    self.buf.clear();
                     return Some(Err(e));
                 }
             }
         }
-    })
+    }
+
+    /// Looks at the bytes from `old` on: finds newlines, cuts overlong
+    /// lines to `MAX_LINE` bytes (whatever the read sizes were).
+    fn scan(&mut self, old: usize) {
+        if self.skipping {
+            match memchr::memchr(b'\n', &self.buf[old..]) {
+                // Drop the rest of the overlong line, keep its newline.
+                Some(i) => {
+                    self.buf.drain(old..old + i);
+                    self.skipping = false;
+                }
+                None => {
+                    self.buf.truncate(old);
+                    return;
+                }
+            }
+        }
+        if let Some(i) = memchr::memchr(b'\n', &self.buf[old..]) {
+            // The line in progress ends here; later lines of this read are
+            // at most one read long, so only it can be overlong.
+            let nl = old + i;
+            if nl - self.line_start > MAX_LINE {
+                self.buf.drain(self.line_start + MAX_LINE..nl);
+            }
+            let last = memchr::memrchr(b'\n', &self.buf[self.line_start..])
+                .expect("a newline was just found");
+            self.line_start += last + 1;
+            self.fresh_newline = true;
+        }
+        if self.buf.len() - self.line_start > MAX_LINE {
+            self.buf.truncate(self.line_start + MAX_LINE);
+            self.skipping = true;
+        }
+    }
+}
+
+/// Streams a reader as chunks of about `chunk_bytes`, each ending at a record
+/// boundary of `layout`, on the calling thread (see [`stream_chunks`] for the
+/// threaded form the command line uses).
+pub fn reader_chunks<'a, R: Read + 'a>(
+    reader: R,
+    layout: &'a Layout,
+    chunk_bytes: usize,
+) -> Ready<impl Iterator<Item = io::Result<Cow<'static, [u8]>>> + 'a> {
+    let mut chunker = Chunker::new(reader, layout.clone(), chunk_bytes);
+    Ready(std::iter::from_fn(move || {
+        chunker.next_chunk().map(|r| r.map(Cow::Owned))
+    }))
+}
+
+/// An error met while reading the input (not writing answers), so that
+/// messages can name the right file.
+#[derive(Debug)]
+pub struct InputError(pub io::Error);
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Chunks read and cut on a reader thread of their own, so reading and
+/// decompressing run beside the solver threads. At most `QUEUE` chunks wait
+/// between the threads, plus the one being read.
+pub struct StreamChunks {
+    rx: mpsc::Receiver<io::Result<(Vec<u8>, bool)>>,
+    paused: bool,
+}
+
+/// Chunks queued between the reader thread and the writer.
+const QUEUE: usize = 2;
+
+/// Starts a reader thread over `reader`. `paused` tells the reader thread
+/// that the source would block (see `input::Stream::paused`): it then sends
+/// the complete records it holds at once, so a co-process gets its answers.
+pub fn stream_chunks<R, P>(
+    reader: R,
+    layout: &Layout,
+    chunk_bytes: usize,
+    mut paused: P,
+) -> StreamChunks
+where
+    R: Read + Send + 'static,
+    P: FnMut() -> bool + Send + 'static,
+{
+    let (tx, rx) = mpsc::sync_channel(QUEUE);
+    let mut chunker = Chunker::new(reader, layout.clone(), chunk_bytes);
+    std::thread::Builder::new()
+        .name("sudoku-bulk-reader".into())
+        .spawn(move || {
+            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                while let Some(chunk) = chunker.next_chunk_or_pause(&mut paused) {
+                    let chunk = chunk.map_err(|e| io::Error::new(e.kind(), InputError(e)));
+                    if tx.send(chunk).is_err() {
+                        break;
+                    }
+                }
+            }));
+            // A panic here (in a decoder, say) must not look like the end of
+            // the input: the run would end early and "succeed".
+            if read.is_err() {
+                let _ = tx.send(Err(io::Error::other(InputError(io::Error::other(
+                    "the reader thread panicked",
+                )))));
+            }
+        })
+        .expect("cannot start the reader thread");
+    StreamChunks { rx, paused: false }
+}
+
+impl Iterator for StreamChunks {
+    type Item = io::Result<Cow<'static, [u8]>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        let (chunk, paused) = match self.rx.recv().ok()? {
+            Ok(c) => c,
+            Err(e) => return Some(Err(e)),
+        };
+        self.paused = paused;
+        Some(Ok(Cow::Owned(chunk)))
+    }
+}
+
+impl Chunks<'static> for StreamChunks {
+    fn paused(&self) -> bool {
+        self.paused
+    }
 }
 
 /// Drops a UTF-8 byte order mark from the start of the input.
@@ -525,6 +831,61 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A reader that hands out at most `step` bytes per read.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn overlong_lines_are_cut_at_max_line_whatever_the_reads() {
+        let line = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let mut data = b"short\n".to_vec();
+        data.extend(std::iter::repeat_n(b'x', MAX_LINE + 12345));
+        data.extend_from_slice(b"\nexact\n");
+        data.extend(std::iter::repeat_n(b'y', MAX_LINE));
+        data.extend_from_slice(b"\n");
+        data.extend(std::iter::repeat_n(b'z', 3 * MAX_LINE));
+        let mut want = b"short\n".to_vec();
+        want.extend(std::iter::repeat_n(b'x', MAX_LINE));
+        want.extend_from_slice(b"\nexact\n");
+        want.extend(std::iter::repeat_n(b'y', MAX_LINE));
+        want.extend_from_slice(b"\n");
+        want.extend(std::iter::repeat_n(b'z', MAX_LINE));
+        for step in [1000, 65536, MAX_LINE - 1, MAX_LINE, 3 * MAX_LINE] {
+            for chunk in [10, 1 << 18, 4 << 20] {
+                let reader = Trickle { data: &data, step };
+                let got = collect(reader_chunks(reader, &line, chunk)).concat();
+                assert!(
+                    got == want,
+                    "step {step} chunk {chunk}: {} bytes",
+                    got.len()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_paused_input_sends_its_complete_records_at_once() {
+        let line = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let data = b"one\ntwo\nthr";
+        let mut chunker = Chunker::new(&data[..], line, 1 << 20);
+        // The source says every further read would block.
+        let (chunk, paused) = chunker.next_chunk_or_pause(&mut || true).unwrap().unwrap();
+        assert_eq!((&chunk[..], paused), (&b"one\ntwo\n"[..], true));
+        let (rest, paused) = chunker.next_chunk_or_pause(&mut || true).unwrap().unwrap();
+        assert_eq!((&rest[..], paused), (&b"thr"[..], false));
+        assert!(chunker.next_chunk_or_pause(&mut || true).is_none());
     }
 
     struct Log(Vec<(u64, String)>);

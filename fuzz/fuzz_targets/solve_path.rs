@@ -48,7 +48,7 @@ fn run(
         let chunks = pipeline::slice_chunks(data, layout, chunk)
             .map(|c| c.map(|s| Cow::Owned(s.into_owned())))
             .collect::<Vec<io::Result<Cow<[u8]>>>>();
-        pipeline::run(task, &opts, layout, chunks.into_iter(), &mut out, &mut Quiet)
+        pipeline::run(task, &opts, layout, pipeline::Ready(chunks.into_iter()), &mut out, &mut Quiet)
     }
     .expect("writing to memory cannot fail");
     (summary, out)

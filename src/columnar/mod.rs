@@ -20,8 +20,6 @@ use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
-
 use crate::args::{BulkConfig, CheckConfig};
 use crate::check::Report;
 use crate::format::{Layout, RecordError, Shape, Symbols};
@@ -136,41 +134,66 @@ pub struct Job<'a> {
 /// the cells, answers and decoded columns of one step stay a few MiB.
 pub const ROWS_PER_STEP: usize = 1 << 15;
 
-/// The hook `cmd::bulk` calls first: runs the job here and returns its exit
-/// status when the input is columnar, `None` (having consumed nothing) when
-/// it is text.
-pub fn bulk(cfg: &BulkConfig, name: &str, source: &Input) -> anyhow::Result<Option<ExitCode>> {
-    let stdin;
-    let (kind, data) = match source.bytes() {
-        Some(data) => match sniff(data) {
+/// What the hook `cmd::bulk` calls first made of the input.
+pub enum Hook {
+    /// The input was columnar and the run is over: its exit status.
+    Done(ExitCode),
+    /// The input is text: handed back, with nothing consumed.
+    Text(Input),
+}
+
+/// The hook `cmd::bulk` calls first: runs the job here when the input
+/// (after any decompression) is columnar, else hands it back untouched.
+pub fn bulk(cfg: &BulkConfig, name: &str, source: Input) -> anyhow::Result<Hook> {
+    let (kind, data) = match source {
+        Input::Mapped(map) => match sniff(&map) {
             Some(kind) => {
-                let path = cfg.input.as_deref().expect("a file has a path");
-                (kind, Data::File(path, data))
+                let path = cfg.input.as_deref().expect("a mapped input has a path");
+                return run_hook(cfg, name, kind, Data::File(path, &map)).map(Hook::Done);
             }
-            None => return Ok(None),
+            None => return Ok(Hook::Text(Input::Mapped(map))),
         },
-        None => {
-            // Peek without consuming: the bytes stay in stdin's buffer for
-            // the text path. A pipe gives at least the first write, which
-            // holds the whole magic in practice.
-            stdin = std::io::stdin();
-            let mut lock = stdin.lock();
-            let head = lock
-                .fill_buf()
-                .with_context(|| format!("{name}: cannot read"))?;
-            match sniff(head) {
-                Some(Kind::ArrowStream) => (Kind::ArrowStream, Data::Stream(lock)),
+        Input::Stream(mut stream) => {
+            // Peek at the first bytes (stopping at a newline, so a
+            // co-process that sends one line is not kept waiting), then
+            // put them back in front of the rest.
+            let mut head = Vec::with_capacity(8);
+            let mut buf = [0u8; 8];
+            while head.len() < 8 && !head.contains(&b'\n') {
+                match stream.reader.read(&mut buf[..8 - head.len()]) {
+                    Ok(0) => break,
+                    Ok(n) => head.extend_from_slice(&buf[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(crate::input::read_error(name, e)),
+                }
+            }
+            let kind = sniff(&head);
+            stream.reader = Box::new(std::io::Cursor::new(head).chain(stream.reader));
+            match kind {
+                None => return Ok(Hook::Text(Input::Stream(stream))),
+                Some(Kind::ArrowStream) => (
+                    Kind::ArrowStream,
+                    Data::Stream(Box::new(std::io::BufReader::with_capacity(
+                        1 << 16,
+                        stream.reader,
+                    ))),
+                ),
                 Some(kind) => {
                     // Parquet, Arrow files and .npy need the whole input.
                     let mut all = Vec::new();
-                    lock.read_to_end(&mut all)
-                        .with_context(|| format!("{name}: cannot read"))?;
+                    stream
+                        .reader
+                        .read_to_end(&mut all)
+                        .map_err(|e| crate::input::read_error(name, e))?;
                     (kind, Data::Owned(all))
                 }
-                None => return Ok(None),
             }
         }
     };
+    run_hook(cfg, name, kind, data).map(Hook::Done)
+}
+
+fn run_hook(cfg: &BulkConfig, name: &str, kind: Kind, data: Data<'_>) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()?;
@@ -181,33 +204,32 @@ pub fn bulk(cfg: &BulkConfig, name: &str, source: &Input) -> anyhow::Result<Opti
         threads: cfg.threads,
         on_error: cfg.on_error,
         stats: cfg.stats,
-        // TODO(merge): cfg.overwrite once `--overwrite` lands on main.
-        overwrite: false,
+        overwrite: cfg.overwrite,
         column: cfg.forced.column.as_deref(),
         symbols: cfg.forced.symbols,
         output: cfg.output.as_deref(),
         progress: cfg.progress,
         reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
     };
-    let mut out = Output::create(job.output)?;
+    let mut out = Output::create(job.output, cfg.compress)?;
     let result = run(&job, kind, data, &mut out);
     let tally = match result {
         Ok(Run::Done(tally)) => tally,
-        Ok(Run::Failed) => return Ok(Some(ExitCode::from(crate::cmd::EXIT_BAD_RECORDS))),
-        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(Some(ExitCode::SUCCESS)),
+        Ok(Run::Failed) => return Ok(ExitCode::from(crate::cmd::EXIT_BAD_RECORDS)),
+        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         Err(e) => return Err(e),
     };
     match out.finish() {
-        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(Some(ExitCode::SUCCESS)),
+        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r?,
     }
     let reporter = job.reporter.into_inner().expect("no panic while held");
     reporter.finish(job.task, &tally);
-    Ok(Some(ExitCode::from(if tally.bad == 0 {
+    Ok(ExitCode::from(if tally.bad == 0 {
         crate::cmd::EXIT_OK
     } else {
         crate::cmd::EXIT_BAD_RECORDS
-    })))
+    }))
 }
 
 /// The input's bytes: a mapped or read file, or stdin for a stream.
@@ -217,8 +239,9 @@ pub enum Data<'a> {
     File(&'a Path, &'a [u8]),
     /// The whole input, read from stdin.
     Owned(Vec<u8>),
-    /// Stdin, streamed (Arrow IPC stream only).
-    Stream(std::io::StdinLock<'static>),
+    /// A stream (stdin, a pipe, a decompressed file), read front to back
+    /// (Arrow IPC stream only).
+    Stream(Box<dyn BufRead + Send>),
 }
 
 /// How a run ended.
@@ -417,26 +440,20 @@ pub fn box_of_cells(cells: usize) -> Option<usize> {
 /// The hook `cmd::check` calls first: checks a columnar puzzle file (its
 /// own solution column, or an answers file) and returns the exit status, or
 /// `None` when the puzzles file is not columnar.
-pub fn check(cfg: &CheckConfig) -> anyhow::Result<Option<ExitCode>> {
-    let puzzles = crate::input::open(Some(&cfg.puzzles), false)?;
-    let Some(data) = puzzles.bytes() else {
-        return Ok(None);
-    };
+pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>> {
     let Some(kind) = sniff(data) else {
         return Ok(None);
     };
-    let pname = cfg.puzzles.display().to_string();
+    let pname = crate::input::display_name(Some(&cfg.puzzles));
     let answers = match &cfg.answers {
-        Some(a) => Some((a.display().to_string(), crate::input::open(Some(a), false)?)),
+        Some(a) => Some((
+            crate::input::display_name(Some(a)),
+            crate::input::read_all(a)?,
+        )),
         None => None,
     };
     let answers = match (&answers, &cfg.answers) {
-        (Some((aname, input)), Some(path)) => {
-            let bytes = input
-                .bytes()
-                .ok_or_else(|| anyhow::anyhow!("{aname}: this command reads files, not stdin"))?;
-            Some((aname.as_str(), Data::File(path, bytes)))
-        }
+        (Some((aname, bytes)), Some(path)) => Some((aname.as_str(), Data::File(path, bytes))),
         _ => None,
     };
     let spec = CheckSpec {

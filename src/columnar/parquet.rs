@@ -38,9 +38,17 @@ pub fn open<'a>(
     WriterProperties,
 )> {
     let source = match data {
-        Data::File(path, _) => Source::File(Arc::new(
-            File::open(path).with_context(|| format!("{name}: cannot open"))?,
-        )),
+        Data::File(path, bytes) => {
+            let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
+            // The file holds these very bytes unless it was compressed
+            // (then `bytes` are the decoded content): read pages from the
+            // file only when it is the Parquet file itself.
+            if file.metadata().is_ok_and(|m| m.len() == bytes.len() as u64) {
+                Source::File(Arc::new(file))
+            } else {
+                Source::Bytes(bytes::Bytes::copy_from_slice(bytes))
+            }
+        }
         Data::Owned(v) => Source::Bytes(bytes::Bytes::from(v)),
         Data::Stream(_) => anyhow::bail!("{name}: Parquet needs a whole file, not a stream"),
     };

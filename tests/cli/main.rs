@@ -3,7 +3,9 @@
 mod columnar;
 mod detect;
 mod formats;
+mod io;
 mod labels;
+mod reliability;
 mod solve;
 mod tools;
 mod util;

@@ -1,0 +1,147 @@
+//! Last resort of the output side: when a run ends abnormally (Ctrl-C,
+//! SIGTERM, SIGHUP, SIGPIPE, a panic, or SIGBUS from a mapped input that
+//! shrank) the temporary answer file is removed before the process exits, so
+//! nothing half-written is left behind. `output` registers its temporary
+//! path here; `main` installs the handlers. SIGKILL cannot be caught: a
+//! `kill -9` still leaves the hidden `.sudoku-bulk-*.tmp` file.
+//!
+//! The handlers only use async-signal-safe calls (`unlink`, `write`,
+//! `_exit`) on data prepared before the signal: a leaked C string for the
+//! temporary path and for the SIGBUS message.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+
+/// The temporary output file to remove, as a leaked C string, or null.
+static TEMP: AtomicPtr<std::ffi::c_char> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Remembers `path` as the temporary file to remove on an abnormal end.
+pub fn register_temp(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        if let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) {
+            // Leaked on purpose: a handler may be reading the old pointer at
+            // any moment, so it is never freed (one small string per run).
+            TEMP.store(c.into_raw(), Ordering::SeqCst);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+/// Forgets the temporary file (it was renamed into place or removed).
+pub fn unregister_temp() {
+    TEMP.store(std::ptr::null_mut(), Ordering::SeqCst);
+}
+
+/// Removes the registered temporary file, if any. Async-signal-safe.
+fn remove_temp() -> bool {
+    let p = TEMP.swap(std::ptr::null_mut(), Ordering::SeqCst);
+    if p.is_null() {
+        return false;
+    }
+    #[cfg(unix)]
+    // SAFETY: `p` came from `CString::into_raw` and is never freed, so it is
+    // a valid NUL-terminated string; unlink is async-signal-safe.
+    unsafe {
+        libc::unlink(p);
+    }
+    true
+}
+
+/// Mapped inputs whose pages may vanish (start, end, message, its length).
+const MAPS: usize = 4;
+static MAP_START: [AtomicUsize; MAPS] = [const { AtomicUsize::new(0) }; MAPS];
+static MAP_END: [AtomicUsize; MAPS] = [const { AtomicUsize::new(0) }; MAPS];
+static MAP_MSG: [AtomicPtr<u8>; MAPS] = [const { AtomicPtr::new(std::ptr::null_mut()) }; MAPS];
+static MAP_MSG_LEN: [AtomicUsize; MAPS] = [const { AtomicUsize::new(0) }; MAPS];
+static MAP_NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// Notes that `map` holds the input `name`, so a SIGBUS on its pages (the
+/// file was truncated under us) ends the run with `NAME: the file shrank
+/// while being read` and exit status 2 instead of a bare crash.
+pub fn watch_map(map: &[u8], name: &str) {
+    let slot = MAP_NEXT.fetch_add(1, Ordering::SeqCst) % MAPS;
+    let msg = format!("sudoku-bulk: {name}: the file shrank while being read\n").into_bytes();
+    let msg = Box::leak(msg.into_boxed_slice());
+    MAP_END[slot].store(0, Ordering::SeqCst);
+    MAP_MSG_LEN[slot].store(msg.len(), Ordering::SeqCst);
+    MAP_MSG[slot].store(msg.as_mut_ptr(), Ordering::SeqCst);
+    MAP_START[slot].store(map.as_ptr() as usize, Ordering::SeqCst);
+    MAP_END[slot].store(map.as_ptr() as usize + map.len(), Ordering::SeqCst);
+}
+
+/// Installs the signal handlers and the panic hook. Called once by `main`.
+pub fn install() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        remove_temp();
+        previous(info);
+    }));
+    #[cfg(unix)]
+    // SAFETY: the handlers only call async-signal-safe functions and read
+    // atomics; the sigaction structs are fully initialised.
+    unsafe {
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGPIPE] {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = on_signal as *const () as usize;
+            // SIGPIPE's handler may return (stdout closed, nothing to clean):
+            // restart the interrupted call instead of failing it with EINTR.
+            act.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut act.sa_mask);
+            libc::sigaction(sig, &act, std::ptr::null_mut());
+        }
+        let mut act: libc::sigaction = std::mem::zeroed();
+        act.sa_sigaction = on_sigbus as *const () as usize;
+        act.sa_flags = libc::SA_SIGINFO;
+        libc::sigemptyset(&mut act.sa_mask);
+        libc::sigaction(libc::SIGBUS, &act, std::ptr::null_mut());
+    }
+}
+
+/// SIGINT, SIGTERM, SIGHUP, SIGPIPE: remove the temporary file, exit with
+/// 128 + the signal number (130, 143, 129, 141) as shells report it.
+#[cfg(unix)]
+extern "C" fn on_signal(sig: libc::c_int) {
+    let had_temp = remove_temp();
+    if sig == libc::SIGPIPE && !had_temp {
+        // Writing answers to a closed pipe (`solve | head`): the write fails
+        // with EPIPE and the run ends quietly, as it did with SIGPIPE
+        // ignored. Only a run with a file to clean up dies here.
+        return;
+    }
+    // SAFETY: _exit is async-signal-safe.
+    unsafe { libc::_exit(128 + sig) }
+}
+
+/// SIGBUS: on a watched map, say the file shrank, clean up, exit 2. Any other
+/// SIGBUS gets the default action once the handler returns.
+#[cfg(unix)]
+extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: the kernel passes a valid siginfo_t for SA_SIGINFO handlers.
+    let addr = unsafe { (*info).si_addr() } as usize;
+    for slot in 0..MAPS {
+        let (start, end) = (
+            MAP_START[slot].load(Ordering::SeqCst),
+            MAP_END[slot].load(Ordering::SeqCst),
+        );
+        if start <= addr && addr < end {
+            let msg = MAP_MSG[slot].load(Ordering::SeqCst);
+            let len = MAP_MSG_LEN[slot].load(Ordering::SeqCst);
+            remove_temp();
+            // SAFETY: `msg` points to a leaked buffer of `len` bytes; write
+            // and _exit are async-signal-safe.
+            unsafe {
+                libc::write(2, msg as *const libc::c_void, len);
+                libc::_exit(2);
+            }
+        }
+    }
+    remove_temp();
+    // SAFETY: restoring the default action is async-signal-safe; returning
+    // re-runs the faulting access, which now kills the process as usual.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+    }
+}

@@ -1,0 +1,452 @@
+//! Input and output plumbing end to end: compressed input recognised by
+//! content on every path, compressed output, streaming filter use (answers
+//! flushed while the input pauses), FIFOs streamed, overlong stream lines.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command as StdCommand, Stdio};
+
+use crate::util::*;
+
+/// A few hundred real puzzles with one unsolvable and one malformed record,
+/// so error lines are ordered too.
+fn mixed_input() -> String {
+    let mut input = std::fs::read_to_string(data("sample.txt")).unwrap();
+    input.push_str(
+        "12345678....................................9....................................\n",
+    );
+    input.push_str("not a puzzle\n");
+    input
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// bgzip-like: several gzip members, cut in the middle of lines.
+fn gzip_members(data: &[u8]) -> Vec<u8> {
+    data.chunks(1000).flat_map(gzip).collect()
+}
+
+fn zstd(data: &[u8]) -> Vec<u8> {
+    zstd::stream::encode_all(data, 3).unwrap()
+}
+
+fn xz(data: &[u8]) -> Vec<u8> {
+    let mut e = xz2::write::XzEncoder::new(Vec::new(), 6);
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn bzip2(data: &[u8]) -> Vec<u8> {
+    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn decompress(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    match data {
+        [0x1f, 0x8b, ..] => flate2::read::MultiGzDecoder::new(data)
+            .read_to_end(&mut out)
+            .map(drop),
+        [0x28, 0xb5, 0x2f, 0xfd, ..] => zstd::stream::read::Decoder::new(data)
+            .unwrap()
+            .read_to_end(&mut out)
+            .map(drop),
+        [0xfd, b'7', b'z', b'X', b'Z', 0, ..] => xz2::read::XzDecoder::new(data)
+            .read_to_end(&mut out)
+            .map(drop),
+        [b'B', b'Z', b'h', ..] => bzip2::read::BzDecoder::new(data)
+            .read_to_end(&mut out)
+            .map(drop),
+        _ => panic!("not compressed: {:?}", &data[..data.len().min(8)]),
+    }
+    .unwrap();
+    out
+}
+
+type Codec = (&'static str, fn(&[u8]) -> Vec<u8>);
+
+const CODECS: [Codec; 5] = [
+    ("gz", gzip),
+    ("bgz", gzip_members),
+    ("zst", zstd),
+    ("xz", xz),
+    ("bz2", bzip2),
+];
+
+#[test]
+fn compressed_input_gives_the_plain_bytes_on_every_path() {
+    let input = mixed_input();
+    let (dir, plain) = temp_file("in.txt", input.as_bytes());
+    let reference = run(&["solve", "-j", "1", plain.to_str().unwrap()], b"");
+    assert_eq!(reference.status.code(), Some(1));
+    let n = puzzle_lines(&input).len() - 2;
+    let answers = stdout(&reference);
+    assert_answers_9x9(
+        &puzzle_lines(&input)[..n],
+        &answers.lines().take(n).collect::<Vec<_>>().join("\n"),
+    );
+    for (ext, compress) in CODECS {
+        let packed = compress(input.as_bytes());
+        // A misleading name: content decides, never the extension.
+        let path = dir.path().join(format!("in.{ext}.txt"));
+        std::fs::write(&path, &packed).unwrap();
+        let p = path.to_str().unwrap();
+        for threads in ["1", "2"] {
+            for chunk in [None, Some("1"), Some("3000")] {
+                for source in ["file", "no-mmap", "stdin"] {
+                    let mut args = vec!["solve", "-j", threads];
+                    if let Some(c) = chunk {
+                        args.extend(["--chunk-size", c]);
+                    }
+                    let stdin = match source {
+                        "file" => {
+                            args.push(p);
+                            &b""[..]
+                        }
+                        "no-mmap" => {
+                            args.extend([p, "--no-mmap"]);
+                            &b""[..]
+                        }
+                        _ => &packed[..],
+                    };
+                    let o = run(&args, stdin);
+                    assert_eq!(o.status.code(), Some(1), "{ext} {args:?}: {}", stderr(&o));
+                    assert!(
+                        o.stdout == reference.stdout,
+                        "{ext} {source} {args:?} differs"
+                    );
+                    assert!(stderr(&o).contains("no solution"), "{}", stderr(&o));
+                }
+            }
+        }
+        // count reads it too.
+        let o = run(&["count", p], b"");
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert_eq!(stdout(&o).lines().count(), n + 2);
+    }
+}
+
+#[test]
+fn plain_text_input_stays_plain_on_every_path() {
+    // The all-paths test of solve.rs, for the paths this module added:
+    // plain files read front to back and plain stdin through the reader
+    // thread, with tiny chunks, match the mapped run.
+    let input = mixed_input();
+    let (_dir, path) = temp_file("in.txt", input.as_bytes());
+    let p = path.to_str().unwrap();
+    let reference = run(&["solve", "-j", "1", p], b"");
+    for threads in ["1", "2"] {
+        for chunk in ["1", "100", "82", "65536"] {
+            let a = run(
+                &[
+                    "solve",
+                    "-j",
+                    threads,
+                    "--chunk-size",
+                    chunk,
+                    p,
+                    "--no-mmap",
+                ],
+                b"",
+            );
+            let b = run(
+                &["solve", "-j", threads, "--chunk-size", chunk],
+                input.as_bytes(),
+            );
+            assert!(
+                a.stdout == reference.stdout,
+                "no-mmap -j {threads} chunk {chunk}"
+            );
+            assert!(
+                b.stdout == reference.stdout,
+                "stdin -j {threads} chunk {chunk}"
+            );
+        }
+    }
+}
+
+#[test]
+fn data_that_does_not_decompress_is_named_not_printed() {
+    let input = mixed_input();
+    let mut broken = gzip(input.as_bytes());
+    let cut = broken.len() / 2;
+    broken.truncate(cut);
+    let mut bad_header = vec![0x1f, 0x8b, 0xff, 0xff];
+    bad_header.extend_from_slice(b"\x00\x01\x02 not really gzip\n");
+    let mut bad_zstd = zstd(input.as_bytes());
+    bad_zstd.truncate(bad_zstd.len() * 2 / 3);
+    for (what, bytes) in [
+        ("gzip", &broken),
+        ("gzip", &bad_header),
+        ("zstd", &bad_zstd),
+    ] {
+        let (dir, path) = temp_file("in.bin", bytes);
+        let out = dir.path().join("answers.txt");
+        let o = run(
+            &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        let want = format!("{}: {what} data that does not decompress", path.display());
+        assert!(err.contains(&want), "missing {want:?} in {err:?}");
+        assert!(err.is_ascii() && !err.contains('\u{1f}'), "{err:?}");
+        // Nothing half-written is left: only the input remains.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // The same through stdin.
+        let o = run(&["solve"], bytes);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(&format!("<stdin>: {what} data that does not decompress")));
+    }
+}
+
+fn have(tool: &str) -> bool {
+    StdCommand::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn compressed_output_by_name_or_flag_decompresses_to_the_plain_run() {
+    let input = mixed_input();
+    let (dir, path) = temp_file("in.txt", input.as_bytes());
+    let p = path.to_str().unwrap();
+    let plain = run(&["solve", p], b"").stdout;
+    let cases: [(&str, &[&str], Option<&str>); 7] = [
+        ("a.txt.gz", &[], Some("gzip")),
+        ("a.txt.zst", &[], Some("zstd")),
+        ("a.txt.xz", &[], Some("xz")),
+        ("a.txt.bz2", &[], Some("bzip2")),
+        ("a.txt", &["--compress", "zstd"], Some("zstd")),
+        ("b.txt.gz", &["--compress", "none"], None),
+        ("c.zst", &["--compress", "gzip", "-j", "1"], Some("gzip")),
+    ];
+    for (name, flags, codec) in cases {
+        let out = dir.path().join(name);
+        let mut args = vec!["solve", p, "-o", out.to_str().unwrap()];
+        args.extend(flags);
+        let o = run(&args, b"");
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+        let written = std::fs::read(&out).unwrap();
+        match codec {
+            None => assert_eq!(written, plain, "{name}: plain text asked"),
+            Some(tool) => {
+                assert_ne!(written, plain, "{name}: plain text under a compressed name");
+                assert_eq!(decompress(&written), plain, "{name}");
+                if have(tool) {
+                    let o = StdCommand::new(tool)
+                        .args(["-d", "-c"])
+                        .arg(&out)
+                        .output()
+                        .unwrap();
+                    assert!(o.status.success(), "{tool} -dc {name}");
+                    assert_eq!(o.stdout, plain, "{tool} -dc {name}");
+                }
+            }
+        }
+    }
+    // Compressed answers to stdout when asked, and read back by `check`.
+    let o = run(&["solve", "--compress", "xz", p], b"");
+    assert_eq!(decompress(&o.stdout), plain);
+    let answers = dir.path().join("answers.xz");
+    std::fs::write(&answers, &o.stdout).unwrap();
+    let packed = dir.path().join("puzzles.gz");
+    std::fs::write(&packed, gzip(input.as_bytes())).unwrap();
+    let c = run(
+        &["check", packed.to_str().unwrap(), answers.to_str().unwrap()],
+        b"",
+    );
+    // The two bad puzzles are counted bad; every real answer passes.
+    assert!(stdout(&c).contains("2 bad"), "{}", stdout(&c));
+    // generate -o too.
+    let g = dir.path().join("gen.txt.gz");
+    let o = run(&["generate", "-n", "20", "-o", g.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let same = run(&["generate", "-n", "20"], b"").stdout;
+    assert_eq!(decompress(&std::fs::read(&g).unwrap()), same);
+}
+
+#[test]
+fn check_and_bench_read_stdin_and_compressed_files() {
+    let text = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let (dir, path) = temp_file("in.txt", text.as_bytes());
+    let answers = run(&["solve", path.to_str().unwrap()], b"").stdout;
+    let apath = dir.path().join("answers.txt.zst");
+    std::fs::write(&apath, zstd(&answers)).unwrap();
+    // Puzzles compressed on stdin, answers a compressed file.
+    let o = run(
+        &["check", "-", apath.to_str().unwrap()],
+        &bzip2(text.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("0 bad"));
+    // Answers on stdin; a wrong answer is caught.
+    let mut wrong = answers.clone();
+    let i = wrong.iter().position(|&b| b == b'1').unwrap();
+    wrong[i] = b'2';
+    let o = run(&["check", path.to_str().unwrap(), "-"], &gzip(&wrong));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let o = run(&["bench", "-", "--seconds", "0"], &gzip(text.as_bytes()));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let n = puzzle_lines(&text).len();
+    assert!(stdout(&o).contains(&format!("{n}/{n}")), "{}", stdout(&o));
+}
+
+/// Spawns `sudoku-bulk ARGS` with piped stdin and stdout.
+fn spawn(args: &[&str]) -> std::process::Child {
+    StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Reads one line, failing the test instead of hanging if none comes.
+fn read_line_within(rx: &std::sync::mpsc::Receiver<String>, what: &str) -> String {
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("no answer for {what}: output not flushed while input paused"))
+}
+
+#[test]
+fn a_coprocess_gets_each_answer_before_sending_the_next_puzzle() {
+    let text = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let puzzles: Vec<&str> = puzzle_lines(&text).into_iter().take(4).collect();
+    for threads in ["1", "2"] {
+        let mut child = spawn(&["solve", "-j", threads]);
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        for p in &puzzles {
+            writeln!(stdin, "{p}").unwrap();
+            stdin.flush().unwrap();
+            let answer = read_line_within(&rx, p);
+            assert_answers_9x9(&[p], &answer);
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        reader.join().unwrap();
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_streamed_not_read_whole() {
+    let text = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let puzzles: Vec<String> = puzzle_lines(&text)
+        .into_iter()
+        .take(3)
+        .map(String::from)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("in.fifo");
+    let status = StdCommand::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success());
+    let mut child = spawn(&["solve", fifo.to_str().unwrap()]);
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    // Answers come while the FIFO is still open for writing: the file is
+    // streamed, never read to its end first.
+    let mut w = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    for p in &puzzles {
+        writeln!(w, "{p}").unwrap();
+        w.flush().unwrap();
+        let answer = read_line_within(&rx, p);
+        assert_answers_9x9(&[p], &answer);
+    }
+    drop(w);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+}
+
+#[test]
+fn overlong_stream_lines_are_cut_and_marked_bad() {
+    let text = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let good = puzzle_lines(&text)[0];
+    // A good puzzle, 3 MiB of digits on one line, a good puzzle, then 2 MiB
+    // with no newline at all: every record gets one output line, in order.
+    let mut input = format!("{good}\n");
+    input.push_str(&"1".repeat(3 << 20));
+    input.push('\n');
+    input.push_str(good);
+    input.push('\n');
+    input.push_str(&"2".repeat(2 << 20));
+    for chunk in ["1000", "262144"] {
+        let start = std::time::Instant::now();
+        let o = run(&["solve", "--chunk-size", chunk], input.as_bytes());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{:?}", &out[..out.len().min(300)]);
+        assert_answers_9x9(&[good], lines[0]);
+        assert!(lines[1].starts_with("error: "));
+        assert_answers_9x9(&[good], lines[2]);
+        assert!(lines[3].starts_with("error: "));
+        let err = stderr(&o);
+        // Both overlong lines were cut at 1 MiB on the way in (the memory
+        // bound), whatever their length and whatever the chunk size.
+        for line in [2, 4] {
+            let want = format!("<stdin>:{line}: expected 81 cells, found {}", 1 << 20);
+            assert!(err.contains(&want), "missing {want:?} in {err}");
+        }
+        // No output line carries the megabytes back.
+        assert!(out.len() < 3 << 20);
+        // Linear, not quadratic, in the line length (generous bound for a
+        // shared machine; the quadratic rescan took minutes at 1 GB).
+        assert!(start.elapsed().as_secs() < 60);
+    }
+}
+
+#[test]
+fn chunk_size_is_bounded_and_big_ones_do_not_preallocate() {
+    let text = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let reference = run(&["solve"], text.as_bytes()).stdout;
+    // The largest allowed chunk on a small stream: buffers grow with the
+    // data, the run is as usual.
+    let o = run(
+        &["solve", "--chunk-size", "67108864", "-j", "2"],
+        text.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.stdout, reference);
+    for huge in ["67108865", "3000000000", "18446744073709551615"] {
+        let o = run(&["solve", "--chunk-size", huge], text.as_bytes());
+        assert_eq!(o.status.code(), Some(2), "{huge}");
+        assert!(stderr(&o).contains("--chunk-size"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn thread_count_is_capped_at_a_multiple_of_the_cores() {
+    let text = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let reference = run(&["solve"], text.as_bytes()).stdout;
+    let start = std::time::Instant::now();
+    let o = run(&["solve", "-j", "65535"], text.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.stdout, reference);
+    assert!(stderr(&o).contains("-j 65535 lowered to"), "{}", stderr(&o));
+    // 65535 threads took over 300 s before the cap.
+    assert!(start.elapsed().as_secs() < 60);
+}

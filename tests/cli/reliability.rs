@@ -1,0 +1,317 @@
+//! Nothing lost, nothing left behind: the input is never overwritten, the
+//! temporary answer file goes away on signals, panics and a shrinking input,
+//! replaced files keep their mode and links, and messages stay readable.
+
+use std::path::Path;
+use std::process::{Child, Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::*;
+
+fn sample() -> String {
+    std::fs::read_to_string(data("sample.txt")).unwrap()
+}
+
+/// Names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+fn has_temp(dir: &Path) -> bool {
+    names(dir).iter().any(|n| n.ends_with(".tmp"))
+}
+
+/// Waits until `cond` holds, failing after a minute.
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Waits for `child` to end, killing it and failing if it hangs.
+fn wait_or_fail(child: &mut Child, what: &str) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("{what}: the run hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn bin_path() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("sudoku-bulk")
+}
+
+#[test]
+fn output_over_stdin_is_refused() {
+    let text = sample();
+    let (_dir, path) = temp_file("in.txt", text.as_bytes());
+    let o = StdCommand::new(bin_path())
+        .args(["solve", "-o", path.to_str().unwrap()])
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("refusing to write the output over the input"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    // Another file on stdin is fine.
+    let (_d2, other) = temp_file("other.txt", text.as_bytes());
+    let out = other.with_extension("out");
+    let o = StdCommand::new(bin_path())
+        .args(["solve", "-o", out.to_str().unwrap()])
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn signals_remove_the_temporary_file_and_exit_128_plus_n() {
+    use std::io::Write;
+    let text = sample();
+    let first: Vec<&str> = puzzle_lines(&text).into_iter().take(5).collect();
+    for (sig, code) in [
+        (libc::SIGINT, 130),
+        (libc::SIGTERM, 143),
+        (libc::SIGHUP, 129),
+        (libc::SIGPIPE, 141),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("answers.txt");
+        let mut child = StdCommand::new(bin_path())
+            .args(["solve", "-o", out.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Some input, and the input stays open: the run is under way.
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}", first.join("\n")).unwrap();
+        stdin.flush().unwrap();
+        wait_for("the temporary file", || has_temp(dir.path()));
+        // SAFETY: signalling our own child by its pid.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, sig);
+        }
+        let status = wait_or_fail(&mut child, "signal");
+        assert_eq!(status.code(), Some(code), "signal {sig}");
+        assert_eq!(names(dir.path()), Vec::<String>::new(), "signal {sig}");
+        drop(stdin);
+    }
+}
+
+/// A file big enough that a run on one thread takes a while.
+fn big_file(dir: &Path, mib: usize) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(data("17_clue_sub.txt")).unwrap();
+    let path = dir.join("big.txt");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let mut written = 0;
+    while written < mib << 20 {
+        std::io::Write::write_all(&mut f, text.as_bytes()).unwrap();
+        written += text.len();
+    }
+    drop(f);
+    path
+}
+
+#[cfg(unix)]
+#[test]
+fn a_mapped_input_that_shrinks_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_file(dir.path(), 48);
+    let out = dir.path().join("answers.txt");
+    let child = StdCommand::new(bin_path())
+        .args([
+            "solve",
+            "-j",
+            "1",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for("the temporary file", || has_temp(dir.path()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&input)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{}: the file shrank while being read",
+            input.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(names(dir.path()), vec!["big.txt".to_string()]);
+}
+
+#[test]
+fn a_worker_panic_ends_the_run_without_hanging_or_leftovers() {
+    let text = sample();
+    for threads in ["1", "2", "4"] {
+        for source in ["file", "stdin"] {
+            let (dir, path) = temp_file("in.txt", text.as_bytes());
+            let out = dir.path().join("answers.txt");
+            let mut args = vec!["solve", "-j", threads, "--chunk-size", "500"];
+            args.extend(["-o", out.to_str().unwrap()]);
+            if source == "file" {
+                args.push(path.to_str().unwrap());
+            }
+            let mut child = StdCommand::new(bin_path())
+                .args(&args)
+                .env("SUDOKU_BULK_PANIC_AT_CHUNK", "3")
+                .env("RUST_BACKTRACE", "0")
+                .stdin(if source == "stdin" {
+                    Stdio::from(std::fs::File::open(&path).unwrap())
+                } else {
+                    Stdio::null()
+                })
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let status = wait_or_fail(&mut child, &format!("{args:?}"));
+            assert_eq!(status.code(), Some(101), "{args:?}");
+            assert_eq!(names(dir.path()), vec!["in.txt".to_string()], "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn only_the_first_hundred_bad_records_are_reported_on_stderr() {
+    let text = sample();
+    let good = puzzle_lines(&text)[0];
+    let mut input = format!("{good}\n");
+    for i in 0..150 {
+        input.push_str(&format!("{}x{i}\n", &good[..70]));
+    }
+    let (dir, path) = temp_file("in.txt", input.as_bytes());
+    let out = dir.path().join("answers.txt");
+    let p = path.to_str().unwrap();
+    let o = run(&["solve", p, "-o", out.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let reported: Vec<&str> = err
+        .lines()
+        .filter(|l| {
+            l.strip_prefix(&format!("sudoku-bulk: {p}:"))
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .collect();
+    assert_eq!(reported.len(), 100, "{err}");
+    assert!(reported[0].starts_with(&format!("sudoku-bulk: {p}:2: ")));
+    assert!(reported[99].starts_with(&format!("sudoku-bulk: {p}:101: ")));
+    assert!(err.contains("151 records, 1 solved, 150 bad"), "{err}");
+    assert!(err.contains("50 more not shown"), "{err}");
+    // The output still marks every record.
+    let answers = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = answers.lines().collect();
+    assert_eq!(lines.len(), 151);
+    assert_answers_9x9(&[good], lines[0]);
+    assert!(lines[1..].iter().all(|l| l.starts_with("error: ")));
+}
+
+#[cfg(unix)]
+#[test]
+fn replacing_an_output_keeps_its_mode_and_follows_a_dangling_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let text = sample();
+    let (dir, path) = temp_file("in.txt", text.as_bytes());
+    let p = path.to_str().unwrap();
+    let out = dir.path().join("answers.txt");
+    std::fs::write(&out, "old").unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let o = run(&["solve", p, "-o", out.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let meta = std::fs::metadata(&out).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o640);
+    assert_answers_9x9(
+        &puzzle_lines(&text),
+        &std::fs::read_to_string(&out).unwrap(),
+    );
+    // A link whose target does not exist yet: the target is created, the
+    // link stays a link.
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink("target.txt", &link).unwrap();
+    let o = run(&["solve", p, "-o", link.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let target = dir.path().join("target.txt");
+    assert_answers_9x9(
+        &puzzle_lines(&text),
+        &std::fs::read_to_string(&target).unwrap(),
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_reported_as_a_write_error_on_the_output() {
+    let text = sample();
+    let (_dir, path) = temp_file("in.txt", text.as_bytes());
+    let o = run(&["solve", path.to_str().unwrap(), "-o", "/dev/full"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("/dev/full: cannot write: No space left on device"),
+        "{err}"
+    );
+    assert!(!err.contains("(reading"), "{err}");
+}
+
+#[test]
+fn bench_on_an_empty_file_and_generate_with_impossible_clues_are_errors() {
+    let (_dir, path) = temp_file("empty.txt", b"");
+    let o = run(&["bench", path.to_str().unwrap(), "--seconds", "0"], b"");
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("no puzzles to measure"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("e18"));
+    for (size, clues) in [
+        ("9", "5"),
+        ("9", "0"),
+        ("9", "1000"),
+        ("16", "20"),
+        ("25", "626"),
+    ] {
+        let o = run(
+            &["generate", "-n", "1", "--size", size, "--clues", clues],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(2), "--size {size} --clues {clues}");
+        assert!(stderr(&o).contains("--clues"), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+    let o = run(&["generate", "-n", "1", "--clues", "30"], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
