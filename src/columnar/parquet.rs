@@ -53,18 +53,21 @@ pub fn open<'a>(
     .map_err(bad)?;
     let md = meta.metadata().clone();
     let schema = meta.schema().clone();
-    let mut props = WriterProperties::builder();
+    // Each column keeps its codec and whether it was dictionary-encoded;
+    // added columns (a solution per row, all distinct) get no dictionary:
+    // hashing 81 cells a row was 20% of a list<uint8> run (perf).
+    let mut props = WriterProperties::builder().set_dictionary_enabled(false);
     if let Some(rg) = md.row_groups().first() {
-        let codecs: Vec<(ColumnPath, Compression)> = rg
-            .columns()
-            .iter()
-            .map(|c| (c.column_path().clone(), c.compression()))
-            .collect();
-        if let Some((_, first)) = codecs.first() {
-            props = props.set_compression(*first);
+        if let Some(first) = rg.columns().first() {
+            props = props.set_compression(first.compression());
         }
-        for (path, codec) in codecs {
-            props = props.set_column_compression(path, codec);
+        for c in rg.columns() {
+            props = props
+                .set_column_compression(c.column_path().clone(), c.compression())
+                .set_column_dictionary_enabled(
+                    c.column_path().clone(),
+                    c.dictionary_page_offset().is_some(),
+                );
         }
     }
     // Row groups are ended by hand, one per input row group: never split.

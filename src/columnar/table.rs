@@ -309,39 +309,16 @@ impl Plan {
         Ok(found.layout)
     }
 
-    /// Solves one batch; `first_row` numbers its rows in the whole input.
-    fn solve(&mut self, job: &Job<'_>, batch: &RecordBatch) -> anyhow::Result<Option<Solved>> {
+    /// What solving `batch` needs, owned, so it can run on the pool while
+    /// the caller reads and writes other batches.
+    fn work(&mut self, job: &Job<'_>, batch: &RecordBatch) -> anyhow::Result<Work> {
         self.decide(job.name, batch)?;
-        let rows = batch.num_rows();
-        let Some(grid) = self.grid.clone() else {
-            // Only null puzzles so far: each row is bad.
-            let outcomes = (0..rows)
-                .map(|_| crate::record::Outcome {
-                    verdict: Verdict::Bad(null_puzzle()),
-                    guesses: 0,
-                })
-                .collect();
-            return Ok(Some(Solved {
-                box_size: 3,
-                answers: vec![0; rows * 81],
-                outcomes,
-                grades: job.stats.then(|| vec![None; rows]),
-            }));
-        };
-        let pcol = batch.column(self.puzzle).as_ref();
-        let scol = self.solution.map(|s| batch.column(s).as_ref());
-        let n = grid.text.cells();
-        let solved = super::solve_step(
-            job,
-            grid.box_size,
-            rows,
-            |r, cells| decode(pcol, r, &grid.text, n, cells),
-            |r, scratch| match scol {
-                None => Label::Absent,
-                Some(col) => label(col, r, &grid.label_text, n, scratch),
-            },
-        );
-        Ok(Some(solved))
+        Ok(Work {
+            grid: self.grid.clone(),
+            rows: batch.num_rows(),
+            puzzles: batch.column(self.puzzle).clone(),
+            labels: self.solution.map(|s| batch.column(s).clone()),
+        })
     }
 
     /// The output batch for `batch` and its answers.
@@ -430,6 +407,48 @@ impl Plan {
         self.grid
             .as_ref()
             .map_or_else(|| super::text_layout(3, None), |g| g.text.clone())
+    }
+}
+
+/// One batch's solving, detached from the batch.
+struct Work {
+    grid: Option<Grid>,
+    rows: usize,
+    puzzles: ArrayRef,
+    labels: Option<ArrayRef>,
+}
+
+impl Work {
+    fn run(self, job: &Job<'_>) -> Solved {
+        let rows = self.rows;
+        let Some(grid) = self.grid else {
+            // Only null puzzles so far: each row is bad.
+            let outcomes = (0..rows)
+                .map(|_| crate::record::Outcome {
+                    verdict: Verdict::Bad(null_puzzle()),
+                    guesses: 0,
+                })
+                .collect();
+            return Solved {
+                box_size: 3,
+                answers: vec![0; rows * 81],
+                outcomes,
+                grades: job.stats.then(|| vec![None; rows]),
+            };
+        };
+        let pcol = self.puzzles.as_ref();
+        let scol = self.labels.as_deref();
+        let n = grid.text.cells();
+        super::solve_step(
+            job,
+            grid.box_size,
+            rows,
+            |r, cells| decode(pcol, r, &grid.text, n, cells),
+            |r, scratch| match scol {
+                None => Label::Absent,
+                Some(col) => label(col, r, &grid.label_text, n, scratch),
+            },
+        )
     }
 }
 
@@ -817,27 +836,53 @@ pub fn run(
             job.name
         ),
     };
+    // Batch k is solved on the pool while this thread reads batch k + 1
+    // and writes batch k - 1: reading and writing (decompression, encoding)
+    // overlap the solving instead of leaving the workers idle.
     let mut tally = Tally::default();
     let mut first = 0u64;
-    for item in batches {
-        let (batch, ends_group) = item?;
-        if batch.num_rows() > 0 {
-            let Some(solved) = plan.solve(job, &batch)? else {
-                continue;
+    let mut batches = batches.filter(|item| !matches!(item, Ok((b, false)) if b.num_rows() == 0));
+    job.pool
+        .in_place_scope(|scope| -> anyhow::Result<Run> {
+            let (tx, rx) = std::sync::mpsc::channel::<Solved>();
+            let spawn = |work: Work| {
+                let tx = tx.clone();
+                scope.spawn(move |_| {
+                    let _ = tx.send(work.run(job));
+                });
             };
-            if !super::account(job, first, &solved, &mut tally) {
-                return Ok(Run::Failed);
+            let mut inflight: Option<(RecordBatch, bool)> = match batches.next().transpose()? {
+                Some((batch, end)) => {
+                    spawn(plan.work(job, &batch)?);
+                    Some((batch, end))
+                }
+                None => None,
+            };
+            while let Some((batch, ends_group)) = inflight.take() {
+                let next = batches.next().transpose()?;
+                let solved = rx.recv().expect("the solving task sends its result");
+                if let Some((b, end)) = next {
+                    spawn(plan.work(job, &b)?);
+                    inflight = Some((b, end));
+                }
+                if !super::account(job, first, &solved, &mut tally) {
+                    return Ok(Run::Failed);
+                }
+                sink.write(job, &plan, &batch, &solved)
+                    .with_context(|| write_context(job))?;
+                first += batch.num_rows() as u64;
+                if ends_group {
+                    sink.end_group().with_context(|| write_context(job))?;
+                }
             }
-            sink.write(job, &plan, &batch, &solved)
-                .with_context(|| write_context(job))?;
-            first += batch.num_rows() as u64;
-        }
-        if ends_group {
-            sink.end_group().with_context(|| write_context(job))?;
-        }
-    }
-    sink.finish().with_context(|| write_context(job))?;
-    Ok(Run::Done(tally))
+            Ok(Run::Done(tally))
+        })
+        .and_then(|run| {
+            if let Run::Done(_) = run {
+                sink.finish().with_context(|| write_context(job))?;
+            }
+            Ok(run)
+        })
 }
 
 fn write_context(job: &Job<'_>) -> String {
