@@ -273,6 +273,13 @@ struct SolveArgs {
     #[arg(long)]
     unique: bool,
 
+    /// Replace every existing solution (label) in the input with ours.
+    /// Without it, a valid existing solution is kept byte for byte, and a
+    /// wrong one is reported (`existing solution is wrong: ...`, exit 1) and
+    /// kept; empty solution fields are filled.
+    #[arg(long)]
+    overwrite: bool,
+
     #[command(flatten)]
     run: RunArgs,
 }
@@ -300,8 +307,12 @@ struct RunArgs {
 
     /// Input layout and cell symbols, detected by default. Layouts: `line` (one
     /// puzzle per line), `grid` (rows of cells), `spaced` (rows of
-    /// space-separated numbers), `csv`. Symbols: `digits`, `letters` (A-P,
-    /// A-Y), `hex0` (0-F), `hex1` (1-G). Combine with a comma: `grid,hex1`.
+    /// space-separated numbers), `boxed` (rows with `|` separators and rule
+    /// lines: qqwing's readable grid, Simple Sudoku .ss; aliases `qqwing`,
+    /// `ss`), `numbers` (81 numbers on one line, NumPy savetxt), `csv`, `tsv`
+    /// (with a header or headerless), `tdoku` (`puzzle:count:solution`).
+    /// Symbols: `digits`, `letters` (A-P, A-Y), `hex0` (0-F), `hex1` (1-G).
+    /// Combine with a comma: `grid,hex1`.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
     format: Vec<FormatName>,
 
@@ -321,6 +332,14 @@ struct RunArgs {
     /// 1 MiB]. Chunks end on record boundaries; the output never depends on it.
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: Option<u64>,
+
+    /// One-puzzle-per-line input: write exactly one output line per input
+    /// line, echoing empty lines, `#` comments and `end` as they are (and
+    /// reading on after `end`), so a caller can zip input and output lines
+    /// (Hadoop streaming, Spark RDD.pipe). Without it, those lines are
+    /// dropped and only puzzle records get an output line.
+    #[arg(long)]
+    keep_lines: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,7 +347,13 @@ enum FormatName {
     Line,
     Grid,
     Spaced,
+    #[value(alias = "qqwing", alias = "ss")]
+    Boxed,
+    #[value(alias = "savetxt")]
+    Numbers,
     Csv,
+    Tsv,
+    Tdoku,
     Digits,
     Letters,
     Hex0,
@@ -364,6 +389,10 @@ pub struct BulkConfig {
     pub forced: Forced,
     /// Append guesses and level per puzzle.
     pub stats: bool,
+    /// Replace existing labels instead of keeping valid ones.
+    pub overwrite: bool,
+    /// One output line per input line (one-per-line layout).
+    pub keep_lines: bool,
 }
 
 /// What the user asked for.
@@ -390,12 +419,10 @@ pub fn parse() -> Command {
 
 fn convert(cli: Cli) -> Result<Command, clap::Error> {
     Ok(match cli.command {
-        CliCommand::Solve(a) => Command::Bulk(bulk(
-            a.input,
-            a.output,
-            Task::Solve { unique: a.unique },
-            a.run,
-        )?),
+        CliCommand::Solve(a) => Command::Bulk(BulkConfig {
+            overwrite: a.overwrite,
+            ..bulk(a.input, a.output, Task::Solve { unique: a.unique }, a.run)?
+        }),
         CliCommand::Count(a) => Command::Bulk(bulk(
             a.input,
             a.output,
@@ -461,7 +488,11 @@ fn forced(formats: &[FormatName], column: Option<String>) -> Result<Forced, clap
             FormatName::Line => (Some(ShapeName::Line), None),
             FormatName::Grid => (Some(ShapeName::Grid), None),
             FormatName::Spaced => (Some(ShapeName::Spaced), None),
+            FormatName::Boxed => (Some(ShapeName::Boxed), None),
+            FormatName::Numbers => (Some(ShapeName::Numbers), None),
             FormatName::Csv => (Some(ShapeName::Csv), None),
+            FormatName::Tsv => (Some(ShapeName::Tsv), None),
+            FormatName::Tdoku => (Some(ShapeName::Tdoku), None),
             FormatName::Digits => (None, Some(Symbols::Digits)),
             FormatName::Letters => (None, Some(Symbols::Letters)),
             FormatName::Hex0 => (None, Some(Symbols::Hex0)),
@@ -499,6 +530,8 @@ fn bulk(
         no_mmap: run.no_mmap,
         forced: forced(&run.format, run.column)?,
         stats: run.stats,
+        overwrite: false,
+        keep_lines: run.keep_lines,
     })
 }
 

@@ -3,8 +3,10 @@
 //! each answer on its own terms: a full valid grid that keeps the puzzle's
 //! givens. Never asks a solver.
 
-use crate::detect::{self, Forced};
-use crate::format::{Item, Layout, Records, Shape};
+use crate::detect::{self, Detected, Forced};
+use crate::format::{
+    classify_line, quote, CellName, CsvColumns, Item, Layout, Line, RecordError, Records, Shape,
+};
 use crate::solver;
 
 /// Bad records listed in full; the rest are only counted.
@@ -60,9 +62,72 @@ fn records<'a>(
 fn parse_answer(layout: &Layout, raw: &[u8], cells: &mut [u8]) -> Result<(), String> {
     let text = raw.trim_ascii();
     if text.starts_with(b"error:") {
-        return Err(format!("no answer ({})", String::from_utf8_lossy(text)));
+        return Err(format!("no answer ({})", quote(text)));
     }
     layout.parse(raw, cells).map_err(|e| e.to_string())
+}
+
+/// An answer on its own terms, with blanks named by cell (`cell 5 (r1c5) is
+/// blank`) before the grid rules are checked.
+fn verify(box_size: usize, puzzle: &[u8], answer: &[u8]) -> Result<(), String> {
+    let side = box_size * box_size;
+    if let Some(i) = answer.iter().position(|&v| v == 0) {
+        return Err(format!(
+            "cell {} ({}) is blank",
+            i + 1,
+            CellName::new(i, side)
+        ));
+    }
+    solver::verify(box_size, puzzle, answer)
+}
+
+/// Bytes and lines up to the end of the first content line (a header).
+fn first_line_end(data: &[u8]) -> (usize, u64) {
+    let (mut pos, mut lines) = (0, 0);
+    while pos < data.len() {
+        let end = memchr::memchr(b'\n', &data[pos..]).map_or(data.len(), |i| pos + i + 1);
+        lines += 1;
+        let text = matches!(classify_line(&data[pos..end]), Line::Text(_));
+        pos = end;
+        if text {
+            break;
+        }
+    }
+    (pos, lines)
+}
+
+/// The layout that reads answers of a delimited file as `solve` wrote them:
+/// the solution field (or the one `solve` appended) becomes the field read.
+fn answer_layout(found: &Detected, data: &[u8]) -> Layout {
+    let layout = &found.layout;
+    let Shape::Csv(cols) = layout.shape else {
+        return layout.clone();
+    };
+    let column = cols.solution.unwrap_or_else(|| {
+        // `solve` appended the answer after the row's last field.
+        let row = if found.preamble.is_empty() {
+            let rows = &data[found.skip_bytes..];
+            let (end, _) = first_line_end(rows);
+            &rows[..end]
+        } else {
+            &found.preamble[..]
+        };
+        let fields = row.trim_ascii().split(|&b| b == cols.delim).count();
+        if found.preamble.is_empty() {
+            fields
+        } else {
+            fields - 1
+        }
+    });
+    Layout::new(
+        Shape::Csv(CsvColumns {
+            puzzle: column,
+            solution: None,
+            delim: cols.delim,
+        }),
+        layout.box_size,
+        layout.symbols,
+    )
 }
 
 /// Checks `answers` against `puzzles` (each any layout `solve` reads; the
@@ -71,25 +136,32 @@ pub fn check_files(puzzles: &[u8], answers: &[u8], forced: &Forced) -> Result<Re
     let puzzles = crate::pipeline::strip_bom(puzzles);
     let answers = crate::pipeline::strip_bom(answers);
     let pf = detect::detect(puzzles, forced).map_err(|e| format!("puzzles:{e}"))?;
-    // Answers have no count line and may hold `error:` marks that defeat
-    // detection: fall back to the puzzles' layout.
-    let af = match detect::detect(answers, forced) {
-        Ok(a) if a.layout.box_size == pf.layout.box_size => a,
-        _ => detect::Detected {
-            skip_bytes: 0,
-            skip_lines: 0,
-            ..pf.clone()
-        },
+    let (al, askip, askip_lines) = if let Shape::Csv(_) = pf.layout.shape {
+        // Delimited answers are read as `solve` wrote them: the solution
+        // field, after a header if the puzzles had one (whatever the
+        // answers' own first row looks like).
+        let (skip, lines) = if pf.preamble.is_empty() {
+            (0, 0)
+        } else {
+            first_line_end(answers)
+        };
+        (answer_layout(&pf, puzzles), skip, lines)
+    } else {
+        // Answers have no count line and may hold `error:` marks that
+        // defeat detection: fall back to the puzzles' layout.
+        match detect::detect(answers, forced) {
+            Ok(a) if a.layout.box_size == pf.layout.box_size => {
+                (answer_layout(&a, answers), a.skip_bytes, a.skip_lines)
+            }
+            _ => (pf.layout.clone(), 0, 0),
+        }
     };
-    let (pl, al) = (&pf.layout, &af.layout);
-    if pl.box_size != al.box_size {
-        return Err("puzzles and answers have different grid sizes".into());
-    }
+    let pl = &pf.layout;
     let n = pl.cells();
     let (mut p, mut a) = (vec![0u8; n], vec![0u8; n]);
     let mut report = Report::default();
     let mut prs = records(pl, &puzzles[pf.skip_bytes..], pf.skip_lines);
-    let mut ars = records(al, &answers[af.skip_bytes..], af.skip_lines);
+    let mut ars = records(&al, &answers[askip..], askip_lines);
     let (mut np, mut na) = (0u64, 0u64);
     loop {
         match (prs.next(), ars.next()) {
@@ -98,8 +170,9 @@ pub fn check_files(puzzles: &[u8], answers: &[u8], forced: &Forced) -> Result<Re
                 na += 1;
                 let verdict = match pl.parse(praw, &mut p) {
                     Err(e) => Err(format!("puzzle at line {pline} is bad: {e}")),
-                    Ok(()) => parse_answer(al, araw, &mut a)
-                        .and_then(|()| solver::verify(pl.box_size, &p, &a)),
+                    Ok(()) => {
+                        parse_answer(&al, araw, &mut a).and_then(|()| verify(pl.box_size, &p, &a))
+                    }
                 };
                 report.record(aline, verdict);
             }
@@ -114,25 +187,28 @@ pub fn check_files(puzzles: &[u8], answers: &[u8], forced: &Forced) -> Result<Re
     Ok(report)
 }
 
-/// Checks a CSV dataset's own solution column against its puzzle column.
+/// Checks a delimited dataset's own solution field against its puzzle field
+/// (CSV or TSV with a header, headerless `puzzle,solution` rows, tdoku
+/// `puzzle:count:solution` lines).
 pub fn check_csv(data: &[u8], forced: &Forced) -> Result<Report, String> {
     let data = crate::pipeline::strip_bom(data);
     let found = detect::detect(data, forced)?;
     let Shape::Csv(cols) = found.layout.shape else {
         return Err(
-            "one file given, but it is not a CSV with a solution column; \
-                    give PUZZLES and ANSWERS"
+            " one file given, but it has no solution field (a CSV/TSV solution column, \
+             `puzzle,solution` rows or tdoku lines); give PUZZLES and ANSWERS"
                 .into(),
         );
     };
     let Some(sol) = cols.solution else {
-        return Err("the CSV has no solution column to check".into());
+        return Err(" the file has no solution field to check".into());
     };
     let layout = &found.layout;
     let answer_layout = Layout::new(
-        Shape::Csv(crate::format::CsvColumns {
+        Shape::Csv(CsvColumns {
             puzzle: sol,
             solution: None,
+            delim: cols.delim,
         }),
         layout.box_size,
         layout.symbols,
@@ -145,8 +221,11 @@ pub fn check_csv(data: &[u8], forced: &Forced) -> Result<Report, String> {
             Err(e) => Err(format!("puzzle is bad: {e}")),
             Ok(()) => answer_layout
                 .parse(raw, &mut a)
-                .map_err(|e| format!("solution: {e}"))
-                .and_then(|()| solver::verify(layout.box_size, &p, &a)),
+                .map_err(|e| match e {
+                    RecordError::WrongLength { found: 0, .. } => "solution is empty".to_string(),
+                    e => format!("solution: {e}"),
+                })
+                .and_then(|()| verify(layout.box_size, &p, &a)),
         };
         report.record(line, verdict);
     }

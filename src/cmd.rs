@@ -89,7 +89,9 @@ fn bulk_stdin(cfg: &BulkConfig, name: &str) -> anyhow::Result<ExitCode> {
         }
     }
     let body = pipeline::strip_bom(&head);
-    let found = detect::detect(body, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    let whole = head.len() < STDIN_HEAD;
+    let found =
+        detect::detect_head(body, &cfg.forced, whole).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
     let rest = body[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
     let chunks = pipeline::reader_chunks(
@@ -112,12 +114,17 @@ fn finish<'a>(
     if cfg.stats && found.layout.multiline() {
         anyhow::bail!("{name}: --stats needs a one-puzzle-per-line or CSV layout");
     }
+    if cfg.keep_lines && found.layout.shape != Shape::Line {
+        anyhow::bail!("{name}: --keep-lines needs the one-puzzle-per-line layout");
+    }
     let opts = Options {
         threads: cfg.threads,
         chunk_bytes,
         on_error: cfg.on_error,
         line_offset: found.skip_lines,
         stats: cfg.stats,
+        overwrite: cfg.overwrite,
+        keep_lines: cfg.keep_lines,
     };
     let mut reporter = Reporter::new(name.to_string(), total, cfg.progress);
     let mut preamble = match cfg.task {

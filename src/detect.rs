@@ -1,14 +1,22 @@
 //! Layout detection: reads the head of the input once, before the pipeline
 //! starts, and decides the [`Layout`] (shape, grid size, symbols), plus any
-//! header or count line to skip. When it cannot tell, it says so and asks for
-//! `--format`.
+//! header or count line to skip. Every line of the head (up to 200) votes
+//! for the shape it fits; the majority wins, so one odd record (a cut-off
+//! first puzzle, a stray 9-character line) is a bad record later, not the
+//! layout of the file. When nothing fits, it says what the data looks like
+//! (binary, UTF-16, mixed grid sizes) and asks for `--format`.
 
-use crate::format::{classify_line, CsvColumns, Layout, Line, Shape, Symbols};
+use std::collections::HashMap;
+
+use crate::format::{
+    classify_line, is_rule, quote, CsvColumns, Item, Layout, Line, Records, Shape, Symbols,
+};
 
 /// What the user forced with `--format` and `--column`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Forced {
-    /// Record shape (`line`, `grid`, `spaced`, `csv`).
+    /// Record shape (`line`, `grid`, `spaced`, `boxed`, `numbers`, `csv`,
+    /// `tsv`, `tdoku`).
     pub shape: Option<ShapeName>,
     /// Cell symbols (`digits`, `letters`, `hex0`, `hex1`).
     pub symbols: Option<Symbols>,
@@ -25,8 +33,16 @@ pub enum ShapeName {
     Grid,
     /// Rows of space-separated numbers.
     Spaced,
-    /// CSV with a header.
+    /// Rows of cells with `|` separators and rule lines (qqwing, .ss).
+    Boxed,
+    /// One puzzle per line as 81 (256, 625) numbers.
+    Numbers,
+    /// Comma-separated, with or without a header.
     Csv,
+    /// Tab-separated, with or without a header.
+    Tsv,
+    /// tdoku's `puzzle:count:solution` lines.
+    Tdoku,
 }
 
 /// The outcome of detection.
@@ -48,17 +64,21 @@ const KNOWN_COLUMNS: &[(&str, &str)] = &[
     ("puzzle", "solution"),   // Kaggle 3M and 9M
     ("question", "answer"),   // sudoku-extreme (HRM paper)
     ("quiz", "solution"),
+    ("puzzles", "solutions"),
 ];
 
-/// Cells per line of the one-per-line shape, by box size 2..=5.
-fn box_of_cells(n: usize) -> Option<usize> {
-    (2..=5).find(|b| b * b * b * b == n && n != 16)
+/// Content lines of the head that vote.
+const HEAD_LINES: usize = 200;
+
+/// Cells per record of the one-line shapes, by box size 2..=5 (4x4 only
+/// when forced: 16 characters are too easy to confuse with other text).
+fn box_of_cells(n: usize, small: bool) -> Option<usize> {
+    (2..=5).find(|b| b * b * b * b == n && (small || *b > 2))
 }
 
-/// Box size of a row of `n` cells (grids 9x9 to 25x25; 4x4 rows are too
-/// easy to confuse with other text to guess).
-fn box_of_row(n: usize) -> Option<usize> {
-    (3..=5).find(|b| b * b == n)
+/// Box size of a row of `n` cells.
+fn box_of_row(n: usize, small: bool) -> Option<usize> {
+    (2..=5).find(|b| b * b == n && (small || *b > 2))
 }
 
 /// A content line of the head: 1-based line number, byte range, trimmed text.
@@ -68,88 +88,373 @@ struct HeadLine<'a> {
     text: &'a [u8],
 }
 
-/// Detects the layout of `data` (the whole input, or for stdin its first
-/// buffer). Errors name the line that could not be understood.
+/// What one line of the head looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    /// A whole puzzle as one token.
+    Line(usize),
+    /// Delimited fields, the first a whole puzzle.
+    Delim(u8, usize),
+    /// A whole puzzle as numbers, with this separator.
+    Numbers(u8, usize),
+    /// A row of a boxed grid.
+    Boxed(usize),
+    /// A rule line of a boxed grid (votes for every boxed size).
+    Rule,
+    /// A row of space-separated numbers.
+    Spaced(usize),
+    /// A row of cells.
+    Grid(usize),
+}
+
+impl Kind {
+    fn box_size(self) -> usize {
+        match self {
+            Kind::Line(b)
+            | Kind::Delim(_, b)
+            | Kind::Numbers(_, b)
+            | Kind::Boxed(b)
+            | Kind::Spaced(b)
+            | Kind::Grid(b) => b,
+            Kind::Rule => 0,
+        }
+    }
+
+    /// The same shape, ignoring the size.
+    fn same_shape(self, other: Kind) -> bool {
+        std::mem::discriminant(&self) == std::mem::discriminant(&other)
+            && match (self, other) {
+                (Kind::Delim(a, _), Kind::Delim(b, _)) => a == b,
+                _ => true,
+            }
+    }
+
+    fn fits(self, forced: ShapeName) -> bool {
+        matches!(
+            (self, forced),
+            (Kind::Line(_), ShapeName::Line)
+                | (Kind::Grid(_), ShapeName::Grid)
+                | (Kind::Spaced(_), ShapeName::Spaced)
+                | (Kind::Boxed(_) | Kind::Rule, ShapeName::Boxed)
+                | (Kind::Numbers(..), ShapeName::Numbers)
+                | (Kind::Delim(b',', _), ShapeName::Csv)
+                | (Kind::Delim(b'\t', _), ShapeName::Tsv)
+                | (Kind::Delim(b':', _), ShapeName::Tdoku)
+        )
+    }
+}
+
+fn is_number(t: &[u8]) -> bool {
+    t == b"." || t == b"-" || (!t.is_empty() && t.len() <= 2 && t.iter().all(u8::is_ascii_digit))
+}
+
+/// The first field of a delimited line, unquoted.
+fn first_field(text: &[u8], d: u8) -> &[u8] {
+    unquote(text.split(|&b| b == d).next().unwrap_or(b""))
+}
+
+/// The cells of a boxed row: everything but spaces and `|` `!`.
+fn boxed_cells(text: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    text.iter()
+        .copied()
+        .filter(|&b| !matches!(b, b' ' | b'\t' | b'|' | b'!'))
+}
+
+fn kind_of(text: &[u8], small: bool) -> Option<Kind> {
+    let mut numbers = 0;
+    let numeric = text
+        .split(|&b| b == b',' || b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .all(|t| {
+            numbers += 1;
+            is_number(t)
+        });
+    if numeric && numbers > 1 {
+        if let Some(b) = box_of_cells(numbers, small) {
+            let d = if text.contains(&b',') {
+                b','
+            } else if text.contains(&b'\t') {
+                b'\t'
+            } else {
+                b' '
+            };
+            return Some(Kind::Numbers(d, b));
+        }
+    }
+    if is_rule(text) {
+        return Some(Kind::Rule);
+    }
+    if text.iter().any(|&b| b == b'|' || b == b'!') {
+        return box_of_row(boxed_cells(text).count(), small).map(Kind::Boxed);
+    }
+    for d in [b',', b'\t', b':', b';'] {
+        if text.contains(&d) {
+            if let Some(b) = box_of_cells(first_field(text, d).len(), small) {
+                return Some(Kind::Delim(d, b));
+            }
+        }
+    }
+    let token = text.split(u8::is_ascii_whitespace).next().unwrap_or(b"");
+    if let Some(b) = box_of_cells(token.len(), small) {
+        return Some(Kind::Line(b));
+    }
+    let tokens = text
+        .split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty())
+        .count();
+    if numeric && tokens > 1 {
+        if let Some(b) = box_of_row(tokens, small) {
+            return Some(Kind::Spaced(b));
+        }
+    }
+    box_of_row(token.len(), small).map(Kind::Grid)
+}
+
+/// Detects the layout of `data`, the whole input.
 pub fn detect(data: &[u8], forced: &Forced) -> Result<Detected, String> {
-    let lines = head_lines(data, 200);
+    detect_head(data, forced, true)
+}
+
+/// Detects the layout from `data`, the whole input when `whole`, otherwise
+/// only its head (stdin). Errors start with the line they are about
+/// (`12: ...`), or with a space when about the whole input.
+pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected, String> {
+    if let Some(what) = not_text(data) {
+        return Err(format!(" {what}"));
+    }
+    let lines = head_lines(data, HEAD_LINES);
     let Some(first) = lines.first() else {
         // Nothing but comments: any layout answers nothing.
         let layout = Layout::new(Shape::Line, 3, forced.symbols.unwrap_or(Symbols::Digits));
         return Ok(plain(layout));
     };
-    let csv = match forced.shape {
-        Some(s) => s == ShapeName::Csv,
-        None => forced.column.is_some() || looks_like_csv_header(first.text),
+    let forced_delim = match forced.shape {
+        Some(ShapeName::Csv) => Some(b','),
+        Some(ShapeName::Tsv) => Some(b'\t'),
+        _ => None,
     };
-    if csv {
-        return detect_csv(first, &lines[1..], forced);
+    let header_delim = match forced_delim {
+        Some(d) => looks_like_header(first.text, d).then_some(d),
+        None if forced.shape.is_some() => None,
+        None => [b',', b'\t']
+            .into_iter()
+            .find(|&d| looks_like_header(first.text, d)),
+    };
+    if let Some(d) = header_delim.or(forced
+        .column
+        .as_ref()
+        .and(Some(forced_delim.unwrap_or(b','))))
+    {
+        return detect_csv(first, &lines[1..], forced, d);
     }
     if forced.column.is_some() {
         return Err("--column only applies to CSV input".into());
     }
-    // An optional count line (judge style) before grids.
-    let mut skip = None;
-    if lines.len() > 1
+    let small = forced.shape.is_some();
+    // The vote: lines per kind, and the first line of each.
+    let mut votes: HashMap<Kind, (usize, u64)> = HashMap::new();
+    let mut rules = 0;
+    for l in &lines {
+        match kind_of(l.text, small) {
+            Some(Kind::Rule) => rules += 1,
+            Some(k) if forced.shape.is_none_or(|f| k.fits(f)) => {
+                votes.entry(k).or_insert((0, l.number)).0 += 1
+            }
+            _ => {}
+        }
+    }
+    for (k, v) in votes.iter_mut() {
+        if matches!(k, Kind::Boxed(_)) {
+            v.0 += rules;
+        }
+    }
+    let Some((&kind, &(count, _))) = votes
+        .iter()
+        .max_by_key(|(_, &(count, first))| (count, std::cmp::Reverse(first)))
+    else {
+        return Err(unknown(first, forced));
+    };
+    // Another grid size of the same shape, more than a stray line or two:
+    // a mixed file, which one layout cannot answer.
+    if let Some((&other, &(n, at))) = votes
+        .iter()
+        .filter(|(k, _)| k.same_shape(kind) && k.box_size() != kind.box_size())
+        .max_by_key(|(_, &(n, _))| n)
+    {
+        if n >= 2 && n * 10 >= count {
+            let name = |b: usize| format!("{0}x{0}", b * b);
+            return Err(format!(
+                "{at}: mixed grid sizes: {count} lines of {} puzzles (from line {}) and {n} of {} \
+                 (from line {at}); solve each size on its own",
+                name(kind.box_size()),
+                votes[&kind].1,
+                name(other.box_size()),
+            ));
+        }
+    }
+    let b = kind.box_size();
+    let sample: Vec<&[u8]> = lines
+        .iter()
+        .filter(|l| kind_of(l.text, small) == Some(kind))
+        .map(|l| l.text)
+        .collect();
+    let at = votes[&kind].1;
+    let guess = |cells: Vec<Vec<u8>>| -> Result<Symbols, String> {
+        match forced.symbols {
+            Some(s) => Ok(s),
+            None => {
+                guess_symbols(b, cells.iter().map(Vec::as_slice)).map_err(|e| format!("{at}: {e}"))
+            }
+        }
+    };
+    let token = |t: &[u8]| {
+        t.split(u8::is_ascii_whitespace)
+            .next()
+            .unwrap_or(b"")
+            .to_vec()
+    };
+    let (shape, symbols) = match kind {
+        Kind::Line(_) => (
+            Shape::Line,
+            guess(sample.iter().map(|t| token(t)).collect())?,
+        ),
+        Kind::Grid(_) => (
+            Shape::Grid,
+            guess(sample.iter().map(|t| token(t)).collect())?,
+        ),
+        Kind::Boxed(_) => (
+            Shape::Boxed,
+            guess(sample.iter().map(|t| boxed_cells(t).collect()).collect())?,
+        ),
+        Kind::Spaced(_) => (Shape::Spaced, forced.symbols.unwrap_or(Symbols::Numbers)),
+        Kind::Numbers(d, _) => (
+            Shape::Numbers(d),
+            forced.symbols.unwrap_or(Symbols::Numbers),
+        ),
+        Kind::Delim(d, _) => {
+            let fields: Vec<Vec<&[u8]>> = sample
+                .iter()
+                .map(|t| t.split(|&b| b == d).map(unquote).collect())
+                .collect();
+            let n = b * b * b * b;
+            let solution = if d == b':' && fields.iter().all(|f| f.len() >= 3) {
+                // tdoku: puzzle:count:solution.
+                Some(2)
+            } else {
+                // The first later field that is empty or a whole grid in
+                // every row holds the label; with none, one is appended.
+                let width = fields.iter().map(Vec::len).min().unwrap_or(1);
+                (1..width).find(|&j| fields.iter().all(|f| f[j].is_empty() || f[j].len() == n))
+            };
+            let cols = CsvColumns {
+                puzzle: 0,
+                solution,
+                delim: d,
+            };
+            (
+                Shape::Csv(cols),
+                guess(fields.iter().map(|f| f[0].to_vec()).collect())?,
+            )
+        }
+        Kind::Rule => unreachable!("rules do not vote on their own"),
+    };
+    let mut detected = plain(Layout::new(shape, b, symbols));
+    // A count line (judge style) comes only before grids, and only when it
+    // matches the records that follow; anywhere else a short number is a
+    // record, reported as bad.
+    if matches!(shape, Shape::Grid | Shape::Spaced | Shape::Boxed)
         && first.text.len() <= 9
         && first.text.iter().all(u8::is_ascii_digit)
-        && lines[1].text.len() != first.text.len()
+        && kind_of(first.text, small) != Some(kind)
     {
-        skip = Some(first);
-    }
-    let recs = &lines[skip.map_or(0, |_| 1)..];
-    let Some(rec) = recs.first() else {
-        return Ok(plain(Layout::new(Shape::Line, 3, Symbols::Digits)));
-    };
-    let tokens: Vec<&[u8]> = rec
-        .text
-        .split(u8::is_ascii_whitespace)
-        .filter(|t| !t.is_empty())
-        .collect();
-    let numeric = |t: &&[u8]| t.iter().all(u8::is_ascii_digit) || *t == b"." || *t == b"-";
-    let shape = match forced.shape {
-        Some(ShapeName::Line) => Shape::Line,
-        Some(ShapeName::Grid) => Shape::Grid,
-        Some(ShapeName::Spaced) => Shape::Spaced,
-        Some(ShapeName::Csv) => unreachable!("handled above"),
-        None if box_of_cells(tokens[0].len()).is_some() => Shape::Line,
-        None if tokens.len() > 1
-            && box_of_row(tokens.len()).is_some()
-            && tokens.iter().all(numeric) =>
-        {
-            Shape::Spaced
-        }
-        None if box_of_row(tokens[0].len()).is_some() => Shape::Grid,
-        None => {
+        let said: u64 = first.text.parse_ascii().unwrap_or(u64::MAX);
+        let found = Records::new(&detected.layout, &data[first.end..])
+            .take_while(|i| *i != Item::End)
+            .count() as u64;
+        if said == found || (!whole && said >= found) {
+            detected.skip_bytes = first.end;
+            detected.skip_lines = first.number;
+        } else {
             return Err(format!(
-                "{}: cannot tell the layout from {:?}: expected 81, 256 or 625 cells per \
-                 line, rows of 9, 16 or 25 cells, or a CSV header; use --format",
-                rec.number,
-                shorten(rec.text)
-            ))
+                "{}: the count line says {said} puzzles but {found} follow; fix the count or \
+                 delete the line",
+                first.number
+            ));
         }
-    };
-    let (box_size, found) = match shape {
-        Shape::Line => (box_of_cells(tokens[0].len()), tokens[0].len()),
-        Shape::Spaced => (box_of_row(tokens.len()), tokens.len()),
-        _ => (box_of_row(tokens[0].len()), tokens[0].len()),
-    };
-    let Some(box_size) = box_size else {
-        return Err(format!(
-            "{}: {found} cells is no supported grid size for this layout",
-            rec.number
-        ));
-    };
-    let symbols = match (shape, forced.symbols) {
-        (_, Some(s)) => s,
-        (Shape::Spaced, None) => Symbols::Numbers,
-        (_, None) => guess_symbols(box_size, recs).map_err(|e| format!("{}: {e}", rec.number))?,
-    };
-    let mut detected = plain(Layout::new(shape, box_size, symbols));
-    if let Some(count) = skip {
-        detected.skip_bytes = count.end;
-        detected.skip_lines = count.number;
     }
     Ok(detected)
+}
+
+trait ParseAscii {
+    fn parse_ascii(&self) -> Option<u64>;
+}
+
+impl ParseAscii for [u8] {
+    fn parse_ascii(&self) -> Option<u64> {
+        std::str::from_utf8(self).ok()?.parse().ok()
+    }
+}
+
+fn unknown(first: &HeadLine<'_>, forced: &Forced) -> String {
+    let what = match forced.shape {
+        Some(_) => "no line of the head fits the --format given",
+        None => "cannot tell the layout",
+    };
+    format!(
+        "{}: {what} from {}: expected 81, 256 or 625 cells per line (alone, as the first \
+         field of a CSV/TSV/tdoku row, or as numbers), rows of 9, 16 or 25 cells (plain, \
+         space-separated, or boxed with `|`), or a CSV header; use --format",
+        first.number,
+        quote(first.text)
+    )
+}
+
+/// What the data is when it is clearly not puzzle text.
+fn not_text(data: &[u8]) -> Option<String> {
+    let head = &data[..data.len().min(4096)];
+    const MAGIC: &[(&[u8], &str)] = &[
+        (b"\x1f\x8b", "gzip-compressed data"),
+        (b"\x28\xb5\x2f\xfd", "zstd-compressed data"),
+        (b"\xfd7zXZ\x00", "xz-compressed data"),
+        (b"BZh", "bzip2-compressed data"),
+        (b"PK\x03\x04", "a zip archive"),
+        (b"PAR1", "a Parquet file"),
+        (b"\x93NUMPY", "a NumPy .npy file"),
+        (b"ARROW1", "an Arrow file"),
+    ];
+    if head.starts_with(b"\xff\xfe") || head.starts_with(b"\xfe\xff") {
+        return Some("UTF-16 text: convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)".into());
+    }
+    let zeros = |parity: usize| {
+        head.iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|&&b| b == 0)
+            .count()
+    };
+    let half = head.len() / 2;
+    if half >= 2
+        && (zeros(0) * 4 >= half * 3 || zeros(1) * 4 >= half * 3)
+        && zeros(0).min(zeros(1)) == 0
+    {
+        return Some("UTF-16 text: convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)".into());
+    }
+    for (magic, name) in MAGIC {
+        if head.starts_with(magic) && (magic.len() > 2 || head.contains(&0) || head.len() < 3) {
+            return Some(format!("{name}, not text"));
+        }
+    }
+    let control = head
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f)
+        .count();
+    if head.contains(&0) || control * 100 > head.len() {
+        return Some(format!(
+            "binary data, not text (starts with {})",
+            quote(&head[..head.len().min(16)])
+        ));
+    }
+    None
 }
 
 fn plain(layout: Layout) -> Detected {
@@ -158,15 +463,6 @@ fn plain(layout: Layout) -> Detected {
         skip_bytes: 0,
         skip_lines: 0,
         preamble: Vec::new(),
-    }
-}
-
-fn shorten(text: &[u8]) -> String {
-    let s = String::from_utf8_lossy(&text[..text.len().min(40)]).into_owned();
-    if text.len() > 40 {
-        s + "..."
-    } else {
-        s
     }
 }
 
@@ -188,12 +484,21 @@ fn head_lines(data: &[u8], max: usize) -> Vec<HeadLine<'_>> {
     out
 }
 
-/// A first line with a comma and a field that starts with a letter.
-fn looks_like_csv_header(line: &[u8]) -> bool {
-    memchr::memchr(b',', line).is_some()
-        && line
-            .split(|&b| b == b',')
-            .any(|f| unquote(f).first().is_some_and(u8::is_ascii_alphabetic))
+/// A first line that names columns: a known puzzle column alone, or
+/// delimited fields where none is a puzzle and one starts with a letter.
+fn looks_like_header(line: &[u8], d: u8) -> bool {
+    let fields: Vec<&[u8]> = line.split(|&b| b == d).map(unquote).collect();
+    if fields.len() == 1 {
+        return KNOWN_COLUMNS
+            .iter()
+            .any(|(p, _)| fields[0].eq_ignore_ascii_case(p.as_bytes()));
+    }
+    fields
+        .iter()
+        .all(|f| box_of_cells(f.len(), false).is_none())
+        && fields
+            .iter()
+            .any(|f| f.first().is_some_and(u8::is_ascii_alphabetic))
 }
 
 /// A CSV field without surrounding whitespace and quotes (detection only
@@ -208,12 +513,16 @@ fn detect_csv(
     header: &HeadLine<'_>,
     rows: &[HeadLine<'_>],
     forced: &Forced,
+    delim: u8,
 ) -> Result<Detected, String> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(header.text);
+    let reader = || {
+        let mut b = csv::ReaderBuilder::new();
+        b.has_headers(false).flexible(true).delimiter(delim);
+        b
+    };
     let mut record = csv::StringRecord::new();
-    reader
+    reader()
+        .from_reader(header.text)
         .read_record(&mut record)
         .map_err(|e| format!("{}: cannot read the CSV header: {e}", header.number))?;
     let names: Vec<String> = record
@@ -225,8 +534,9 @@ fn detect_csv(
         Some(col) => {
             let p = find(&col.to_ascii_lowercase()).ok_or_else(|| {
                 format!(
-                    "{}: no CSV column {col:?} (columns: {})",
+                    "{}: no CSV column {} (columns: {})",
                     header.number,
+                    quote(col.as_bytes()),
                     names.join(", ")
                 )
             })?;
@@ -245,57 +555,65 @@ fn detect_csv(
                     "{}: CSV header has no known puzzle column (columns: {}); \
                      name it with --column NAME",
                     header.number,
-                    names.join(", ")
+                    quote(names.join(", ").as_bytes())
                 )
             })?,
     };
-    let cols = CsvColumns { puzzle, solution };
-    // Grid size and symbols from the first rows' puzzle fields.
-    let layout = Layout::new(
-        Shape::Csv(cols),
-        3,
-        forced.symbols.unwrap_or(Symbols::Digits),
-    );
+    let cols = CsvColumns {
+        puzzle,
+        solution,
+        delim,
+    };
+    // Grid size and symbols from the puzzle fields of the head: the most
+    // common size wins (a bad row is reported later, not here).
     let fields: Vec<(u64, Vec<u8>)> = rows
         .iter()
         .filter_map(|r| {
-            let mut reader = csv::ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .from_reader(r.text);
             let mut rec = csv::ByteRecord::new();
-            reader.read_byte_record(&mut rec).ok()?;
+            reader()
+                .from_reader(r.text)
+                .read_byte_record(&mut rec)
+                .ok()?;
             Some((r.number, rec.get(puzzle)?.trim_ascii().to_vec()))
         })
         .collect();
-    let sample: Vec<HeadLine<'_>> = fields
+    let mut sizes: HashMap<usize, (usize, u64)> = HashMap::new();
+    for (number, f) in &fields {
+        if let Some(b) = box_of_cells(f.len(), forced.shape.is_some()) {
+            sizes.entry(b).or_insert((0, *number)).0 += 1;
+        }
+    }
+    let (box_size, symbols) = match sizes
         .iter()
-        .map(|(number, text)| HeadLine {
-            number: *number,
-            end: 0,
-            text,
-        })
-        .collect();
-    let (box_size, symbols) = match sample.first() {
-        None => (3, layout.symbols),
-        Some(f) => {
-            let len = f.text.len();
-            let b = box_of_cells(len).ok_or_else(|| {
-                format!(
-                    "{}: the puzzle field has {len} cells; expected 81, 256 or 625",
-                    f.number
-                )
-            })?;
+        .max_by_key(|(_, &(n, at))| (n, std::cmp::Reverse(at)))
+    {
+        None if fields.is_empty() => (3, forced.symbols.unwrap_or(Symbols::Digits)),
+        None => {
+            let (number, f) = &fields[0];
+            return Err(format!(
+                "{number}: the puzzle field has {} cells; expected 81, 256 or 625",
+                f.len()
+            ));
+        }
+        Some((&b, &(_, at))) => {
             let s = match forced.symbols {
                 Some(s) => s,
-                None => guess_symbols(b, &sample).map_err(|e| format!("{}: {e}", f.number))?,
+                None => guess_symbols(
+                    b,
+                    fields
+                        .iter()
+                        .filter(|(_, f)| box_of_cells(f.len(), true) == Some(b))
+                        .map(|(_, f)| f.as_slice()),
+                )
+                .map_err(|e| format!("{at}: {e}"))?,
             };
             (b, s)
         }
     };
     let mut preamble = header.text.to_vec();
     if solution.is_none() {
-        preamble.extend_from_slice(b",solution");
+        preamble.push(delim);
+        preamble.extend_from_slice(b"solution");
     }
     preamble.push(b'\n');
     Ok(Detected {
@@ -306,9 +624,12 @@ fn detect_csv(
     })
 }
 
-/// Symbols of a grid with `box_size` from the characters of sample records.
+/// Symbols of a grid with `box_size` from the cell text of sample records.
 /// Only 16x16 is ambiguous: letters `A`-`P`, or hex digits `0`-`F` / `1`-`G`.
-fn guess_symbols(box_size: usize, sample: &[HeadLine<'_>]) -> Result<Symbols, String> {
+fn guess_symbols<'a>(
+    box_size: usize,
+    sample: impl Iterator<Item = &'a [u8]>,
+) -> Result<Symbols, String> {
     match box_size {
         2 | 3 => return Ok(Symbols::Digits),
         5 => return Ok(Symbols::Letters),
@@ -321,13 +642,8 @@ fn guess_symbols(box_size: usize, sample: &[HeadLine<'_>]) -> Result<Symbols, St
         }
     }
     let mut seen = [false; 256];
-    for line in sample {
-        for &b in line
-            .text
-            .split(u8::is_ascii_whitespace)
-            .next()
-            .unwrap_or(b"")
-        {
+    for text in sample {
+        for &b in text {
             seen[b.to_ascii_uppercase() as usize] = true;
         }
     }
@@ -425,7 +741,8 @@ mod tests {
             d.layout.shape,
             Shape::Csv(CsvColumns {
                 puzzle: 1,
-                solution: Some(2)
+                solution: Some(2),
+                delim: b',',
             })
         );
         assert_eq!(d.skip_lines, 1);
@@ -444,5 +761,126 @@ mod tests {
         let err = detect(b"# x\n12345\n", &Forced::default()).unwrap_err();
         assert!(err.starts_with("2: cannot tell the layout"), "{err}");
         assert!(err.contains("--format"));
+    }
+
+    const P: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    fn lines(first: &str, n: usize, row: &str) -> String {
+        std::iter::once(first.to_string())
+            .chain(std::iter::repeat_n(row.to_string(), n))
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    }
+
+    #[test]
+    fn the_majority_decides_not_the_first_line() {
+        for first in [
+            "12345678x",
+            "ABCDEFGHIJKLMNOP",
+            "12345",
+            "1 2 3 4 5 6 7 8 9",
+        ] {
+            let (shape, b, _, skip) = shape_of(&lines(first, 20, P));
+            assert_eq!((shape, b, skip), (Shape::Line, 3, 0), "{first}");
+        }
+        // A forced line layout never takes a count line either.
+        let forced = Forced {
+            shape: Some(ShapeName::Line),
+            ..Forced::default()
+        };
+        let d = detect(lines("3", 3, P).as_bytes(), &forced).unwrap();
+        assert_eq!(d.skip_bytes, 0);
+    }
+
+    #[test]
+    fn delimited_rows_find_their_label_field() {
+        let cols = |data: String| match detect(data.as_bytes(), &Forced::default())
+            .unwrap()
+            .layout
+            .shape
+        {
+            Shape::Csv(c) => (c.delim, c.puzzle, c.solution),
+            s => panic!("{s:?}"),
+        };
+        let a = "1".repeat(81);
+        assert_eq!(
+            cols(lines(&format!("{P},{a}"), 3, &format!("{P},"))),
+            (b',', 0, Some(1))
+        );
+        assert_eq!(
+            cols(lines(&format!("{P},x"), 3, &format!("{P},y"))),
+            (b',', 0, None)
+        );
+        assert_eq!(
+            cols(lines(&format!("{P},x,"), 1, &format!("{P},y,{a}"))),
+            (b',', 0, Some(2))
+        );
+        assert_eq!(
+            cols(lines(&format!("{P}::"), 2, &format!("{P}:1:{a}"))),
+            (b':', 0, Some(2))
+        );
+        assert_eq!(
+            cols(lines(&format!("{P}\t{a}"), 2, &format!("{P}\tx"))),
+            (b'\t', 0, None)
+        );
+        // A TSV header with known names.
+        let d = detect(
+            format!("quizzes\tsolutions\n{P}\t\n").as_bytes(),
+            &Forced::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            d.layout.shape,
+            Shape::Csv(CsvColumns {
+                puzzle: 0,
+                solution: Some(1),
+                delim: b'\t'
+            })
+        );
+        assert_eq!(d.skip_lines, 1);
+    }
+
+    #[test]
+    fn boxed_and_number_lines() {
+        let row = " . 3 . | 6 4 . | . . .";
+        let (shape, b, ..) = shape_of(&format!("{row}\n-------|-------|-------\n{row}\n"));
+        assert_eq!((shape, b), (Shape::Boxed, 3));
+        let (shape, b, ..) = shape_of("*-----------*\n|..3|...|...|\n|---+---+---|\n");
+        assert_eq!((shape, b), (Shape::Boxed, 3));
+        let nums = vec!["0"; 81].join(" ");
+        assert_eq!(shape_of(&format!("{nums}\n")).0, Shape::Numbers(b' '));
+        let nums = vec!["16"; 256].join(",");
+        let (shape, b, ..) = shape_of(&format!("{nums}\n"));
+        assert_eq!((shape, b), (Shape::Numbers(b','), 4));
+    }
+
+    #[test]
+    fn non_text_is_named() {
+        let err = |data: &[u8]| detect(data, &Forced::default()).unwrap_err();
+        assert!(err(b"\xff\xfe4\x00.\x00").contains("UTF-16"));
+        let le: Vec<u8> = P.bytes().flat_map(|b| [b, 0]).collect();
+        assert!(err(&le).contains("UTF-16"));
+        assert!(err(b"\x1f\x8b\x08\x00\x00\x00").contains("gzip"));
+        let e = err(b"\x00\x01\x02\x03garbage\x00\n");
+        assert!(
+            e.contains("binary data, not text (starts with \"\\x00"),
+            "{e}"
+        );
+        // Latin-1 in a comment is still text.
+        let latin1 = [b"# caf\xe9\n".as_slice(), P.as_bytes()].concat();
+        assert!(detect(&latin1, &Forced::default()).is_ok());
+    }
+
+    #[test]
+    fn count_lines_must_match() {
+        let grid = "103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
+        assert_eq!(shape_of(&format!("1\n{grid}")).3, 2);
+        let e = detect(format!("2\n{grid}").as_bytes(), &Forced::default()).unwrap_err();
+        assert!(e.starts_with("1: the count line says 2"), "{e}");
+        // Only the head of stdin: more may follow.
+        let d = detect_head(format!("2\n{grid}").as_bytes(), &Forced::default(), false).unwrap();
+        assert_eq!(d.skip_lines, 1);
     }
 }

@@ -14,8 +14,8 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-use crate::format::{Item, Layout, RecordError, Records};
-use crate::record::{self, Label, Verdict};
+use crate::format::{classify_line, Item, Layout, Line, RecordError, Records, Shape};
+use crate::record::{self, Verdict};
 
 pub use crate::record::Task;
 
@@ -44,6 +44,11 @@ pub struct Options {
     /// Append each answered puzzle's guesses and level (one-line and CSV
     /// layouts only).
     pub stats: bool,
+    /// Replace every existing label (solution field) with ours.
+    pub overwrite: bool,
+    /// One-per-line layout: one output line per input line, blank and `#`
+    /// lines echoed.
+    pub keep_lines: bool,
 }
 
 /// Counts over the records processed so far.
@@ -115,8 +120,35 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
         ..ChunkResult::default()
     };
     let n = layout.cells();
-    let mut cells = vec![0u8; n];
-    let mut answer = vec![0u8; n];
+    let mut bufs = Buffers {
+        cells: vec![0u8; n],
+        label: vec![0u8; n],
+        answer: vec![0u8; n],
+    };
+    let fail = opts.on_error == OnError::Fail;
+    if opts.keep_lines && layout.shape == Shape::Line {
+        // Streaming-filter mode: one output line per input line, blanks,
+        // comments and `end` echoed as they are, so callers can zip input
+        // and output (Hadoop streaming, Spark's RDD.pipe).
+        for (k, text) in data.split_inclusive(|&b| b == b'\n').enumerate() {
+            let text = text.strip_suffix(b"\n").unwrap_or(text);
+            match classify_line(text) {
+                Line::Text(raw) => {
+                    res.tally.records += 1;
+                    let good =
+                        one_record(task, opts, layout, k as u64 + 1, raw, &mut bufs, &mut res);
+                    if fail && !good {
+                        break;
+                    }
+                }
+                Line::Skip | Line::End => {
+                    res.out.extend_from_slice(text);
+                    res.out.push(b'\n');
+                }
+            }
+        }
+        return res;
+    }
     // Multi-line answers are separated by an empty line; every record gets
     // one in front and the writer drops the very first.
     let sep = layout.multiline() && matches!(task, Task::Solve { .. });
@@ -132,77 +164,103 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
         if sep {
             res.out.push(b'\n');
         }
-        let outcome = layout
-            .parse(raw, &mut cells)
-            .and_then(|()| solve_one(task, layout, &cells, &mut answer, &mut res.tally));
-        match outcome {
-            Ok(count) => {
-                match task {
-                    Task::Solve { .. } => layout.write_answer(raw, &answer, &mut res.out),
-                    Task::Count { limit } if count >= limit => {
-                        let _ = writeln!(res.out, "{limit}+");
-                    }
-                    Task::Count { .. } => {
-                        let _ = writeln!(res.out, "{count}");
-                    }
-                }
-                if opts.stats {
-                    append_stats(layout, &cells, &mut res.out);
-                }
-            }
-            Err(err) => {
-                res.tally.bad += 1;
-                layout.write_error(raw, &err, &mut res.out);
-                res.errors.push((line, err));
-                if opts.on_error == OnError::Fail {
-                    break;
-                }
-            }
+        let good = one_record(task, opts, layout, line, raw, &mut bufs, &mut res);
+        if fail && !good {
+            break;
         }
     }
     res
+}
+
+/// Per-record scratch space, allocated once per chunk.
+struct Buffers {
+    cells: Vec<u8>,
+    label: Vec<u8>,
+    answer: Vec<u8>,
+}
+
+/// Parses, solves and writes one record (line `line` of the chunk); false
+/// when it is bad. The label rule is `record::answer`'s: a valid existing
+/// solution is written back byte for byte, a wrong one is reported and kept
+/// (the record counts as bad) unless `--overwrite`.
+fn one_record(
+    task: Task,
+    opts: &Options,
+    layout: &Layout,
+    line: u64,
+    raw: &[u8],
+    bufs: &mut Buffers,
+    res: &mut ChunkResult,
+) -> bool {
+    let verdict = match layout.parse(raw, &mut bufs.cells) {
+        Err(err) => Verdict::Bad(err),
+        Ok(()) => {
+            let label = layout.label(raw, &mut bufs.label);
+            let outcome = record::answer(
+                layout.box_size,
+                task,
+                label,
+                opts.overwrite,
+                &bufs.cells,
+                &mut bufs.answer,
+            );
+            res.tally.guesses += outcome.guesses;
+            outcome.verdict
+        }
+    };
+    let out = &mut res.out;
+    match verdict {
+        Verdict::Answered(count) => {
+            res.tally.solved += 1;
+            match task {
+                Task::Solve { .. } => layout.write_answer(raw, &bufs.answer, out),
+                Task::Count { limit } => {
+                    res.tally.by_count[count.min(2) as usize] += 1;
+                    if count >= limit {
+                        let _ = writeln!(out, "{limit}+");
+                    } else {
+                        let _ = writeln!(out, "{count}");
+                    }
+                }
+            }
+        }
+        Verdict::Kept => {
+            res.tally.solved += 1;
+            layout.write_kept(raw, out);
+        }
+        Verdict::Bad(err) => {
+            res.tally.bad += 1;
+            let err = match err {
+                // Name the clashing digit in the file's own symbols.
+                RecordError::Duplicate { .. } => layout.no_solution(&bufs.cells),
+                e => e,
+            };
+            if let RecordError::WrongLabel(_) = err {
+                // The old label stays, unchanged; the message says why.
+                layout.write_kept(raw, out);
+            } else {
+                layout.write_error(raw, &err, out);
+            }
+            res.errors.push((line, err));
+            return false;
+        }
+    }
+    if opts.stats {
+        append_stats(layout, &bufs.cells, out);
+    }
+    true
 }
 
 /// Replaces the line end just written with ` GUESSES LEVEL` (`,` separated
 /// in CSV): the work to prove the puzzle unique and the level it gives.
 fn append_stats(layout: &Layout, cells: &[u8], out: &mut Vec<u8>) {
     let (guesses, level) = crate::generate::grade(layout.box_size, cells);
-    let sep = if matches!(layout.shape, crate::format::Shape::Csv(_)) {
-        ','
-    } else {
-        ' '
+    let sep = match layout.shape {
+        Shape::Csv(cols) => char::from(cols.delim),
+        _ => ' ',
     };
     out.pop();
     let _ = writeln!(out, "{sep}{guesses}{sep}{}", level.name());
-}
-
-/// Solves or counts one parsed puzzle: returns the solutions found (up to
-/// the task's limit), the first of them in `answer`.
-fn solve_one(
-    task: Task,
-    layout: &Layout,
-    cells: &[u8],
-    answer: &mut [u8],
-    tally: &mut Tally,
-) -> Result<u32, RecordError> {
-    let outcome = record::answer(layout.box_size, task, Label::Absent, false, cells, answer);
-    tally.guesses += outcome.guesses;
-    match outcome.verdict {
-        Verdict::Answered(count) => {
-            tally.solved += 1;
-            if let Task::Count { .. } = task {
-                tally.by_count[count.min(2) as usize] += 1;
-            }
-            Ok(count)
-        }
-        Verdict::Kept => {
-            tally.solved += 1;
-            Ok(1)
-        }
-        // Name the clashing digit in the file's own symbols.
-        Verdict::Bad(RecordError::Duplicate { .. }) => Err(layout.no_solution(cells)),
-        Verdict::Bad(err) => Err(err),
-    }
 }
 
 /// The single writer: takes chunk results in any order, writes them in input
@@ -477,6 +535,8 @@ mod tests {
             on_error: OnError::Mark,
             line_offset: 0,
             stats: false,
+            overwrite: false,
+            keep_lines: false,
         };
         let mut log = Log(Vec::new());
         let mut out = Vec::new();

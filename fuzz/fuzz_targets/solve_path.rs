@@ -36,6 +36,8 @@ fn run(
         on_error: OnError::Mark,
         line_offset: 0,
         stats: false,
+        overwrite: false,
+        keep_lines: false,
     };
     let task = Task::Solve { unique: false };
     let mut out = Vec::new();

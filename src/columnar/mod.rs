@@ -181,8 +181,7 @@ pub fn bulk(cfg: &BulkConfig, name: &str, source: &Input) -> anyhow::Result<Opti
         threads: cfg.threads,
         on_error: cfg.on_error,
         stats: cfg.stats,
-        // TODO(merge): cfg.overwrite once `--overwrite` lands on main.
-        overwrite: false,
+        overwrite: cfg.overwrite,
         column: cfg.forced.column.as_deref(),
         symbols: cfg.forced.symbols,
         output: cfg.output.as_deref(),

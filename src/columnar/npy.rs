@@ -581,7 +581,7 @@ mod tests {
         assert_eq!(&cells[..11], &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0]);
         assert_eq!(
             arr.row(1, &mut cells).unwrap_err().to_string(),
-            "cell 5: invalid number \"-3\""
+            "cell 5: invalid number -3"
         );
         let cut = &file[..file.len() - 1];
         assert!(Array::open(cut).unwrap_err().starts_with("truncated"));

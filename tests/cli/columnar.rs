@@ -188,7 +188,7 @@ fn npy_bad_rows_are_zeros_and_reported_by_index() {
         "{err}"
     );
     assert!(
-        err.contains(&format!("{name}:row 3: cell 11: invalid number \"12\"")),
+        err.contains(&format!("{name}:row 3: cell 11: invalid number 12")),
         "{err}"
     );
     let (_, _, values) = read_npy(&std::fs::read(&out).unwrap());
@@ -612,6 +612,22 @@ mod tables {
         }
         assert_eq!(sol[3], labels[3], "wrong label kept");
         assert_eq!(sol[4], None);
+        // --overwrite replaces every label with a solution of ours.
+        let over = dir.path().join("over.parquet");
+        let o = solve(&[
+            path.to_str().unwrap(),
+            "-o",
+            over.to_str().unwrap(),
+            "--overwrite",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "row 4 is still bad");
+        assert!(!stderr(&o).contains("existing solution is wrong"));
+        let (got, _, _) = read_parquet(&over);
+        let sol = strings(got.column(1));
+        for k in [0, 1, 2, 3, 5] {
+            let p = cells(&puzzles[k], ".", "123456789");
+            assert_valid(3, &p, &cells(sol[k].as_ref().unwrap(), "", "123456789"));
+        }
         // `check` finds exactly the wrong label and the missing answer.
         let o = run(&["check", out.to_str().unwrap()], b"");
         assert_eq!(o.status.code(), Some(1));

@@ -319,3 +319,256 @@ fn csv_quoted_newlines_survive_every_chunking() {
         }
     }
 }
+
+/// Three puzzles of box size `b` (valid by construction) and their text.
+fn three(b: usize, seed: u64) -> Vec<Vec<u8>> {
+    (0..3)
+        .map(|k| blank_out(&full_grid(b, seed + k), 55, seed + k))
+        .collect()
+}
+
+/// Solves `input` without flags (and with `-j 2` and tiny chunks: same
+/// bytes) and returns the output.
+fn solve_both(input: &str) -> String {
+    let out = solve_ok(&["-j", "1"], input);
+    let again = solve_ok(&["-j", "2", "--chunk-size", "5"], input);
+    assert_eq!(out, again, "threads and chunking change nothing");
+    out
+}
+
+/// qqwing's default readable grid, as qqwing prints it: ` . 3 . | 6 4 . |
+/// ...` rows, `-------|-------|-------` rules, an empty line after each
+/// puzzle. Answers keep every separator.
+fn qqwing_readable(p: &[u8]) -> String {
+    let mut s = String::new();
+    for (r, row) in p.chunks(9).enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            if c > 0 && c % 3 == 0 {
+                s.push_str(" |");
+            }
+            s.push(' ');
+            s.push(if v == 0 { '.' } else { (b'0' + v) as char });
+        }
+        s.push('\n');
+        if r == 2 || r == 5 {
+            s.push_str("-------|-------|-------\n");
+        }
+    }
+    s
+}
+
+/// Simple Sudoku `.ss`: `|` between boxes and `-----------` rules, or the
+/// bordered variant with `*-----------*` and `|---+---+---|`.
+fn simple_sudoku(p: &[u8], bordered: bool, bar: char) -> String {
+    let mut s = String::new();
+    if bordered {
+        s.push_str("*-----------*\n");
+    }
+    for (r, row) in p.chunks(9).enumerate() {
+        let t = encode(row, "123456789", '.');
+        let body = format!("{}{bar}{}{bar}{}", &t[..3], &t[3..6], &t[6..]);
+        if bordered {
+            s.push_str(&format!("{bar}{body}{bar}\n"));
+        } else {
+            s.push_str(&format!("{body}\n"));
+        }
+        if r == 2 || r == 5 {
+            s.push_str(if bordered {
+                "|---+---+---|\n"
+            } else {
+                "-----------\n"
+            });
+        }
+    }
+    if bordered {
+        s.push_str("*-----------*\n");
+    }
+    s
+}
+
+/// The cells of a boxed answer, and its text with every digit blanked (to
+/// compare the decoration with the input's).
+fn boxed_answer(text: &str) -> (Vec<u8>, String) {
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let skeleton: String = text
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '.' } else { c })
+        .collect();
+    (cells(&digits, "", "123456789"), skeleton)
+}
+
+#[test]
+fn qqwing_readable_and_compact_grids() {
+    let ps = three(3, 40);
+    let input: String = ps.iter().map(|p| qqwing_readable(p) + "\n").collect();
+    let out = solve_both(&input);
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(answers.len(), 3);
+    for (p, a) in ps.iter().zip(answers) {
+        let a = a.trim_end_matches('\n');
+        let (cells, skeleton) = boxed_answer(a);
+        assert_valid(3, p, &cells);
+        // The layout is kept: same separators, same rule lines.
+        let blank: String = qqwing_readable(&[0; 81]);
+        assert_eq!(skeleton + "\n", blank);
+    }
+    // --compact: 9 lines of 9 with `.`, an empty line after each puzzle.
+    let input: String = ps
+        .iter()
+        .map(|p| {
+            p.chunks(9)
+                .map(|r| encode(r, "123456789", '.') + "\n")
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    let out = solve_both(&input);
+    for (p, b) in ps.iter().zip(blocks(&out, 9)) {
+        assert_valid(3, p, &cells(&b.concat(), "", "123456789"));
+    }
+}
+
+#[test]
+fn simple_sudoku_ss_grids() {
+    let ps = three(3, 50);
+    for (bordered, bar) in [(false, '|'), (true, '|'), (false, '!')] {
+        let input: String = ps.iter().map(|p| simple_sudoku(p, bordered, bar)).collect();
+        let out = solve_both(&input);
+        let answers: Vec<&str> = out.split("\n\n").collect();
+        assert_eq!(answers.len(), 3, "{out}");
+        for (p, a) in ps.iter().zip(answers) {
+            let (cells, skeleton) = boxed_answer(a.trim_end_matches('\n'));
+            assert_valid(3, p, &cells);
+            assert_eq!(skeleton + "\n", simple_sudoku(&[0; 81], bordered, bar));
+        }
+    }
+}
+
+#[test]
+fn numbers_on_one_line_like_numpy_savetxt() {
+    for (b, sep) in [(3, " "), (3, ","), (3, "\t"), (4, " "), (5, " ")] {
+        let ps = three(b, 60 + b as u64);
+        let input: String = ps
+            .iter()
+            .map(|p| {
+                p.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(sep)
+                    + "\n"
+            })
+            .collect();
+        let out = solve_both(&input);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3);
+        for (p, l) in ps.iter().zip(lines) {
+            let a: Vec<u8> = l.split(sep).map(|t| t.parse().unwrap()).collect();
+            assert_valid(b, p, &a);
+        }
+    }
+}
+
+#[test]
+fn headerless_csv_tsv_and_tdoku_lines() {
+    let ps = three(3, 70);
+    let d = |p: &[u8]| encode(p, "123456789", '.');
+    // (rows, separator between puzzle and answer in the output, answer field)
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (ps.iter().map(|p| d(p)).collect(), ""), // plain lines, for reference
+        (ps.iter().map(|p| format!("{},", d(p))).collect(), ","),
+        // (A lone trailing tab is whitespace after a one-line puzzle.)
+        (ps.iter().map(|p| format!("{}\t7", d(p))).collect(), "\t7\t"),
+        (
+            ps.iter().map(|p| format!("{},3.5", d(p))).collect(),
+            ",3.5,",
+        ),
+        (ps.iter().map(|p| format!("{}::", d(p))).collect(), "::"),
+        (ps.iter().map(|p| format!("{}:1:", d(p))).collect(), ":1:"),
+    ];
+    for (rows, sep) in cases {
+        let input = rows.join("\n") + "\n";
+        let out = solve_both(&input);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{input}");
+        for (p, l) in ps.iter().zip(lines) {
+            let answer = if sep.is_empty() {
+                l
+            } else {
+                let (head, a) = l.split_once(sep).unwrap_or_else(|| panic!("{l}"));
+                assert_eq!(head, d(p), "puzzle field kept");
+                a
+            };
+            assert_valid(3, p, &cells(answer, "", "123456789"));
+        }
+    }
+}
+
+#[test]
+fn tsv_with_a_header() {
+    let ps = three(3, 80);
+    let input: String = std::iter::once("id\tquizzes\tsolutions\n".to_string())
+        .chain(
+            ps.iter()
+                .enumerate()
+                .map(|(i, p)| format!("{i}\t{}\t\n", encode(p, "123456789", '0'))),
+        )
+        .collect();
+    let out = solve_both(&input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "id\tquizzes\tsolutions");
+    for (i, (p, l)) in ps.iter().zip(&lines[1..]).enumerate() {
+        let f: Vec<&str> = l.split('\t').collect();
+        assert_eq!(f[0], i.to_string());
+        assert_valid(3, p, &cells(f[2], "", "123456789"));
+    }
+}
+
+#[test]
+fn check_reads_csv_answers_as_solve_wrote_them() {
+    let ps = three(3, 90);
+    let d = |p: &[u8]| encode(p, "123456789", '.');
+    for (name, header, row) in [
+        ("kaggle", "id,puzzle,solution,clues\n", "{i},{p},,30"),
+        ("appended", "id,puzzle\n", "{i},{p}"),
+        (
+            "ragged",
+            "id,puzzle,solution,clues,extra,more\n",
+            "{i},{p},,30",
+        ),
+        ("headerless", "", "{p},"),
+        ("tdoku", "", "{p}::"),
+    ] {
+        let input: String = header.to_string()
+            + &ps
+                .iter()
+                .enumerate()
+                .map(|(i, p)| row.replace("{i}", &i.to_string()).replace("{p}", &d(p)) + "\n")
+                .collect::<String>();
+        let (dir, puzzles) = temp_file("p.csv", input.as_bytes());
+        let answers = dir.path().join("a.csv");
+        let o = run(
+            &[
+                "solve",
+                puzzles.to_str().unwrap(),
+                "-o",
+                answers.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let o = run(
+            &[
+                "check",
+                puzzles.to_str().unwrap(),
+                answers.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains("3 records checked, 3 good, 0 bad"),
+            "{name}: {}",
+            stdout(&o)
+        );
+    }
+}

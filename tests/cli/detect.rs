@@ -1,0 +1,231 @@
+//! Detection decides from many records: a bad first record is one bad
+//! record, not the layout of the file; inputs that are not puzzle text say
+//! what they are; bad tokens are quoted short.
+
+use crate::util::*;
+
+/// `n` distinct valid 9x9 puzzles, one per line.
+fn puzzles(n: usize) -> Vec<Vec<u8>> {
+    (0..n as u64)
+        .map(|s| blank_out(&full_grid(3, s + 100), 60, s + 7))
+        .collect()
+}
+
+fn lines_of(ps: &[Vec<u8>]) -> String {
+    ps.iter()
+        .map(|p| encode(p, "123456789", '.') + "\n")
+        .collect()
+}
+
+/// First line `first`, then 1000 good puzzles: one bad record (line 1),
+/// 1000 valid answers, each on the line of its puzzle.
+fn bad_first_then_good(first: &str, args: &[&str]) {
+    let ps = puzzles(1000);
+    let input = format!("{first}\n{}", lines_of(&ps));
+    let mut all = vec!["solve"];
+    all.extend_from_slice(args);
+    let o = run(&all, input.as_bytes());
+    assert_eq!(o.status.code(), Some(1), "{first:?}: {}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("<stdin>:1: "), "{err}");
+    assert!(err.contains("1001 records, 1000 solved, 1 bad"), "{err}");
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1001);
+    assert!(lines[0].starts_with("error: "), "{}", lines[0]);
+    for (p, a) in ps.iter().zip(&lines[1..]) {
+        assert_valid(3, p, &cells(a, "", "123456789"));
+    }
+}
+
+#[test]
+fn a_short_number_first_is_a_bad_record_not_a_count_line() {
+    for first in ["12345", "0", "123456789"] {
+        bad_first_then_good(first, &[]);
+    }
+    bad_first_then_good("12345", &["--format", "line"]);
+    bad_first_then_good("12345", &["--on-error", "mark", "-j", "2"]);
+    // --on-error fail stops at it instead of dropping it.
+    let input = format!("12345\n{}", lines_of(&puzzles(3)));
+    let o = run(&["solve", "--on-error", "fail"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("<stdin>:1: expected 81 cells, found 5"));
+}
+
+#[test]
+fn a_grid_row_sized_first_line_does_not_pick_a_grid_layout() {
+    bad_first_then_good("12345678x", &[]);
+    bad_first_then_good("ABCDEFGHIJKLMNOP", &[]);
+    bad_first_then_good(&".".repeat(80), &[]);
+}
+
+#[test]
+fn a_count_line_counts_only_before_grids_and_only_when_it_matches() {
+    let ps = puzzles(2);
+    let grid: String = ps
+        .iter()
+        .map(|p| {
+            p.chunks(9)
+                .map(|r| encode(r, "123456789", '0') + "\n")
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    let o = run(&["solve"], format!("2\n{grid}").as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let blocks: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(blocks.len(), 2);
+    for (p, b) in ps.iter().zip(blocks) {
+        assert_valid(3, p, &cells(&b.replace('\n', ""), "", "123456789"));
+    }
+    let o = run(&["solve"], format!("3\n{grid}").as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("<stdin>:1: the count line says 3 puzzles but 2 follow"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn non_text_inputs_say_what_they_are() {
+    let text = lines_of(&puzzles(3));
+    let mut utf16 = vec![0xFF, 0xFE];
+    for b in text.bytes() {
+        utf16.extend_from_slice(&[b, 0]);
+    }
+    let o = run(&["solve"], &utf16);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("<stdin>: UTF-16 text: convert it to UTF-8"),
+        "{}",
+        stderr(&o)
+    );
+    // Without a byte order mark too, and for `check`.
+    let (_dir, path) = temp_file("u16.txt", &utf16[2..]);
+    let o = run(
+        &["check", path.to_str().unwrap(), path.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("UTF-16 text"), "{}", stderr(&o));
+    let binary: Vec<u8> = (0..=255u8).cycle().take(3000).collect();
+    let o = run(&["solve"], &binary);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("<stdin>: binary data, not text"), "{err}");
+    assert!(err.len() < 200, "raw bytes are not echoed: {err}");
+    assert!(!o.stderr.contains(&0), "no raw NUL on stderr");
+}
+
+#[test]
+fn mixed_grid_sizes_are_named() {
+    let mut input = lines_of(&puzzles(5));
+    for s in 0..3 {
+        input.push_str(&encode(&blank_out(&full_grid(4, s), 50, s), LETTERS, '-'));
+        input.push('\n');
+    }
+    let o = run(&["solve"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("mixed grid sizes"), "{err}");
+    assert!(err.contains("9x9") && err.contains("16x16"), "{err}");
+}
+
+#[test]
+fn bad_tokens_are_quoted_short_in_stderr_and_output() {
+    let ps = puzzles(2);
+    let huge = "7".repeat(100_000);
+    let mut row: Vec<String> = ps[0].iter().map(|v| v.to_string()).collect();
+    row[5] = huge.clone();
+    let input = format!(
+        "{}\n{}\n",
+        row.join(" "),
+        ps[1]
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let o = run(&["solve"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("<stdin>:1: cell 6: invalid number \"77777"),
+        "{err}"
+    );
+    assert!(err.contains("(100000 bytes)"), "{err}");
+    assert!(err.len() < 400, "{} bytes of stderr", err.len());
+    let out = stdout(&o);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with("error: cell 6") && first.len() < 150,
+        "{first}"
+    );
+    // An unknown layout quotes at most 40 characters of its first line.
+    let o = run(&["solve"], format!("{}\n", "x".repeat(10_000)).as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).len() < 600, "{}", stderr(&o));
+}
+
+#[test]
+fn an_unterminated_quote_is_one_bad_row_not_the_rest_of_the_file() {
+    let ps = puzzles(4);
+    let mut input = String::from("id,puzzle,note\n");
+    for (i, p) in ps.iter().enumerate() {
+        let note = if i == 1 { "\"open" } else { "ok" };
+        input.push_str(&format!("{i},{},{note}\n", encode(p, "123456789", '.')));
+    }
+    for args in [&["-j", "1"][..], &["-j", "2", "--chunk-size", "1"]] {
+        let mut all = vec!["solve"];
+        all.extend_from_slice(args);
+        let o = run(&all, input.as_bytes());
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        assert!(
+            err.contains("<stdin>:3: quoted field runs on from this line"),
+            "{err}"
+        );
+        assert!(err.contains("4 records, 3 solved, 1 bad"), "{err}");
+        let out = stdout(&o);
+        let rows: Vec<&str> = out.lines().collect();
+        assert_eq!(rows.len(), 5);
+        assert!(rows[2].starts_with("error: quoted field runs on"));
+        for (i, p) in ps.iter().enumerate().filter(|(i, _)| *i != 1) {
+            let f: Vec<&str> = rows[i + 1].split(',').collect();
+            assert_valid(3, p, &cells(f[3], "", "123456789"));
+        }
+    }
+}
+
+#[test]
+fn keep_lines_gives_one_output_line_per_input_line() {
+    let ps = puzzles(3);
+    let p: Vec<String> = ps.iter().map(|p| encode(p, "123456789", '.')).collect();
+    let input = format!("# head\n{}\n\n{}\nend\n  \n{}\n", p[0], &p[1][..80], p[2]);
+    for j in ["1", "2"] {
+        let o = run(
+            &["solve", "--keep-lines", "-j", j, "--chunk-size", "7"],
+            input.as_bytes(),
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let out = stdout(&o);
+        let got: Vec<&str> = out.lines().collect();
+        let inp: Vec<&str> = input.lines().collect();
+        assert_eq!(got.len(), inp.len());
+        assert_eq!(got[0], "# head");
+        assert_valid(3, &ps[0], &cells(got[1], "", "123456789"));
+        assert_eq!(got[2], "");
+        assert!(got[3].starts_with("error: expected 81 cells"));
+        assert_eq!(got[4], "end");
+        assert_eq!(got[5], "  ");
+        assert_valid(3, &ps[2], &cells(got[6], "", "123456789"));
+    }
+    // Without it: only records get lines, and `end` ends the input.
+    let o = run(&["solve"], input.as_bytes());
+    assert_eq!(stdout(&o).lines().count(), 2);
+    // Other layouts refuse the flag.
+    let o = run(&["solve", "--keep-lines"], b"puzzle\n.\n");
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,0 +1,147 @@
+//! Labels (solutions a dataset already holds) are never silently changed:
+//! valid ones survive byte for byte, wrong ones are reported and kept,
+//! empty ones are filled, `--overwrite` replaces them all. For CSV with a
+//! header, headerless `q,a` rows and tdoku lines.
+
+use crate::util::*;
+
+const DIGITS: &str = "123456789";
+
+fn dig(cells: &[u8], blank: char) -> String {
+    encode(cells, DIGITS, blank)
+}
+
+/// The empty grid has every full grid as a solution, so a shuffled full
+/// grid is a valid label our solver would not pick by itself (checked in
+/// the test with `--overwrite`).
+fn ambiguous() -> (Vec<u8>, Vec<u8>) {
+    (vec![0u8; 81], full_grid(3, 77))
+}
+
+#[test]
+fn a_valid_label_of_a_multi_solution_puzzle_survives_byte_for_byte() {
+    let (empty, label) = ambiguous();
+    let unique_p = blank_out(&full_grid(3, 5), 45, 5);
+    let unique_a = full_grid(3, 5);
+    let input = format!(
+        "id,puzzle,solution,note\n\
+         1,{},{},plain\n\
+         2,{},{},\"quoted, with a comma\"\n\
+         3,{},,empty label\n",
+        dig(&empty, '.'),
+        dig(&label, '.'),
+        dig(&unique_p, '.'),
+        dig(&unique_a, '.'),
+        dig(&unique_p, '0'),
+    );
+    for j in ["1", "2"] {
+        let o = run(&["solve", "-j", j, "--chunk-size", "64"], input.as_bytes());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        let inp: Vec<&str> = input.lines().collect();
+        // Header and both labelled rows are the input's bytes.
+        assert_eq!(lines[..3], inp[..3]);
+        // The empty label was filled with a valid answer, the rest kept.
+        let row: Vec<&str> = lines[3].split(',').collect();
+        assert_eq!(row[1], dig(&unique_p, '0'));
+        assert_eq!(row[3], "empty label");
+        assert_valid(3, &unique_p, &cells(row[2], "", DIGITS));
+    }
+    // The test means something: our own answer to row 1 differs.
+    let o = run(&["solve", "--overwrite"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let row1: Vec<&str> = out.lines().nth(1).unwrap().split(',').collect();
+    assert_ne!(row1[2], dig(&label, '.'));
+    assert_valid(3, &empty, &cells(row1[2], "", DIGITS));
+    // --unique: the label is valid but the puzzle is not unique.
+    let o = run(&["solve", "--unique"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("<stdin>:2: multiple solutions"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_wrong_label_is_reported_and_kept_unless_overwrite() {
+    let grid = full_grid(3, 11);
+    let puzzle = blank_out(&grid, 50, 11);
+    let mut wrong = grid.clone();
+    // Swap two cells of row 1: a changed given or a broken column.
+    wrong.swap(0, 1);
+    let rows = [
+        format!("{},{}", dig(&puzzle, '.'), dig(&wrong, '.')),
+        format!("{},12345", dig(&puzzle, '.')),
+        format!("{},{}", dig(&puzzle, '.'), dig(&grid, '.')),
+    ];
+    let input = format!("puzzle,solution\n{}\n", rows.join("\n"));
+    let o = run(&["solve"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("<stdin>:2: existing solution is wrong: "),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:3: existing solution is wrong: expected 81 cells, found 5"),
+        "{err}"
+    );
+    assert!(err.contains("1 solved, 2 bad"), "{err}");
+    // Every row, wrong labels included, is written back unchanged.
+    assert_eq!(stdout(&o), input);
+    let o = run(&["solve", "--overwrite"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for row in stdout(&o).lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f[0], dig(&puzzle, '.'));
+        assert_valid(3, &puzzle, &cells(f[1], "", DIGITS));
+    }
+}
+
+#[test]
+fn headerless_pairs_and_tdoku_lines_follow_the_same_rule() {
+    let (empty, label) = ambiguous();
+    let grid = full_grid(3, 21);
+    let puzzle = blank_out(&grid, 55, 21);
+    let mut wrong = grid.clone();
+    wrong[80] = if wrong[80] == 9 { 1 } else { wrong[80] + 1 };
+    for (sep, mid) in [(",", ""), (":", ":1")] {
+        let input = format!(
+            "{e}{mid}{sep}{l}\n{p}{mid}{sep}\n{p}{mid}{sep}{w}\n",
+            e = dig(&empty, '.'),
+            l = dig(&label, '.'),
+            p = dig(&puzzle, '.'),
+            w = dig(&wrong, '.'),
+        );
+        let sep_mid = format!("{mid}{sep}");
+        let o = run(&["solve"], input.as_bytes());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("<stdin>:3: existing solution is wrong: "),
+            "{}",
+            stderr(&o)
+        );
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        let inp: Vec<&str> = input.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0], inp[0], "valid label kept");
+        assert_eq!(lines[2], inp[2], "wrong label kept");
+        let (p, a) = lines[1].split_once(&sep_mid).unwrap();
+        assert_eq!(p, dig(&puzzle, '.'));
+        assert_valid(3, &puzzle, &cells(a, "", DIGITS));
+        // `check FILE` checks the file's own labels.
+        let (_dir, path) = temp_file("labels.txt", input.as_bytes());
+        let o = run(&["check", path.to_str().unwrap()], b"");
+        assert_eq!(o.status.code(), Some(1));
+        let report = stdout(&o);
+        assert!(report.contains("labels.txt:3: "), "{report}");
+        assert!(
+            report.contains("3 records checked, 1 good, 2 bad"),
+            "{report}"
+        );
+    }
+}
