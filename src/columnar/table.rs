@@ -745,6 +745,8 @@ impl Write for SendWriter<'_> {
 pub enum Sink<'o> {
     /// Parquet, one output row group per input row group.
     Parquet(Box<parquet::arrow::ArrowWriter<SendWriter<'o>>>),
+    /// Parquet from Parquet, untouched columns copied byte for byte.
+    Splice(Box<super::parquet::Splice<'o>>),
     /// Arrow IPC file.
     File(arrow_ipc::writer::FileWriter<&'o mut dyn Write>),
     /// Arrow IPC stream.
@@ -771,6 +773,7 @@ impl Sink<'_> {
                 let answer = plan.answer_batch(job, batch, solved)?;
                 match sink {
                     Sink::Parquet(w) => w.write(&answer)?,
+                    Sink::Splice(w) => w.write(&answer)?,
                     Sink::File(w) => w.write(&answer)?,
                     Sink::Stream(w) => {
                         w.write(&answer)?;
@@ -786,8 +789,10 @@ impl Sink<'_> {
 
     /// Ends a Parquet row group, so the output keeps the input's.
     fn end_group(&mut self) -> anyhow::Result<()> {
-        if let Sink::Parquet(w) = self {
-            w.flush()?;
+        match self {
+            Sink::Parquet(w) => w.flush()?,
+            Sink::Splice(w) => w.end_group()?,
+            _ => {}
         }
         Ok(())
     }
@@ -797,6 +802,7 @@ impl Sink<'_> {
             Sink::Parquet(w) => {
                 w.close()?;
             }
+            Sink::Splice(w) => w.finish()?,
             Sink::File(mut w) => w.finish()?,
             Sink::Stream(mut w) => w.finish()?,
             Sink::Text(out, _) => out.flush()?,
@@ -807,6 +813,9 @@ impl Sink<'_> {
 
 /// One batch from a source: the batch and whether it ends a row group.
 pub type Item = anyhow::Result<(RecordBatch, bool)>;
+
+/// A source's batches, in order.
+pub type Batches<'a> = Box<dyn Iterator<Item = Item> + 'a>;
 
 /// Runs a table job: `kind` says how to read `data`.
 pub fn run(
@@ -821,14 +830,14 @@ pub fn run(
         Data::Owned(d) if kind != Kind::Parquet => super::ipc::compression(d),
         _ => None,
     };
-    let (schema, batches, props): (SchemaRef, Box<dyn Iterator<Item = Item> + '_>, _) = match kind {
+    let (schema, batches, props, input): (SchemaRef, Batches<'_>, _, _) = match kind {
         Kind::Parquet => {
-            let (schema, it, props) = super::parquet::open(job.name, data)?;
-            (schema, it, Some(props))
+            let (schema, it, props, input) = super::parquet::open(job.name, data)?;
+            (schema, it, Some(props), Some(input))
         }
         _ => {
             let (schema, it) = super::ipc::open(job.name, kind, data)?;
-            (schema, it, None)
+            (schema, it, None, None)
         }
     };
     let mut plan = Plan::new(job, &schema)?;
@@ -841,13 +850,33 @@ pub fn run(
                 None => super::parquet::default_props(),
             };
             let props = super::parquet::props_for(props, &plan.schema, plan.puzzle);
-            let writer = parquet::arrow::ArrowWriter::try_new(
-                SendWriter(w),
-                plan.schema.clone(),
-                Some(props),
-            )
-            .with_context(|| format!("{}: cannot write Parquet", job.name))?;
-            Sink::Parquet(Box::new(writer))
+            // Columns this run fills or adds are encoded; the others are
+            // copied from a Parquet input when their description matches.
+            let inputs = schema.fields().len();
+            let encoded: Vec<bool> = (0..plan.schema.fields().len())
+                .map(|i| {
+                    i >= inputs
+                        || (Some(i) == plan.solution && matches!(job.task, Task::Solve { .. }))
+                })
+                .collect();
+            match input.filter(|i| i.fits(&plan.schema, &encoded)) {
+                Some(input) => Sink::Splice(Box::new(super::parquet::Splice::new(
+                    SendWriter(w),
+                    &plan.schema,
+                    props,
+                    input,
+                    encoded,
+                )?)),
+                None => {
+                    let writer = parquet::arrow::ArrowWriter::try_new(
+                        SendWriter(w),
+                        plan.schema.clone(),
+                        Some(props),
+                    )
+                    .with_context(|| format!("{}: cannot write Parquet", job.name))?;
+                    Sink::Parquet(Box::new(writer))
+                }
+            }
         }
         Target::Columnar(Kind::ArrowFile) => {
             Sink::File(super::ipc::file_writer(w, &plan.schema, codec)?)
@@ -929,7 +958,7 @@ pub fn check(
         |name: &str, kind: Kind, data: Data<'_>| -> anyhow::Result<(SchemaRef, Vec<RecordBatch>)> {
             let (schema, it): (SchemaRef, Box<dyn Iterator<Item = Item> + '_>) = match kind {
                 Kind::Parquet => {
-                    let (s, it, _) = super::parquet::open(name, data)?;
+                    let (s, it, _, _) = super::parquet::open(name, data)?;
                     (s, it)
                 }
                 Kind::Npy => anyhow::bail!("{name}: compare a table with a table"),
