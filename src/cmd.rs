@@ -133,7 +133,11 @@ fn finish<'a>(
     };
     if cfg.stats && preamble.ends_with(b"\n") {
         preamble.pop();
-        preamble.extend_from_slice(b",guesses,level\n");
+        let d = match found.layout.shape {
+            Shape::Csv(cols) => char::from(cols.delim),
+            _ => ',',
+        };
+        preamble.extend_from_slice(format!("{d}guesses{d}level\n").as_bytes());
     }
     let result = out.writer().write_all(&preamble).and_then(|()| {
         pipeline::run(

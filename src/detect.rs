@@ -254,8 +254,16 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     // The vote: lines per kind, and the first line of each.
     let mut votes: HashMap<Kind, (usize, u64)> = HashMap::new();
     let mut rules = 0;
+    // Under a forced delimited layout, a lone puzzle is a one-field row
+    // (its empty trailing fields were trimmed with the line's whitespace).
+    let kind_in = |text: &[u8]| match (kind_of(text, small), forced.shape) {
+        (Some(Kind::Line(b)), Some(ShapeName::Csv)) => Some(Kind::Delim(b',', b)),
+        (Some(Kind::Line(b)), Some(ShapeName::Tsv)) => Some(Kind::Delim(b'\t', b)),
+        (Some(Kind::Line(b)), Some(ShapeName::Tdoku)) => Some(Kind::Delim(b':', b)),
+        (k, _) => k,
+    };
     for l in &lines {
-        match kind_of(l.text, small) {
+        match kind_in(l.text) {
             Some(Kind::Rule) => rules += 1,
             Some(k) if forced.shape.is_none_or(|f| k.fits(f)) => {
                 votes.entry(k).or_insert((0, l.number)).0 += 1
@@ -295,7 +303,7 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     let b = kind.box_size();
     let sample: Vec<&[u8]> = lines
         .iter()
-        .filter(|l| kind_of(l.text, small) == Some(kind))
+        .filter(|l| kind_in(l.text) == Some(kind))
         .map(|l| l.text)
         .collect();
     let at = votes[&kind].1;
@@ -824,6 +832,20 @@ mod tests {
         assert_eq!(
             cols(lines(&format!("{P}\t{a}"), 2, &format!("{P}\tx"))),
             (b'\t', 0, None)
+        );
+        // Forced: a lone puzzle is a one-field row (trailing tab trimmed).
+        let forced = Forced {
+            shape: Some(ShapeName::Tsv),
+            ..Forced::default()
+        };
+        let d = detect(format!("{P}\t\n{P}\n").as_bytes(), &forced).unwrap();
+        assert_eq!(
+            d.layout.shape,
+            Shape::Csv(CsvColumns {
+                puzzle: 0,
+                solution: None,
+                delim: b'\t'
+            })
         );
         // A TSV header with known names.
         let d = detect(
