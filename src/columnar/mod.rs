@@ -532,3 +532,29 @@ pub fn check_row(
     let a = answer.map_err(|e| format!("solution: {e}"))?;
     crate::solver::verify(box_size, p, a)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_bytes_decide_and_names_only_pick_the_output() {
+        assert_eq!(sniff(b"PAR1\x15\x04"), Some(Kind::Parquet));
+        assert_eq!(sniff(b"ARROW1\0\0\xff\xff"), Some(Kind::ArrowFile));
+        assert_eq!(
+            sniff(b"\xff\xff\xff\xff\x10\0\0\0"),
+            Some(Kind::ArrowStream)
+        );
+        assert_eq!(sniff(b"\x93NUMPY\x01\x00"), Some(Kind::Npy));
+        assert_eq!(sniff(b"4.....8.5.3"), None);
+        assert_eq!(sniff(b"PAR"), None);
+        let t = |p: &str| target(Kind::Parquet, Some(Path::new(p)));
+        assert_eq!(t("a.PARQUET"), Target::Columnar(Kind::Parquet));
+        assert_eq!(t("a.feather"), Target::Columnar(Kind::ArrowFile));
+        assert_eq!(t("a.arrows"), Target::Columnar(Kind::ArrowStream));
+        assert_eq!(t("a.npy"), Target::Columnar(Kind::Npy));
+        assert_eq!(t("answers.txt"), Target::Text);
+        assert_eq!(t("out"), Target::Columnar(Kind::Parquet));
+        assert_eq!(target(Kind::Npy, None), Target::Columnar(Kind::Npy));
+    }
+}

@@ -362,6 +362,14 @@ impl<'a> Array<'a> {
         let side = self.box_size * self.box_size;
         let base = row * self.cells;
         let dtype = self.header.dtype;
+        if dtype == Dtype::U8 {
+            // The common case: the row is the cells; one pass checks them.
+            let raw = &self.data[base..base + self.cells];
+            cells[..self.cells].copy_from_slice(raw);
+            if raw.iter().all(|&v| v as usize <= side) {
+                return Ok(());
+            }
+        }
         for (k, c) in cells.iter_mut().enumerate().take(self.cells) {
             let v = dtype.get(self.data, base + k);
             if !(0..=side as i128).contains(&v) {

@@ -1,7 +1,10 @@
 //! Parquet in and out (the `parquet` crate's Arrow reader and writer): reads
 //! one row group at a time in steps of [`super::ROWS_PER_STEP`] rows, so
 //! memory follows the step, not the file; writes one output row group per
-//! input row group with the input's compression codec per column.
+//! input row group. Columns the run does not fill or add are copied chunk
+//! for chunk from the input, never decoded and re-encoded (when their
+//! description in the output schema matches the input's; otherwise every
+//! column is encoded again with the input's codec).
 
 use std::fs::File;
 use std::sync::Arc;
@@ -15,8 +18,157 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
-use super::table::Item;
+use super::table::{Batches, Item};
 use super::Data;
+
+/// The input file, for copying its untouched column chunks.
+pub struct Input {
+    source: Source,
+    meta: Arc<parquet::file::metadata::ParquetMetaData>,
+    /// The next input row group to copy from.
+    group: usize,
+}
+
+impl Input {
+    /// True when every column to copy has the same description (name,
+    /// types, levels) in the output schema as in the input file, so its
+    /// chunks can be copied as they are.
+    pub fn fits(&self, schema: &Schema, encoded: &[bool]) -> bool {
+        let Ok(descr) = parquet::arrow::ArrowSchemaConverter::new().convert(schema) else {
+            return false;
+        };
+        let in_descr = self.meta.file_metadata().schema_descr();
+        (0..descr.num_columns()).all(|c| {
+            encoded[descr.get_column_root_idx(c)]
+                || (c < in_descr.num_columns() && *in_descr.column(c) == *descr.column(c))
+        })
+    }
+}
+
+/// Writes Parquet by copying every untouched column chunk of the input
+/// byte for byte (`append_column`) and encoding only the columns the run
+/// fills or adds: the puzzle column and any others are never decoded and
+/// re-encoded on the way out, so they come out exactly as they went in.
+pub struct Splice<'o> {
+    writer: parquet::file::writer::SerializedFileWriter<super::table::SendWriter<'o>>,
+    factory: parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory,
+    input: Input,
+    /// Per top-level output field: encoded here (true) or copied.
+    encoded: Vec<bool>,
+    /// Per leaf column: its top-level field.
+    roots: Vec<usize>,
+    /// The current row group's writers (all leaves; copied ones unused).
+    columns: Option<Vec<parquet::arrow::arrow_writer::ArrowColumnWriter>>,
+}
+
+impl<'o> Splice<'o> {
+    /// A splicing writer (check [`Input::fits`] first).
+    pub fn new(
+        out: super::table::SendWriter<'o>,
+        schema: &SchemaRef,
+        props: WriterProperties,
+        input: Input,
+        encoded: Vec<bool>,
+    ) -> anyhow::Result<Splice<'o>> {
+        // Copied chunks bring no page index (the input's is not read), and
+        // the writer cannot mix columns with and without one: none at all.
+        let mut props = props
+            .into_builder()
+            .set_statistics_enabled(parquet::file::properties::EnabledStatistics::Chunk)
+            .set_offset_index_disabled(true)
+            .build();
+        if let Some(kv) = input.meta.file_metadata().key_value_metadata() {
+            let keep: Vec<_> = kv
+                .iter()
+                .filter(|k| k.key != "ARROW:schema")
+                .cloned()
+                .collect();
+            props = props
+                .into_builder()
+                .set_key_value_metadata(Some(keep))
+                .build();
+        }
+        let w = parquet::arrow::ArrowWriter::try_new(out, schema.clone(), Some(props))?;
+        let (writer, factory) = w.into_serialized_writer()?;
+        let descr = writer.schema_descr();
+        let roots: Vec<usize> = (0..descr.num_columns())
+            .map(|c| descr.get_column_root_idx(c))
+            .collect();
+        Ok(Splice {
+            writer,
+            factory,
+            input,
+            encoded,
+            roots,
+            columns: None,
+        })
+    }
+
+    /// Encodes the filled and added columns of `batch`.
+    pub fn write(&mut self, batch: &arrow_array::RecordBatch) -> anyhow::Result<()> {
+        if self.columns.is_none() {
+            let g = self.writer.flushed_row_groups().len();
+            self.columns = Some(self.factory.create_column_writers(g)?);
+        }
+        let columns = self.columns.as_mut().expect("made above");
+        let schema = batch.schema();
+        let mut leaf = 0;
+        for (i, field) in schema.fields().iter().enumerate() {
+            let leaves = self.roots.iter().filter(|&&r| r == i).count();
+            if self.encoded[i] {
+                let arrays = parquet::arrow::arrow_writer::compute_leaves(field, batch.column(i))?;
+                for (k, a) in arrays.iter().enumerate() {
+                    columns[leaf + k].write(a)?;
+                }
+            }
+            leaf += leaves;
+        }
+        Ok(())
+    }
+
+    /// Writes the row group: copied chunks from the next non-empty input
+    /// row group, encoded ones from this run.
+    pub fn end_group(&mut self) -> anyhow::Result<()> {
+        let Some(columns) = self.columns.take() else {
+            return Ok(());
+        };
+        let md = self.input.meta.clone();
+        while md.row_group(self.input.group).num_rows() == 0 {
+            self.input.group += 1;
+        }
+        let rg_in = md.row_group(self.input.group);
+        self.input.group += 1;
+        let mut rg = self.writer.next_row_group()?;
+        for (c, col) in columns.into_iter().enumerate() {
+            if self.encoded[self.roots[c]] {
+                col.close()?.append_to_row_group(&mut rg)?;
+            } else {
+                let chunk = rg_in.column(c).clone();
+                let close = parquet::column::writer::ColumnCloseResult {
+                    bytes_written: chunk.compressed_size() as u64,
+                    rows_written: rg_in.num_rows() as u64,
+                    metadata: chunk,
+                    bloom_filter: None,
+                    column_index: None,
+                    offset_index: None,
+                };
+                match &self.input.source {
+                    Source::File(f) => rg.append_column(&FileRef(f.clone()), close)?,
+                    Source::Bytes(b) => rg.append_column(b, close)?,
+                }
+            }
+        }
+        rg.close()?;
+        Ok(())
+    }
+
+    /// Writes the footer.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        self.end_group()?;
+        self.writer.close()?;
+        Ok(())
+    }
+}
 
 /// Where Parquet pages come from: the file, reopened (pages are read on
 /// demand, never the whole file), or stdin's bytes.
@@ -32,11 +184,7 @@ enum Source {
 pub fn open<'a>(
     name: &str,
     data: Data<'a>,
-) -> anyhow::Result<(
-    SchemaRef,
-    Box<dyn Iterator<Item = Item> + 'a>,
-    WriterProperties,
-)> {
+) -> anyhow::Result<(SchemaRef, Batches<'a>, WriterProperties, Input)> {
     let source = match data {
         Data::File(path, bytes) => {
             let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
@@ -61,18 +209,21 @@ pub fn open<'a>(
     .map_err(bad)?;
     let md = meta.metadata().clone();
     let schema = meta.schema().clone();
-    let mut props = WriterProperties::builder();
+    // Each column keeps its codec and whether it was dictionary-encoded;
+    // added columns (a solution per row, all distinct) get no dictionary:
+    // hashing 81 cells a row was 20% of a list<uint8> run (perf).
+    let mut props = WriterProperties::builder().set_dictionary_enabled(false);
     if let Some(rg) = md.row_groups().first() {
-        let codecs: Vec<(ColumnPath, Compression)> = rg
-            .columns()
-            .iter()
-            .map(|c| (c.column_path().clone(), c.compression()))
-            .collect();
-        if let Some((_, first)) = codecs.first() {
-            props = props.set_compression(*first);
+        if let Some(first) = rg.columns().first() {
+            props = props.set_compression(first.compression());
         }
-        for (path, codec) in codecs {
-            props = props.set_column_compression(path, codec);
+        for c in rg.columns() {
+            props = props
+                .set_column_compression(c.column_path().clone(), c.compression())
+                .set_column_dictionary_enabled(
+                    c.column_path().clone(),
+                    c.dictionary_page_offset().is_some(),
+                );
         }
     }
     // Row groups are ended by hand, one per input row group: never split.
@@ -84,6 +235,11 @@ pub fn open<'a>(
         .unwrap_or(0);
     props = props.set_max_row_group_size(biggest.max(1 << 20) + 1);
     let groups = md.num_row_groups();
+    let input = Input {
+        source: source.clone(),
+        meta: md.clone(),
+        group: 0,
+    };
     let name = name.to_string();
     let iter = (0..groups).flat_map(move |g| {
         let reader = match &source {
@@ -115,7 +271,7 @@ pub fn open<'a>(
         };
         items
     });
-    Ok((schema, Box::new(iter), props.build()))
+    Ok((schema, Box::new(iter), props.build(), input))
 }
 
 /// A shared file handle as a page source.

@@ -309,39 +309,16 @@ impl Plan {
         Ok(found.layout)
     }
 
-    /// Solves one batch; `first_row` numbers its rows in the whole input.
-    fn solve(&mut self, job: &Job<'_>, batch: &RecordBatch) -> anyhow::Result<Option<Solved>> {
+    /// What solving `batch` needs, owned, so it can run on the pool while
+    /// the caller reads and writes other batches.
+    fn work(&mut self, job: &Job<'_>, batch: &RecordBatch) -> anyhow::Result<Work> {
         self.decide(job.name, batch)?;
-        let rows = batch.num_rows();
-        let Some(grid) = self.grid.clone() else {
-            // Only null puzzles so far: each row is bad.
-            let outcomes = (0..rows)
-                .map(|_| crate::record::Outcome {
-                    verdict: Verdict::Bad(null_puzzle()),
-                    guesses: 0,
-                })
-                .collect();
-            return Ok(Some(Solved {
-                box_size: 3,
-                answers: vec![0; rows * 81],
-                outcomes,
-                grades: job.stats.then(|| vec![None; rows]),
-            }));
-        };
-        let pcol = batch.column(self.puzzle).as_ref();
-        let scol = self.solution.map(|s| batch.column(s).as_ref());
-        let n = grid.text.cells();
-        let solved = super::solve_step(
-            job,
-            grid.box_size,
-            rows,
-            |r, cells| decode(pcol, r, &grid.text, n, cells),
-            |r, scratch| match scol {
-                None => Label::Absent,
-                Some(col) => label(col, r, &grid.label_text, n, scratch),
-            },
-        );
-        Ok(Some(solved))
+        Ok(Work {
+            grid: self.grid.clone(),
+            rows: batch.num_rows(),
+            puzzles: batch.column(self.puzzle).clone(),
+            labels: self.solution.map(|s| batch.column(s).clone()),
+        })
     }
 
     /// The output batch for `batch` and its answers.
@@ -430,6 +407,48 @@ impl Plan {
         self.grid
             .as_ref()
             .map_or_else(|| super::text_layout(3, None), |g| g.text.clone())
+    }
+}
+
+/// One batch's solving, detached from the batch.
+struct Work {
+    grid: Option<Grid>,
+    rows: usize,
+    puzzles: ArrayRef,
+    labels: Option<ArrayRef>,
+}
+
+impl Work {
+    fn run(self, job: &Job<'_>) -> Solved {
+        let rows = self.rows;
+        let Some(grid) = self.grid else {
+            // Only null puzzles so far: each row is bad.
+            let outcomes = (0..rows)
+                .map(|_| crate::record::Outcome {
+                    verdict: Verdict::Bad(null_puzzle()),
+                    guesses: 0,
+                })
+                .collect();
+            return Solved {
+                box_size: 3,
+                answers: vec![0; rows * 81],
+                outcomes,
+                grades: job.stats.then(|| vec![None; rows]),
+            };
+        };
+        let pcol = self.puzzles.as_ref();
+        let scol = self.labels.as_deref();
+        let n = grid.text.cells();
+        super::solve_step(
+            job,
+            grid.box_size,
+            rows,
+            |r, cells| decode(pcol, r, &grid.text, n, cells),
+            |r, scratch| match scol {
+                None => Label::Absent,
+                Some(col) => label(col, r, &grid.label_text, n, scratch),
+            },
+        )
     }
 }
 
@@ -589,17 +608,18 @@ fn build(
     let nulls = NullBuffer::from(rows.to_vec());
     let row = |r: usize| &answers[r * n..(r + 1) * n];
     if is_text(dt) {
-        let mut buf = Vec::with_capacity(n);
-        let strings: Vec<Option<String>> = (0..rows.len())
-            .map(|r| {
-                rows[r].then(|| {
-                    buf.clear();
-                    text.write_cells(row(r), b'.', &mut buf);
-                    String::from_utf8_lossy(&buf).into_owned()
-                })
-            })
-            .collect();
-        let utf8 = StringArray::from(strings);
+        // One values buffer and one offsets buffer for the whole batch (a
+        // String per row was a visible share of an Arrow IPC run).
+        let mut values = Vec::with_capacity(rows.iter().filter(|&&r| r).count() * n);
+        for (r, &answered) in rows.iter().enumerate() {
+            if answered {
+                text.write_cells(row(r), b'.', &mut values);
+            }
+        }
+        // Every symbol set writes one byte a cell.
+        let offsets =
+            OffsetBuffer::<i32>::from_lengths(rows.iter().map(|&a| if a { n } else { 0 }));
+        let utf8 = StringArray::try_new(offsets, values.into(), Some(nulls))?;
         return arrow_cast_like(Arc::new(utf8), dt);
     }
     // Lists: every row gets n leaves (zeros under a null), so offsets are
@@ -696,11 +716,37 @@ fn offsets<O: OffsetSizeTrait>(items: usize, per_item: usize) -> OffsetBuffer<O>
     OffsetBuffer::from_lengths(std::iter::repeat_n(per_item, items))
 }
 
+/// The output's writer, marked `Send` for `ArrowWriter`'s bound.
+pub struct SendWriter<'o>(&'o mut dyn Write);
+
+// SAFETY: `ArrowWriter::try_new` asks for `W: Send` only so that a writer
+// may be moved to another thread; this one never is: the sink is made,
+// used and dropped on the thread that owns the `Output` (the solving tasks
+// spawned in `run` never touch it), and the parquet writer starts no
+// threads of its own. Writing straight through instead of into a `Vec`
+// drained per row group halved the peak memory of a 1M-row row group.
+unsafe impl Send for SendWriter<'_> {}
+
+impl Write for SendWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Where a table run writes.
 pub enum Sink<'o> {
-    /// Parquet: the writer encodes into a buffer drained after every row
-    /// group (the Output's writer is not `Send`, which `ArrowWriter` needs).
-    Parquet(Box<parquet::arrow::ArrowWriter<Vec<u8>>>, &'o mut dyn Write),
+    /// Parquet, one output row group per input row group.
+    Parquet(Box<parquet::arrow::ArrowWriter<SendWriter<'o>>>),
+    /// Parquet from Parquet, untouched columns copied byte for byte.
+    Splice(Box<super::parquet::Splice<'o>>),
     /// Arrow IPC file.
     File(arrow_ipc::writer::FileWriter<&'o mut dyn Write>),
     /// Arrow IPC stream.
@@ -726,7 +772,8 @@ impl Sink<'_> {
             sink => {
                 let answer = plan.answer_batch(job, batch, solved)?;
                 match sink {
-                    Sink::Parquet(w, _) => w.write(&answer)?,
+                    Sink::Parquet(w) => w.write(&answer)?,
+                    Sink::Splice(w) => w.write(&answer)?,
                     Sink::File(w) => w.write(&answer)?,
                     Sink::Stream(w) => {
                         w.write(&answer)?;
@@ -740,23 +787,22 @@ impl Sink<'_> {
         Ok(())
     }
 
-    /// Ends a Parquet row group (so the output keeps the input's), and
-    /// moves its bytes to the output.
+    /// Ends a Parquet row group, so the output keeps the input's.
     fn end_group(&mut self) -> anyhow::Result<()> {
-        if let Sink::Parquet(w, out) = self {
-            w.flush()?;
-            let bytes = std::mem::take(w.inner_mut());
-            out.write_all(&bytes)?;
+        match self {
+            Sink::Parquet(w) => w.flush()?,
+            Sink::Splice(w) => w.end_group()?,
+            _ => {}
         }
         Ok(())
     }
 
     fn finish(self) -> anyhow::Result<()> {
         match self {
-            Sink::Parquet(mut w, out) => {
-                w.finish()?;
-                out.write_all(w.inner_mut())?;
+            Sink::Parquet(w) => {
+                w.close()?;
             }
+            Sink::Splice(w) => w.finish()?,
             Sink::File(mut w) => w.finish()?,
             Sink::Stream(mut w) => w.finish()?,
             Sink::Text(out, _) => out.flush()?,
@@ -767,6 +813,9 @@ impl Sink<'_> {
 
 /// One batch from a source: the batch and whether it ends a row group.
 pub type Item = anyhow::Result<(RecordBatch, bool)>;
+
+/// A source's batches, in order.
+pub type Batches<'a> = Box<dyn Iterator<Item = Item> + 'a>;
 
 /// Runs a table job: `kind` says how to read `data`.
 pub fn run(
@@ -781,14 +830,14 @@ pub fn run(
         Data::Owned(d) if kind != Kind::Parquet => super::ipc::compression(d),
         _ => None,
     };
-    let (schema, batches, props): (SchemaRef, Box<dyn Iterator<Item = Item> + '_>, _) = match kind {
+    let (schema, batches, props, input): (SchemaRef, Batches<'_>, _, _) = match kind {
         Kind::Parquet => {
-            let (schema, it, props) = super::parquet::open(job.name, data)?;
-            (schema, it, Some(props))
+            let (schema, it, props, input) = super::parquet::open(job.name, data)?;
+            (schema, it, Some(props), Some(input))
         }
         _ => {
             let (schema, it) = super::ipc::open(job.name, kind, data)?;
-            (schema, it, None)
+            (schema, it, None, None)
         }
     };
     let mut plan = Plan::new(job, &schema)?;
@@ -801,10 +850,33 @@ pub fn run(
                 None => super::parquet::default_props(),
             };
             let props = super::parquet::props_for(props, &plan.schema, plan.puzzle);
-            let writer =
-                parquet::arrow::ArrowWriter::try_new(Vec::new(), plan.schema.clone(), Some(props))
+            // Columns this run fills or adds are encoded; the others are
+            // copied from a Parquet input when their description matches.
+            let inputs = schema.fields().len();
+            let encoded: Vec<bool> = (0..plan.schema.fields().len())
+                .map(|i| {
+                    i >= inputs
+                        || (Some(i) == plan.solution && matches!(job.task, Task::Solve { .. }))
+                })
+                .collect();
+            match input.filter(|i| i.fits(&plan.schema, &encoded)) {
+                Some(input) => Sink::Splice(Box::new(super::parquet::Splice::new(
+                    SendWriter(w),
+                    &plan.schema,
+                    props,
+                    input,
+                    encoded,
+                )?)),
+                None => {
+                    let writer = parquet::arrow::ArrowWriter::try_new(
+                        SendWriter(w),
+                        plan.schema.clone(),
+                        Some(props),
+                    )
                     .with_context(|| format!("{}: cannot write Parquet", job.name))?;
-            Sink::Parquet(Box::new(writer), w)
+                    Sink::Parquet(Box::new(writer))
+                }
+            }
         }
         Target::Columnar(Kind::ArrowFile) => {
             Sink::File(super::ipc::file_writer(w, &plan.schema, codec)?)
@@ -817,27 +889,53 @@ pub fn run(
             job.name
         ),
     };
+    // Batch k is solved on the pool while this thread reads batch k + 1
+    // and writes batch k - 1: reading and writing (decompression, encoding)
+    // overlap the solving instead of leaving the workers idle.
     let mut tally = Tally::default();
     let mut first = 0u64;
-    for item in batches {
-        let (batch, ends_group) = item?;
-        if batch.num_rows() > 0 {
-            let Some(solved) = plan.solve(job, &batch)? else {
-                continue;
+    let mut batches = batches.filter(|item| !matches!(item, Ok((b, false)) if b.num_rows() == 0));
+    job.pool
+        .in_place_scope(|scope| -> anyhow::Result<Run> {
+            let (tx, rx) = std::sync::mpsc::channel::<Solved>();
+            let spawn = |work: Work| {
+                let tx = tx.clone();
+                scope.spawn(move |_| {
+                    let _ = tx.send(work.run(job));
+                });
             };
-            if !super::account(job, first, &solved, &mut tally) {
-                return Ok(Run::Failed);
+            let mut inflight: Option<(RecordBatch, bool)> = match batches.next().transpose()? {
+                Some((batch, end)) => {
+                    spawn(plan.work(job, &batch)?);
+                    Some((batch, end))
+                }
+                None => None,
+            };
+            while let Some((batch, ends_group)) = inflight.take() {
+                let next = batches.next().transpose()?;
+                let solved = rx.recv().expect("the solving task sends its result");
+                if let Some((b, end)) = next {
+                    spawn(plan.work(job, &b)?);
+                    inflight = Some((b, end));
+                }
+                if !super::account(job, first, &solved, &mut tally) {
+                    return Ok(Run::Failed);
+                }
+                sink.write(job, &plan, &batch, &solved)
+                    .with_context(|| write_context(job))?;
+                first += batch.num_rows() as u64;
+                if ends_group {
+                    sink.end_group().with_context(|| write_context(job))?;
+                }
             }
-            sink.write(job, &plan, &batch, &solved)
-                .with_context(|| write_context(job))?;
-            first += batch.num_rows() as u64;
-        }
-        if ends_group {
-            sink.end_group().with_context(|| write_context(job))?;
-        }
-    }
-    sink.finish().with_context(|| write_context(job))?;
-    Ok(Run::Done(tally))
+            Ok(Run::Done(tally))
+        })
+        .and_then(|run| {
+            if let Run::Done(_) = run {
+                sink.finish().with_context(|| write_context(job))?;
+            }
+            Ok(run)
+        })
 }
 
 fn write_context(job: &Job<'_>) -> String {
@@ -860,7 +958,7 @@ pub fn check(
         |name: &str, kind: Kind, data: Data<'_>| -> anyhow::Result<(SchemaRef, Vec<RecordBatch>)> {
             let (schema, it): (SchemaRef, Box<dyn Iterator<Item = Item> + '_>) = match kind {
                 Kind::Parquet => {
-                    let (s, it, _) = super::parquet::open(name, data)?;
+                    let (s, it, _, _) = super::parquet::open(name, data)?;
                     (s, it)
                 }
                 Kind::Npy => anyhow::bail!("{name}: compare a table with a table"),

@@ -490,6 +490,17 @@ mod tables {
             for ((p, _), a) in set.iter().zip(strings(got.column(3))) {
                 assert_valid(3, p, &cells(&a.unwrap(), "", "123456789"));
             }
+            // Untouched columns are copied chunk for chunk, not re-encoded.
+            let sizes = |p: &Path| {
+                let f = std::fs::File::open(p).unwrap();
+                let b = ParquetRecordBatchReaderBuilder::try_new(f).unwrap();
+                b.metadata()
+                    .row_groups()
+                    .iter()
+                    .map(|g| (0..3).map(|c| g.column(c).compressed_size()).collect())
+                    .collect::<Vec<Vec<i64>>>()
+            };
+            assert_eq!(sizes(&out), sizes(&path));
             outputs.push(std::fs::read(&out).unwrap());
         }
         assert_eq!(outputs[0], outputs[1], "same bytes for 1 and 2 threads");
@@ -612,6 +623,22 @@ mod tables {
         }
         assert_eq!(sol[3], labels[3], "wrong label kept");
         assert_eq!(sol[4], None);
+        // --overwrite replaces every label with a solution of ours.
+        let over = dir.path().join("over.parquet");
+        let o = solve(&[
+            path.to_str().unwrap(),
+            "-o",
+            over.to_str().unwrap(),
+            "--overwrite",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "row 4 is still bad");
+        assert!(!stderr(&o).contains("existing solution is wrong"));
+        let (got, _, _) = read_parquet(&over);
+        let sol = strings(got.column(1));
+        for k in [0, 1, 2, 3, 5] {
+            let p = cells(&puzzles[k], ".", "123456789");
+            assert_valid(3, &p, &cells(sol[k].as_ref().unwrap(), "", "123456789"));
+        }
         // `check` finds exactly the wrong label and the missing answer.
         let o = run(&["check", out.to_str().unwrap()], b"");
         assert_eq!(o.status.code(), Some(1));
