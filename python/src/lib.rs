@@ -353,15 +353,17 @@ impl Rows<'_> {
     }
 }
 
-/// Converts a [`Done`] to `(answers or None, values, bad)` for Python:
-/// answers as a flat u8 array (moved, not copied), values int64, bad a list
-/// of `(index, reason)`.
-type Result3<'py> = (
-    Option<Bound<'py, PyArray1<u8>>>,
-    Bound<'py, PyArray1<i64>>,
-    Vec<(usize, String)>,
-);
+/// Bad rows as `(index, reason)`, in row order.
+type Bad = Vec<(usize, String)>;
 
+/// What a `run_*` function returns to Python: the answers in the input's
+/// kind (None unless solving), int64 values per row, the bad rows.
+type Returned<'py, A> = (Option<A>, Bound<'py, PyArray1<i64>>, Bad);
+
+/// Answers as a flat u8 array (moved into NumPy, not copied).
+type Result3<'py> = Returned<'py, Bound<'py, PyArray1<u8>>>;
+
+/// Converts a [`Done`] for Python (see [`Returned`]).
 fn to_python(py: Python<'_>, done: Done, with_answers: bool) -> Result3<'_> {
     let answers = with_answers.then(|| done.answers.into_pyarray(py));
     (answers, done.values.into_pyarray(py), done.bad)
@@ -536,7 +538,11 @@ fn run_packed(
 
 /// Packs a sequence of `str` (or None) into one buffer, under the GIL (the
 /// only per-row step, and it is a pointer read and a copy of the UTF-8).
-fn pack_list(seq: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, Vec<usize>, Vec<u8>, usize)> {
+/// A Python list packed for [`Packed`]: bytes, offsets, validity bitmap,
+/// null count.
+type PackedList = (Vec<u8>, Vec<usize>, Vec<u8>, usize);
+
+fn pack_list(seq: &Bound<'_, PyAny>) -> PyResult<PackedList> {
     let list = seq
         .cast::<PyList>()
         .map_err(|_| PyTypeError::new_err("expected a list of str"))?;
@@ -577,11 +583,7 @@ fn run_strings<'py>(
     unique: bool,
     limit: u32,
     threads: Option<usize>,
-) -> PyResult<(
-    Option<Bound<'py, PyList>>,
-    Bound<'py, PyArray1<i64>>,
-    Vec<(usize, String)>,
-)> {
+) -> PyResult<Returned<'py, Bound<'py, PyList>>> {
     let job = job_of(kind, unique, limit)?;
     let (data, offsets, validity, nulls) = pack_list(puzzles)?;
     let rows = offsets.len() - 1;
@@ -659,6 +661,17 @@ type ArrowOut<'py> = (
     Bound<'py, PyArray1<u8>>,
 );
 
+/// A pyarrow string array as `sudoku_bulk._arrow_parts` hands it over:
+/// `(validity, offsets, data, offset, length, large)`.
+type ArrowParts<'py> = (
+    Option<PyReadonlyArray1<'py, u8>>,
+    PyReadonlyArray1<'py, u8>,
+    PyReadonlyArray1<'py, u8>,
+    usize,
+    usize,
+    bool,
+);
+
 /// Solves/counts/grades/checks a pyarrow `string` / `large_string` array
 /// given by its buffers (as uint8 NumPy views of `array.buffers()`), its
 /// slice `offset` and length. For `kind="solve"` the answers come back as
@@ -676,22 +689,11 @@ fn run_arrow<'py>(
     length: usize,
     large: bool,
     kind: &str,
-    solutions: Option<(
-        Option<PyReadonlyArray1<'py, u8>>,
-        PyReadonlyArray1<'py, u8>,
-        PyReadonlyArray1<'py, u8>,
-        usize,
-        usize,
-        bool,
-    )>,
+    solutions: Option<ArrowParts<'py>>,
     unique: bool,
     limit: u32,
     threads: Option<usize>,
-) -> PyResult<(
-    Option<ArrowOut<'py>>,
-    Bound<'py, PyArray1<i64>>,
-    Vec<(usize, String)>,
-)> {
+) -> PyResult<Returned<'py, ArrowOut<'py>>> {
     let job = job_of(kind, unique, limit)?;
     let validity_s = validity.as_ref().map(slice).transpose()?;
     let p = packed(
@@ -758,7 +760,7 @@ fn run_arrow<'py>(
 /// int64 array.
 #[pyfunction]
 #[pyo3(signature = (n, box_size, seed, clues=None, level=None, symmetry="none", threads=None))]
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)] // mirrors the Python keywords
 fn generate_cells<'py>(
     py: Python<'py>,
     n: u64,

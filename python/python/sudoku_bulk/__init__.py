@@ -187,16 +187,15 @@ def _call(
         sol = list(solutions) if solutions is not None else None
         return _native.run_strings(list(puzzles), kind, solutions=sol, **opts)
     if k == "pandas":
-        import pandas as pd
         import pyarrow as pa
 
         arr = pa.array(puzzles, from_pandas=True)
         sol = pa.array(solutions, from_pandas=True) if solutions is not None else None
         answers, values, bad = _call(arr, kind, solutions=sol, **opts)
         if answers is not None:
-            answers = pd.Series(
-                answers.to_pandas(), index=puzzles.index, name=puzzles.name
-            )
+            answers = answers.to_pandas()
+            answers.index = puzzles.index
+            answers.name = puzzles.name
         return answers, values, bad
     # pyarrow
     import pyarrow as pa
