@@ -62,20 +62,40 @@ struct Done {
     bad: Vec<(usize, String)>,
 }
 
+/// The pools built so far in this process (see [`pool`]).
+struct Pools {
+    pid: u32,
+    by_threads: HashMap<usize, Arc<rayon::ThreadPool>>,
+}
+
 /// A rayon pool per thread count, built once: a Spark job calls once per
 /// Arrow batch, and building a pool each time would start threads each time.
+/// A forked child (multiprocessing, a DataLoader worker) inherits the cache
+/// but not the threads, so it builds its own.
 fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
     let threads = match threads {
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    let pid = std::process::id();
     let mut pools = POOLS
-        .get_or_init(Default::default)
+        .get_or_init(|| {
+            Mutex::new(Pools {
+                pid,
+                by_threads: HashMap::new(),
+            })
+        })
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&threads) {
+    if pools.pid != pid {
+        // The parent's pools have no threads here; dropping them would wait
+        // for threads that do not exist, so they are leaked.
+        std::mem::forget(std::mem::take(&mut pools.by_threads));
+        pools.pid = pid;
+    }
+    if let Some(p) = pools.by_threads.get(&threads) {
         return Ok(p.clone());
     }
     let p = rayon::ThreadPoolBuilder::new()
@@ -84,7 +104,7 @@ fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
         .build()
         .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
     let p = Arc::new(p);
-    pools.insert(threads, p.clone());
+    pools.by_threads.insert(threads, p.clone());
     Ok(p)
 }
 
@@ -97,19 +117,42 @@ fn box_of_cells(cells: usize) -> PyResult<usize> {
     })
 }
 
-/// Runs `job` over `rows` rows with the GIL released. `load` fills a row's
-/// cells (0 blank, each `<= side`) or says why it cannot; `load_label` does
-/// the same for `Check`'s solutions.
-#[allow(clippy::type_complexity)]
-fn run(
-    py: Python<'_>,
+/// Fills a row's cells (0 blank, each `<= side`) or says why it cannot.
+type LoadFn<'a> = dyn Fn(usize, &mut [u8]) -> Result<(), String> + Sync + 'a;
+
+/// What [`run`] does, over how many rows of which grid.
+#[derive(Clone, Copy)]
+struct Plan<'a> {
     threads: Option<usize>,
     box_size: usize,
     rows: usize,
     job: Job,
-    load: &(dyn Fn(usize, &mut [u8]) -> Result<(), String> + Sync),
-    load_label: Option<&(dyn Fn(usize, &mut [u8]) -> Result<(), String> + Sync)>,
+    /// Write answers as this layout's one-line text instead of cells.
+    text: Option<&'a Layout>,
+}
+
+thread_local! {
+    /// A worker's buffer for one answer's text.
+    static TEXT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `job` over `rows` rows with the GIL released. `load` fills a row's
+/// cells (0 blank, each `<= side`) or says why it cannot; `load_label` does
+/// the same for `Check`'s solutions. With `text`, the answers are written as
+/// that layout's one-line text (bad rows stay zero bytes).
+fn run(
+    py: Python<'_>,
+    plan: Plan<'_>,
+    load: &LoadFn<'_>,
+    load_label: Option<&LoadFn<'_>>,
 ) -> PyResult<Done> {
+    let Plan {
+        threads,
+        box_size,
+        rows,
+        job,
+        text,
+    } = plan;
     let side = box_size * box_size;
     let n = side * side;
     let pool = pool(threads)?;
@@ -144,7 +187,21 @@ fn run(
                         Err(why) => Label::Unreadable(why),
                     },
                 };
-                record::answer(box_size, task, label, false, cells, answer)
+                let Some(layout) = text else {
+                    return record::answer(box_size, task, label, false, cells, answer);
+                };
+                // Text answers are written here, on the workers: one symbol
+                // per cell, so a row's text fits its `n`-byte slot.
+                let mut cells_out = [0u8; MAX_CELLS];
+                let o = record::answer(box_size, task, label, false, cells, &mut cells_out[..n]);
+                if o.is_good() {
+                    TEXT.with_borrow_mut(|t| {
+                        t.clear();
+                        layout.write_cells(&cells_out[..n], b'.', t);
+                        answer.copy_from_slice(t);
+                    });
+                }
+                o
             })
         });
         let mut unread = unread.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -278,8 +335,15 @@ fn run_array(
             let box_size = box_of_cells(n)?;
             let side = box_size * box_size;
             let load = |row: usize, cells: &mut [u8]| p.load(n, side, row, cells);
+            let plan = Plan {
+                threads,
+                box_size,
+                rows,
+                job,
+                text: None,
+            };
             match solutions {
-                None => run(py, threads, box_size, rows, job, &load, None),
+                None => run(py, plan, &load, None),
                 Some(sol) => with_slice!(
                     sol,
                     |s, srows, sn| {
@@ -288,10 +352,10 @@ fn run_array(
                                 "solutions have shape ({srows}, {sn}), puzzles ({rows}, {n})"
                             )));
                         }
-                        // A solution value outside 0..=side is simply wrong: 0 makes
-                        // `verify` name the cell.
+                        // A solution value outside 0..=side makes the label
+                        // unreadable: the row checks false.
                         let load_sol = |row: usize, cells: &mut [u8]| s.load(n, side, row, cells);
-                        run(py, threads, box_size, rows, job, &load, Some(&load_sol))
+                        run(py, plan, &load, Some(&load_sol))
                     },
                     i8,
                     i16,
@@ -524,15 +588,14 @@ fn run_packed(
     };
     let load = |row: usize, cells: &mut [u8]| parse(p, row, cells);
     let load_sol = |row: usize, cells: &mut [u8]| parse(sol.expect("checked"), row, cells);
-    let done = run(
-        py,
+    let plan = Plan {
         threads,
-        layout.box_size,
-        p.rows,
+        box_size: layout.box_size,
+        rows: p.rows,
         job,
-        &load,
-        sol.map(|_| &load_sol as &(dyn Fn(usize, &mut [u8]) -> Result<(), String> + Sync)),
-    )?;
+        text: matches!(job, Job::Solve { .. }).then_some(&layout),
+    };
+    let done = run(py, plan, &load, sol.map(|_| &load_sol as &LoadFn<'_>))?;
     Ok((done, layout))
 }
 
@@ -605,19 +668,16 @@ fn run_strings<'py>(
     let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads)?;
     let strings = if matches!(job, Job::Solve { .. }) {
         let n = layout.cells();
-        let mut text = Vec::with_capacity(n);
         let mut items: Vec<Option<Bound<'py, PyString>>> = Vec::with_capacity(rows);
         let mut bad = done.bad.iter().map(|&(r, _)| r).peekable();
-        for (row, answer) in done.answers.chunks(n).enumerate() {
+        for (row, text) in done.answers.chunks(n).enumerate() {
             if bad.peek() == Some(&row) {
                 bad.next();
                 items.push(None);
                 continue;
             }
-            text.clear();
-            layout.write_cells(answer, b'.', &mut text);
             // Symbols are ASCII, so the bytes are valid UTF-8.
-            let s = std::str::from_utf8(&text).expect("ASCII symbols");
+            let s = std::str::from_utf8(text).expect("ASCII symbols");
             items.push(Some(PyString::new(py, s)));
         }
         Some(PyList::new(py, items)?)
@@ -719,20 +779,29 @@ fn run_arrow<'py>(
     let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads)?;
     let out = if matches!(job, Job::Solve { .. }) {
         let n = layout.cells();
-        let mut text = Vec::with_capacity((length - done.bad.len()) * n);
-        let mut ends: Vec<usize> = Vec::with_capacity(length + 1);
-        ends.push(0);
         let mut bitmap = vec![0xFFu8; length.div_ceil(8)];
-        let mut bad = done.bad.iter().map(|&(r, _)| r).peekable();
-        for (row, answer) in done.answers.chunks(n).enumerate() {
-            if bad.peek() == Some(&row) {
-                bad.next();
-                bitmap[row / 8] &= !(1 << (row % 8));
-            } else {
-                layout.write_cells(answer, b'.', &mut text);
+        let (text, ends) = if done.bad.is_empty() {
+            // Every row answered: the workers' text is the data buffer.
+            (
+                done.answers,
+                (0..=length).map(|i| i * n).collect::<Vec<_>>(),
+            )
+        } else {
+            let mut text = Vec::with_capacity((length - done.bad.len()) * n);
+            let mut ends: Vec<usize> = Vec::with_capacity(length + 1);
+            ends.push(0);
+            let mut bad = done.bad.iter().map(|&(r, _)| r).peekable();
+            for (row, answer) in done.answers.chunks(n).enumerate() {
+                if bad.peek() == Some(&row) {
+                    bad.next();
+                    bitmap[row / 8] &= !(1 << (row % 8));
+                } else {
+                    text.extend_from_slice(answer);
+                }
+                ends.push(text.len());
             }
-            ends.push(text.len());
-        }
+            (text, ends)
+        };
         let offsets: Bound<'py, PyAny> = if large {
             let v: Vec<i64> = ends.iter().map(|&e| e as i64).collect();
             v.into_pyarray(py).into_any()

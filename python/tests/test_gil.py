@@ -56,3 +56,24 @@ def test_python_thread_runs_during_solve():
     spins = 1000 * len(inside)
     assert end - begin > 0.2
     assert spins > 0.2 * alone * (end - begin), (spins, alone, end - begin)
+
+
+def _child_solve(puzzles, queue):
+    queue.put(sudoku_bulk.solve(puzzles, threads=2))
+
+
+def test_solve_in_a_forked_child_after_the_parent_solved():
+    """The parent's thread pool does not survive fork(); the child must build
+    its own rather than wait forever on the parent's."""
+    import multiprocessing
+
+    puzzles = to_cells(read_lines("17_clue_sub.txt", 200))
+    parent = sudoku_bulk.solve(puzzles, threads=2)
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_child_solve, args=(puzzles, queue))
+    child.start()
+    got = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0
+    assert (got == parent).all()

@@ -93,15 +93,15 @@ def test_cli_route_through_rdd_pipe(spark, cli):
     the binary (shipped with --files; here its path in target/)."""
     lines = read_lines("serg_benchmark_sub.txt") + read_lines("forum_hardest_1106.txt")
     lines = [l for l in lines if len(l) == 81] + ["not a puzzle"]
-    spark.sparkContext.addFile(cli)
-    df = spark.createDataFrame([(l,) for l in lines], "puzzle string").repartition(3)
-    # Keep each row's puzzle next to its answer: pipe keeps the order within a
-    # partition, one output line per input line.
-    inputs = df.rdd.map(lambda r: r.puzzle).glom().collect()
-    piped = df.rdd.map(lambda r: r.puzzle).pipe(f"{cli} solve --format line").glom().collect()
-    assert [len(a) for a in inputs] == [len(b) for b in piped]
-    puzzles = [p for part in inputs for p in part]
-    answers = [a for part in piped for a in part]
+    df = spark.createDataFrame([(l,) for l in lines], "puzzle string")
+    # The README's recipe: pipe keeps one output line per input line, in
+    # order, within each partition, so zip pairs each puzzle with its answer.
+    rows = df.rdd.map(lambda r: r.puzzle).cache()
+    assert rows.getNumPartitions() >= 2
+    answers_rdd = rows.pipe(f"{cli} solve --format line")
+    pairs = rows.zip(answers_rdd).collect()
+    puzzles = [p for p, _ in pairs]
+    answers = [a for _, a in pairs]
     assert sorted(puzzles) == sorted(lines)
     bad = [i for i, a in enumerate(answers) if a.startswith("error:")]
     assert [puzzles[i] for i in bad] == ["not a puzzle"]
