@@ -342,17 +342,9 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
     }))
 }
 
-/// Puzzles generated per parallel batch: enough to keep every core busy,
-/// small enough that memory stays flat for any count.
-const GENERATE_BATCH: u64 = 4096;
-
 /// Runs `generate`: batches of indices on rayon workers, written in index
-/// order, duplicates (by a 64-bit hash) replaced deterministically.
+/// order, duplicates replaced deterministically (see [`generate::Run`]).
 pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
-    use rayon::prelude::*;
-    use std::collections::HashSet;
-    use std::hash::{Hash, Hasher};
-
     let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
@@ -373,9 +365,9 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         String::from_utf8(v).expect("symbols are ASCII")
     };
     let sep = if cfg.with_solution { ',' } else { ' ' };
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut puzzles = generate::Run::new(*spec, cfg.seed);
     let mut levels = [0u64; 4];
-    let (mut clues, mut off_target, mut duplicates) = (0u64, 0u64, 0u64);
+    let (mut clues, mut off_target) = (0u64, 0u64);
     let start = std::time::Instant::now();
     let run = (|| -> std::io::Result<()> {
         let w = out.writer();
@@ -388,27 +380,9 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         }
         let mut index = 0;
         while index < cfg.count {
-            let end = (index + GENERATE_BATCH).min(cfg.count);
-            let batch: Vec<_> = pool.install(|| {
-                (index..end)
-                    .into_par_iter()
-                    .map(|i| generate::generate(spec, cfg.seed, i))
-                    .collect()
-            });
-            for (k, mut p) in batch.into_iter().enumerate() {
-                let mut retry = 0u64;
-                loop {
-                    let mut h = std::collections::hash_map::DefaultHasher::new();
-                    p.cells.hash(&mut h);
-                    if seen.insert(h.finish()) {
-                        break;
-                    }
-                    // A repeat: the next sub-stream of this index, far
-                    // from any other index's.
-                    duplicates += 1;
-                    retry += 1;
-                    p = generate::generate(spec, cfg.seed, (index + k as u64) | retry << 48);
-                }
+            let end = (index + generate::BATCH).min(cfg.count);
+            let batch = pool.install(|| puzzles.take_until(end));
+            for p in batch {
                 let mut line = text(&p.cells);
                 if cfg.with_solution {
                     line.push(',');
@@ -444,7 +418,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
         "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \
-         easy {}, medium {}, hard {}, extreme {}; {off_target} off target, {duplicates} repeats replaced",
+         easy {}, medium {}, hard {}, extreme {}; {off_target} off target, {} repeats replaced",
         cfg.count,
         cfg.count as f64 / secs.max(1e-9),
         clues as f64 / cfg.count.max(1) as f64,
@@ -452,6 +426,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         levels[1],
         levels[2],
         levels[3],
+        puzzles.duplicates,
     );
     Ok(ExitCode::from(EXIT_OK))
 }

@@ -213,6 +213,67 @@ pub fn generate(spec: &Spec, seed: u64, index: u64) -> Puzzle {
     best.expect("at least one attempt").1
 }
 
+/// Puzzles generated per parallel batch by [`Run`]: enough to keep every
+/// core busy, small enough that memory stays flat for any count.
+pub const BATCH: u64 = 4096;
+
+/// A run of puzzles for one seed as `generate` writes them: index order,
+/// repeats (by a 64-bit hash of the cells) replaced deterministically. The
+/// command and the Python package both draw from it, so the same seed gives
+/// the same puzzles in both, whatever the thread count.
+#[derive(Debug)]
+pub struct Run {
+    spec: Spec,
+    seed: u64,
+    next: u64,
+    seen: std::collections::HashSet<u64>,
+    /// Repeats replaced so far.
+    pub duplicates: u64,
+}
+
+impl Run {
+    /// A run of `spec` puzzles from `seed`, starting at index 0.
+    pub fn new(spec: Spec, seed: u64) -> Run {
+        Run {
+            spec,
+            seed,
+            next: 0,
+            seen: Default::default(),
+            duplicates: 0,
+        }
+    }
+
+    /// The puzzles from the next index up to `end` (exclusive), made in
+    /// parallel on the current rayon pool (call it inside `pool.install`);
+    /// repeats are then replaced in index order, on the calling thread.
+    pub fn take_until(&mut self, end: u64) -> Vec<Puzzle> {
+        use rayon::prelude::*;
+        use std::hash::{Hash, Hasher};
+        let (spec, seed, start) = (&self.spec, self.seed, self.next);
+        let mut batch: Vec<Puzzle> = (start..end.max(start))
+            .into_par_iter()
+            .map(|i| generate(spec, seed, i))
+            .collect();
+        for (k, p) in batch.iter_mut().enumerate() {
+            let mut retry = 0u64;
+            loop {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                p.cells.hash(&mut h);
+                if self.seen.insert(h.finish()) {
+                    break;
+                }
+                // A repeat: the next sub-stream of this index, far from any
+                // other index's.
+                self.duplicates += 1;
+                retry += 1;
+                *p = generate(spec, seed, (start + k as u64) | retry << 48);
+            }
+        }
+        self.next = end.max(start);
+        batch
+    }
+}
+
 /// A random valid grid of box size `b`.
 pub fn full_grid(b: usize, rng: &mut Rng) -> Vec<u8> {
     let n = b * b;

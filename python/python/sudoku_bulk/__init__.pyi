@@ -1,0 +1,107 @@
+"""Type stubs of sudoku_bulk: each function returns the kind of its input."""
+
+from typing import Any, List, Literal, Optional, Sequence, Tuple, TypeVar, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+SIZES: dict[int, int]
+
+_A = TypeVar("_A", bound=np.ndarray)
+_Status = List[Optional[str]]
+_OnError = Literal["mark", "raise"]
+# pyarrow.Array / ChunkedArray and pandas.Series come back as the same type.
+_T = TypeVar("_T")
+
+@overload
+def solve(
+    puzzles: _A,
+    *,
+    threads: Optional[int] = ...,
+    unique: bool = ...,
+    on_error: _OnError = ...,
+    return_status: Literal[False] = ...,
+) -> _A: ...
+@overload
+def solve(
+    puzzles: _A,
+    *,
+    threads: Optional[int] = ...,
+    unique: bool = ...,
+    on_error: _OnError = ...,
+    return_status: Literal[True],
+) -> Tuple[_A, _Status]: ...
+@overload
+def solve(
+    puzzles: Sequence[Optional[str]],
+    *,
+    threads: Optional[int] = ...,
+    unique: bool = ...,
+    on_error: _OnError = ...,
+    return_status: Literal[False] = ...,
+) -> List[Optional[str]]: ...
+@overload
+def solve(
+    puzzles: Sequence[Optional[str]],
+    *,
+    threads: Optional[int] = ...,
+    unique: bool = ...,
+    on_error: _OnError = ...,
+    return_status: Literal[True],
+) -> Tuple[List[Optional[str]], _Status]: ...
+@overload
+def solve(
+    puzzles: _T,
+    *,
+    threads: Optional[int] = ...,
+    unique: bool = ...,
+    on_error: _OnError = ...,
+    return_status: bool = ...,
+) -> Union[_T, Tuple[_T, _Status]]: ...
+@overload
+def count(
+    puzzles: Any,
+    limit: int = ...,
+    *,
+    threads: Optional[int] = ...,
+    return_status: Literal[False] = ...,
+) -> npt.NDArray[np.int64]: ...
+@overload
+def count(
+    puzzles: Any,
+    limit: int = ...,
+    *,
+    threads: Optional[int] = ...,
+    return_status: Literal[True],
+) -> Tuple[npt.NDArray[np.int64], _Status]: ...
+def check(
+    puzzles: Any, solutions: Any, *, threads: Optional[int] = ...
+) -> npt.NDArray[np.bool_]: ...
+def grade(
+    puzzles: Any, *, threads: Optional[int] = ...
+) -> Tuple[npt.NDArray[np.int64], List[Optional[str]]]: ...
+@overload
+def generate(
+    n: int,
+    *,
+    size: int = ...,
+    seed: int = ...,
+    clues: Optional[int] = ...,
+    difficulty: Optional[Literal["easy", "medium", "hard", "extreme"]] = ...,
+    symmetry: Literal["none", "rotate180", "rotate90", "mirror", "diagonal"] = ...,
+    threads: Optional[int] = ...,
+    as_array: Literal[False] = ...,
+) -> List[str]: ...
+@overload
+def generate(
+    n: int,
+    *,
+    size: int = ...,
+    seed: int = ...,
+    clues: Optional[int] = ...,
+    difficulty: Optional[Literal["easy", "medium", "hard", "extreme"]] = ...,
+    symmetry: Literal["none", "rotate180", "rotate90", "mirror", "diagonal"] = ...,
+    threads: Optional[int] = ...,
+    as_array: Literal[True],
+) -> npt.NDArray[np.uint8]: ...

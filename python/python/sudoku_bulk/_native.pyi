@@ -1,0 +1,56 @@
+"""Type stubs of the Rust extension (sudoku_bulk._native). Use the functions
+of sudoku_bulk; these take pre-checked arguments."""
+
+from typing import List, Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+_Bad = List[Tuple[int, str]]
+_U8 = npt.NDArray[np.uint8]
+_I64 = npt.NDArray[np.int64]
+_ArrowParts = Tuple[Optional[_U8], _U8, _U8, int, int, bool]
+
+def run_cells(
+    puzzles: npt.NDArray[np.integer],
+    kind: str,
+    *,
+    solutions: Optional[npt.NDArray[np.integer]] = None,
+    unique: bool = False,
+    limit: int = 2,
+    threads: Optional[int] = None,
+) -> Tuple[Optional[_U8], _I64, _Bad]: ...
+def run_strings(
+    puzzles: List[Optional[str]],
+    kind: str,
+    *,
+    solutions: Optional[List[Optional[str]]] = None,
+    unique: bool = False,
+    limit: int = 2,
+    threads: Optional[int] = None,
+) -> Tuple[Optional[List[Optional[str]]], _I64, _Bad]: ...
+def run_arrow(
+    validity: Optional[_U8],
+    offsets: _U8,
+    data: _U8,
+    offset: int,
+    length: int,
+    large: bool,
+    kind: str,
+    *,
+    solutions: Optional[_ArrowParts] = None,
+    unique: bool = False,
+    limit: int = 2,
+    threads: Optional[int] = None,
+) -> Tuple[Optional[Tuple[Optional[_U8], np.ndarray, _U8]], _I64, _Bad]: ...
+def generate_cells(
+    n: int,
+    box_size: int,
+    seed: int,
+    clues: Optional[int] = None,
+    level: Optional[str] = None,
+    symmetry: str = "none",
+    threads: Optional[int] = None,
+) -> Tuple[_U8, _U8, _I64]: ...
+def cells_to_strings(cells: _U8, box_size: int) -> List[str]: ...
+def level_names(guesses: _I64) -> List[Optional[str]]: ...

@@ -1,0 +1,954 @@
+//! `sudoku_bulk._native`: the Python package's bridge to the Rust library.
+//! Python hands it whole arrays or columns (NumPy rows of cells, a list of
+//! strings, the buffers of a pyarrow string array); it converts them to rows
+//! of cells, runs `batch::for_each_row` + `record::answer` (the CLI's own
+//! per-record rule) on a rayon pool with the GIL released, and converts the
+//! results back. No solving logic lives here, and nothing runs per row in
+//! Python. Argument checking and dispatch on the input kind are in
+//! `python/sudoku_bulk/__init__.py`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use numpy::{
+    Element, IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+
+use sudoku_bulk::batch;
+use sudoku_bulk::detect::{self, Forced, ShapeName};
+use sudoku_bulk::format::{Layout, Shape, Symbols};
+use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
+use sudoku_bulk::record::{self, Label, Outcome, Task, Verdict};
+
+/// Cells of the largest grid the package takes (25x25), the size of the
+/// per-row stack buffers.
+const MAX_CELLS: usize = 625;
+
+/// What to do with each row.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    /// Solve; answers hold the solution.
+    Solve { unique: bool },
+    /// Count solutions up to `limit`; values hold the count.
+    Count { limit: u32 },
+    /// Count to 2 and keep the guesses (the CLI's `--stats`); values hold them.
+    Grade,
+    /// Check a given solution (the label rule: kept = valid).
+    Check,
+}
+
+impl Job {
+    fn task(self) -> Task {
+        match self {
+            Job::Solve { unique } => Task::Solve { unique },
+            Job::Count { limit } => Task::Count { limit },
+            Job::Grade => Task::Count { limit: 2 },
+            Job::Check => Task::Solve { unique: false },
+        }
+    }
+}
+
+/// The results of one call, before conversion to Python objects.
+struct Done {
+    /// Answer cells, row after row (`Solve`; zeros for bad rows).
+    answers: Vec<u8>,
+    /// Per row: the count (`Count`), guesses (`Grade`), 1/0 (`Check`); -1 for
+    /// a bad row.
+    values: Vec<i64>,
+    /// Bad rows in order, with the reason.
+    bad: Vec<(usize, String)>,
+}
+
+/// The pools built so far in this process (see [`pool`]).
+struct Pools {
+    pid: u32,
+    by_threads: HashMap<usize, Arc<rayon::ThreadPool>>,
+}
+
+/// A rayon pool per thread count, built once: a Spark job calls once per
+/// Arrow batch, and building a pool each time would start threads each time.
+/// A forked child (multiprocessing, a DataLoader worker) inherits the cache
+/// but not the threads, so it builds its own.
+fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
+    let threads = match threads {
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pid = std::process::id();
+    let mut pools = POOLS
+        .get_or_init(|| {
+            Mutex::new(Pools {
+                pid,
+                by_threads: HashMap::new(),
+            })
+        })
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if pools.pid != pid {
+        // The parent's pools have no threads here; dropping them would wait
+        // for threads that do not exist, so they are leaked.
+        std::mem::forget(std::mem::take(&mut pools.by_threads));
+        pools.pid = pid;
+    }
+    if let Some(p) = pools.by_threads.get(&threads) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("sudoku-bulk-{i}"))
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
+    let p = Arc::new(p);
+    pools.by_threads.insert(threads, p.clone());
+    Ok(p)
+}
+
+/// Box size of a row of `cells` cells (4x4 to 25x25).
+fn box_of_cells(cells: usize) -> PyResult<usize> {
+    (2..=5).find(|b| b * b * b * b == cells).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "a row of {cells} cells is no grid size this package knows (16, 81, 256 or 625)"
+        ))
+    })
+}
+
+/// Fills a row's cells (0 blank, each `<= side`) or says why it cannot.
+type LoadFn<'a> = dyn Fn(usize, &mut [u8]) -> Result<(), String> + Sync + 'a;
+
+/// What [`run`] does, over how many rows of which grid.
+#[derive(Clone, Copy)]
+struct Plan<'a> {
+    threads: Option<usize>,
+    box_size: usize,
+    rows: usize,
+    job: Job,
+    /// Write answers as this layout's one-line text instead of cells.
+    text: Option<&'a Layout>,
+}
+
+thread_local! {
+    /// A worker's buffer for one answer's text.
+    static TEXT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `job` over `rows` rows with the GIL released. `load` fills a row's
+/// cells (0 blank, each `<= side`) or says why it cannot; `load_label` does
+/// the same for `Check`'s solutions. With `text`, the answers are written as
+/// that layout's one-line text (bad rows stay zero bytes).
+fn run(
+    py: Python<'_>,
+    plan: Plan<'_>,
+    load: &LoadFn<'_>,
+    load_label: Option<&LoadFn<'_>>,
+) -> PyResult<Done> {
+    let Plan {
+        threads,
+        box_size,
+        rows,
+        job,
+        text,
+    } = plan;
+    let side = box_size * box_size;
+    let n = side * side;
+    let pool = pool(threads)?;
+    let task = job.task();
+    py.detach(|| {
+        let mut answers = vec![0u8; rows * n];
+        // Rows that never reach the solver (unreadable cells), with why; rare,
+        // so a lock is cheaper than a second pass.
+        let unread: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+        let not_read = |row: usize, why: String| {
+            unread
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((row, why));
+            Outcome {
+                verdict: Verdict::Bad(sudoku_bulk::format::RecordError::NoSolution),
+                guesses: 0,
+            }
+        };
+        let outcomes = pool.install(|| {
+            batch::for_each_row(n, &mut answers, |row, answer| {
+                let mut buf = [0u8; MAX_CELLS];
+                let cells = &mut buf[..n];
+                if let Err(why) = load(row, cells) {
+                    return not_read(row, why);
+                }
+                let mut lbuf = [0u8; MAX_CELLS];
+                let label = match load_label {
+                    None => Label::Absent,
+                    Some(f) => match f(row, &mut lbuf[..n]) {
+                        Ok(()) => Label::Cells(&lbuf[..n]),
+                        Err(why) => Label::Unreadable(why),
+                    },
+                };
+                let Some(layout) = text else {
+                    return record::answer(box_size, task, label, false, cells, answer);
+                };
+                // Text answers are written here, on the workers: one symbol
+                // per cell, so a row's text fits its `n`-byte slot.
+                let mut cells_out = [0u8; MAX_CELLS];
+                let o = record::answer(box_size, task, label, false, cells, &mut cells_out[..n]);
+                if o.is_good() {
+                    TEXT.with_borrow_mut(|t| {
+                        t.clear();
+                        // The one-line writer (vectorised for digits; the
+                        // per-cell `write_cells` cost 2% of a 17-clue solve,
+                        // perf), then its newline dropped.
+                        layout.write_answer(b"", &cells_out[..n], t);
+                        answer.copy_from_slice(&t[..n]);
+                    });
+                }
+                o
+            })
+        });
+        let mut unread = unread.into_inner().unwrap_or_else(|e| e.into_inner());
+        unread.sort_unstable_by_key(|&(row, _)| row);
+        let mut unread = unread.into_iter().peekable();
+        let mut values = Vec::with_capacity(rows);
+        let mut bad = Vec::new();
+        for (row, o) in outcomes.into_iter().enumerate() {
+            let value = match (&o.verdict, job) {
+                (Verdict::Bad(err), _) => {
+                    let why = match unread.peek() {
+                        Some((r, _)) if *r == row => unread.next().map(|(_, w)| w),
+                        _ => None,
+                    };
+                    bad.push((row, why.unwrap_or_else(|| err.to_string())));
+                    -1
+                }
+                (Verdict::Answered(0), Job::Grade) => {
+                    bad.push((row, "no solution".to_string()));
+                    -1
+                }
+                (Verdict::Answered(_), Job::Grade) => o.guesses as i64,
+                (Verdict::Answered(c), _) => i64::from(*c),
+                (Verdict::Kept, _) => 1,
+            };
+            values.push(value);
+        }
+        if !matches!(job, Job::Solve { .. }) {
+            answers = Vec::new();
+        }
+        Ok(Done {
+            answers,
+            values,
+            bad,
+        })
+    })
+}
+
+/// A NumPy integer type cells may come in.
+trait CellValue: Element + Copy + Send + Sync {
+    /// The value, saturated into `i64` (u64 beyond `i64::MAX` is out of
+    /// range anyway).
+    fn value(self) -> i64;
+}
+
+macro_rules! cell_value {
+    ($($t:ty),*) => {$(
+        impl CellValue for $t {
+            #[inline]
+            fn value(self) -> i64 {
+                i64::try_from(self).unwrap_or(i64::MAX)
+            }
+        }
+    )*};
+}
+cell_value!(i8, i16, i32, i64, u16, u32, u64);
+
+/// Loads row `row` of `data` (rows of `n` cells) into `cells`, checking each
+/// value is in `0..=side`.
+#[inline]
+fn load_typed<T: CellValue>(
+    data: &[T],
+    n: usize,
+    side: usize,
+    row: usize,
+    cells: &mut [u8],
+) -> Result<(), String> {
+    for (k, (c, &v)) in cells
+        .iter_mut()
+        .zip(&data[row * n..(row + 1) * n])
+        .enumerate()
+    {
+        let v = v.value();
+        if !(0..=side as i64).contains(&v) {
+            return Err(format!("cell {}: value {v} is not in 0..={side}", k + 1));
+        }
+        *c = v as u8;
+    }
+    Ok(())
+}
+
+/// The u8 row: the array's own bytes are the cells, only range-checked.
+#[inline]
+fn load_u8(data: &[u8], n: usize, side: usize, row: usize, cells: &mut [u8]) -> Result<(), String> {
+    let src = &data[row * n..(row + 1) * n];
+    if let Some(k) = src.iter().position(|&v| v as usize > side) {
+        return Err(format!(
+            "cell {}: value {} is not in 0..={side}",
+            k + 1,
+            src[k]
+        ));
+    }
+    cells.copy_from_slice(src);
+    Ok(())
+}
+
+/// Runs `job` over a 2-D C-contiguous integer array (rows of cells), read in
+/// place: `PyReadonlyArray2::as_slice` borrows NumPy's buffer, no copy.
+fn run_array(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    solutions: Option<&Bound<'_, PyAny>>,
+    job: Job,
+    threads: Option<usize>,
+) -> PyResult<Done> {
+    macro_rules! with_slice {
+        ($arr:expr, |$s:ident, $rows:ident, $n:ident| $body:expr, $($t:ty),*) => {{
+            let arr = $arr;
+            if let Ok(a) = arr.extract::<PyReadonlyArray2<u8>>() {
+                let ($rows, $n) = (a.shape()[0], a.shape()[1]);
+                let $s = a.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+                let $s = Rows::U8($s);
+                $body
+            }
+            $(else if let Ok(a) = arr.extract::<PyReadonlyArray2<$t>>() {
+                let ($rows, $n) = (a.shape()[0], a.shape()[1]);
+                let $s = a.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+                let $s = Rows::from($s);
+                $body
+            })*
+            else {
+                return Err(PyTypeError::new_err(
+                    "expected a 2-D C-contiguous integer array (u8/i8/i16/i32/i64/u16/u32/u64)",
+                ));
+            }
+        }};
+    }
+    with_slice!(
+        puzzles,
+        |p, rows, n| {
+            let box_size = box_of_cells(n)?;
+            let side = box_size * box_size;
+            let load = |row: usize, cells: &mut [u8]| p.load(n, side, row, cells);
+            let plan = Plan {
+                threads,
+                box_size,
+                rows,
+                job,
+                text: None,
+            };
+            match solutions {
+                None => run(py, plan, &load, None),
+                Some(sol) => with_slice!(
+                    sol,
+                    |s, srows, sn| {
+                        if (srows, sn) != (rows, n) {
+                            return Err(PyValueError::new_err(format!(
+                                "solutions have shape ({srows}, {sn}), puzzles ({rows}, {n})"
+                            )));
+                        }
+                        // A solution value outside 0..=side makes the label
+                        // unreadable: the row checks false.
+                        let load_sol = |row: usize, cells: &mut [u8]| s.load(n, side, row, cells);
+                        run(py, plan, &load, Some(&load_sol))
+                    },
+                    i8,
+                    i16,
+                    i32,
+                    i64,
+                    u16,
+                    u32,
+                    u64
+                ),
+            }
+        },
+        i8,
+        i16,
+        i32,
+        i64,
+        u16,
+        u32,
+        u64
+    )
+}
+
+/// A borrowed array's cells, by element type.
+#[derive(Clone, Copy)]
+enum Rows<'a> {
+    U8(&'a [u8]),
+    I8(&'a [i8]),
+    I16(&'a [i16]),
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+    U64(&'a [u64]),
+}
+
+macro_rules! rows_from {
+    ($($t:ty => $v:ident),*) => {$(
+        impl<'a> From<&'a [$t]> for Rows<'a> {
+            fn from(s: &'a [$t]) -> Rows<'a> {
+                Rows::$v(s)
+            }
+        }
+    )*};
+}
+rows_from!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u16 => U16, u32 => U32, u64 => U64);
+
+impl Rows<'_> {
+    #[inline]
+    fn load(self, n: usize, side: usize, row: usize, cells: &mut [u8]) -> Result<(), String> {
+        match self {
+            Rows::U8(s) => load_u8(s, n, side, row, cells),
+            Rows::I8(s) => load_typed(s, n, side, row, cells),
+            Rows::I16(s) => load_typed(s, n, side, row, cells),
+            Rows::I32(s) => load_typed(s, n, side, row, cells),
+            Rows::I64(s) => load_typed(s, n, side, row, cells),
+            Rows::U16(s) => load_typed(s, n, side, row, cells),
+            Rows::U32(s) => load_typed(s, n, side, row, cells),
+            Rows::U64(s) => load_typed(s, n, side, row, cells),
+        }
+    }
+}
+
+/// Bad rows as `(index, reason)`, in row order.
+type Bad = Vec<(usize, String)>;
+
+/// What a `run_*` function returns to Python: the answers in the input's
+/// kind (None unless solving), int64 values per row, the bad rows.
+type Returned<'py, A> = (Option<A>, Bound<'py, PyArray1<i64>>, Bad);
+
+/// Answers as a flat u8 array (moved into NumPy, not copied).
+type Result3<'py> = Returned<'py, Bound<'py, PyArray1<u8>>>;
+
+/// Converts a [`Done`] for Python (see [`Returned`]).
+fn to_python(py: Python<'_>, done: Done, with_answers: bool) -> Result3<'_> {
+    let answers = with_answers.then(|| done.answers.into_pyarray(py));
+    (answers, done.values.into_pyarray(py), done.bad)
+}
+
+fn job_of(kind: &str, unique: bool, limit: u32) -> PyResult<Job> {
+    Ok(match kind {
+        "solve" => Job::Solve { unique },
+        "count" if limit == 0 => return Err(PyValueError::new_err("limit must be at least 1")),
+        "count" => Job::Count { limit },
+        "grade" => Job::Grade,
+        "check" => Job::Check,
+        _ => return Err(PyValueError::new_err(format!("unknown job {kind:?}"))),
+    })
+}
+
+/// Solves, counts, grades or checks the rows of a 2-D C-contiguous integer
+/// array. Returns `(answers, values, bad)`: answers a flat uint8 array
+/// (`kind="solve"`, else None), values int64 per row (count, guesses, or
+/// 1 for a valid solution; -1 for a bad row), bad a list of
+/// `(index, reason)`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, kind, *, solutions=None, unique=false, limit=2, threads=None))]
+fn run_cells<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    kind: &str,
+    solutions: Option<&Bound<'py, PyAny>>,
+    unique: bool,
+    limit: u32,
+    threads: Option<usize>,
+) -> PyResult<Result3<'py>> {
+    let job = job_of(kind, unique, limit)?;
+    if matches!(job, Job::Check) != solutions.is_some() {
+        return Err(PyValueError::new_err(
+            "solutions go with kind=\"check\" only",
+        ));
+    }
+    let done = run_array(py, puzzles, solutions, job, threads)?;
+    Ok(to_python(py, done, matches!(job, Job::Solve { .. })))
+}
+
+/// Strings packed end to end: row `i` is `data[start(i)..end(i)]` unless
+/// null.
+struct Packed<'a> {
+    data: &'a [u8],
+    offsets: Offsets<'a>,
+    /// Arrow validity bitmap (bit `base + i`), if any.
+    validity: Option<&'a [u8]>,
+    /// Arrow slice offset (`array.offset`).
+    base: usize,
+    rows: usize,
+}
+
+enum Offsets<'a> {
+    /// Arrow `string` (int32 offsets, little-endian bytes).
+    I32(&'a [u8]),
+    /// Arrow `large_string`.
+    I64(&'a [u8]),
+    /// A packed Python list.
+    Owned(Vec<usize>),
+}
+
+impl Packed<'_> {
+    /// Row `i`'s bytes, `None` when null.
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        let k = self.base + i;
+        if let Some(v) = self.validity {
+            if v[k / 8] >> (k % 8) & 1 == 0 {
+                return None;
+            }
+        }
+        let (a, b) = match &self.offsets {
+            Offsets::Owned(o) => (o[k], o[k + 1]),
+            Offsets::I32(o) => {
+                let at = |j: usize| {
+                    i32::from_le_bytes(o[4 * j..4 * j + 4].try_into().expect("4 bytes")) as usize
+                };
+                (at(k), at(k + 1))
+            }
+            Offsets::I64(o) => {
+                let at = |j: usize| {
+                    i64::from_le_bytes(o[8 * j..8 * j + 8].try_into().expect("8 bytes")) as usize
+                };
+                (at(k), at(k + 1))
+            }
+        };
+        self.data.get(a..b)
+    }
+
+    /// Checks the offsets cover `rows` rows and stay inside `data`, so
+    /// [`get`](Self::get) cannot go out of bounds.
+    fn validate(&self) -> PyResult<()> {
+        let need = self.base + self.rows + 1;
+        let have = match &self.offsets {
+            Offsets::Owned(o) => o.len(),
+            Offsets::I32(o) => o.len() / 4,
+            Offsets::I64(o) => o.len() / 8,
+        };
+        if have < need {
+            return Err(PyValueError::new_err(format!(
+                "offsets buffer holds {have} entries, {need} needed"
+            )));
+        }
+        if let Some(v) = self.validity {
+            if v.len() * 8 < self.base + self.rows {
+                return Err(PyValueError::new_err("validity bitmap too short"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The layout of the strings: `detect` (the CLI's) on the first 200
+    /// non-null rows, forced to one puzzle per line.
+    fn layout(&self) -> PyResult<Layout> {
+        let mut head = Vec::new();
+        for s in (0..self.rows).filter_map(|i| self.get(i)).take(200) {
+            head.extend_from_slice(s);
+            head.push(b'\n');
+        }
+        let forced = Forced {
+            shape: Some(ShapeName::Line),
+            ..Forced::default()
+        };
+        let d = detect::detect(&head, &forced)
+            .map_err(|e| PyValueError::new_err(format!("cannot tell the puzzle layout: {e}")))?;
+        if d.layout.shape != Shape::Line {
+            return Err(PyValueError::new_err(
+                "strings must hold one puzzle each (81, 256 or 625 cells)",
+            ));
+        }
+        Ok(d.layout)
+    }
+}
+
+/// Runs `job` over packed strings, parsed with the CLI's layout rules.
+fn run_packed(
+    py: Python<'_>,
+    p: &Packed<'_>,
+    sol: Option<&Packed<'_>>,
+    job: Job,
+    threads: Option<usize>,
+) -> PyResult<(Done, Layout)> {
+    p.validate()?;
+    if let Some(s) = sol {
+        s.validate()?;
+        if s.rows != p.rows {
+            return Err(PyValueError::new_err(format!(
+                "{} solutions for {} puzzles",
+                s.rows, p.rows
+            )));
+        }
+    }
+    let layout = p.layout()?;
+    let parse = |src: &Packed<'_>, row: usize, cells: &mut [u8]| -> Result<(), String> {
+        let raw = src.get(row).ok_or_else(|| "null: no puzzle".to_string())?;
+        layout.parse(raw, cells).map_err(|e| e.to_string())
+    };
+    let load = |row: usize, cells: &mut [u8]| parse(p, row, cells);
+    let load_sol = |row: usize, cells: &mut [u8]| parse(sol.expect("checked"), row, cells);
+    let plan = Plan {
+        threads,
+        box_size: layout.box_size,
+        rows: p.rows,
+        job,
+        text: matches!(job, Job::Solve { .. }).then_some(&layout),
+    };
+    let done = run(py, plan, &load, sol.map(|_| &load_sol as &LoadFn<'_>))?;
+    Ok((done, layout))
+}
+
+/// Packs a sequence of `str` (or None) into one buffer, under the GIL (the
+/// only per-row step, and it is a pointer read and a copy of the UTF-8).
+/// A Python list packed for [`Packed`]: bytes, offsets, validity bitmap,
+/// null count.
+type PackedList = (Vec<u8>, Vec<usize>, Vec<u8>, usize);
+
+fn pack_list(seq: &Bound<'_, PyAny>) -> PyResult<PackedList> {
+    let list = seq
+        .cast::<PyList>()
+        .map_err(|_| PyTypeError::new_err("expected a list of str"))?;
+    let rows = list.len();
+    let mut data = Vec::with_capacity(rows * 82);
+    let mut offsets = Vec::with_capacity(rows + 1);
+    let mut validity = vec![0u8; rows.div_ceil(8)];
+    let mut nulls = 0;
+    offsets.push(0);
+    for (i, item) in list.iter().enumerate() {
+        if item.is_none() {
+            nulls += 1;
+        } else {
+            let s = item.cast::<PyString>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "puzzles[{i}] is {}, expected str or None",
+                    item.get_type().name().map_or("?".into(), |n| n.to_string())
+                ))
+            })?;
+            data.extend_from_slice(s.to_str()?.as_bytes());
+            validity[i / 8] |= 1 << (i % 8);
+        }
+        offsets.push(data.len());
+    }
+    Ok((data, offsets, validity, nulls))
+}
+
+/// Solves/counts/grades/checks a list of `str` (None allowed). Returns
+/// `(answers, values, bad)`: answers a list of str (None for bad rows) for
+/// `kind="solve"`, else None.
+#[pyfunction]
+#[pyo3(signature = (puzzles, kind, *, solutions=None, unique=false, limit=2, threads=None))]
+fn run_strings<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    kind: &str,
+    solutions: Option<&Bound<'py, PyAny>>,
+    unique: bool,
+    limit: u32,
+    threads: Option<usize>,
+) -> PyResult<Returned<'py, Bound<'py, PyList>>> {
+    let job = job_of(kind, unique, limit)?;
+    let (data, offsets, validity, nulls) = pack_list(puzzles)?;
+    let rows = offsets.len() - 1;
+    let p = Packed {
+        data: &data,
+        offsets: Offsets::Owned(offsets),
+        validity: (nulls > 0).then_some(&validity[..]),
+        base: 0,
+        rows,
+    };
+    let sol_packed = solutions.map(pack_list).transpose()?;
+    let sol = sol_packed.as_ref().map(|(d, o, v, nulls)| Packed {
+        data: d,
+        offsets: Offsets::Owned(o.clone()),
+        validity: (*nulls > 0).then_some(&v[..]),
+        base: 0,
+        rows: o.len() - 1,
+    });
+    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads)?;
+    let strings = if matches!(job, Job::Solve { .. }) {
+        let n = layout.cells();
+        let mut bad = done.bad.iter().map(|&(r, _)| r).peekable();
+        let items = done.answers.chunks(n).enumerate().map(|(row, text)| {
+            if bad.peek() == Some(&row) {
+                bad.next();
+                return None;
+            }
+            // Symbols are ASCII, so the bytes are valid UTF-8.
+            let s = std::str::from_utf8(text).expect("ASCII symbols");
+            Some(PyString::new(py, s))
+        });
+        Some(PyList::new(py, items)?)
+    } else {
+        None
+    };
+    Ok((strings, done.values.into_pyarray(py), done.bad))
+}
+
+fn slice<'a>(a: &'a PyReadonlyArray1<'_, u8>) -> PyResult<&'a [u8]> {
+    a.as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn packed<'a>(
+    validity: Option<&'a [u8]>,
+    offsets: &'a [u8],
+    data: &'a [u8],
+    base: usize,
+    rows: usize,
+    large: bool,
+) -> Packed<'a> {
+    Packed {
+        data,
+        offsets: if large {
+            Offsets::I64(offsets)
+        } else {
+            Offsets::I32(offsets)
+        },
+        validity,
+        base,
+        rows,
+    }
+}
+
+/// Arrow result buffers: `(validity bitmap or None, offsets, data)` as NumPy
+/// arrays, for `pa.Array.from_buffers`.
+type ArrowOut<'py> = (
+    Option<Bound<'py, PyArray1<u8>>>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyArray1<u8>>,
+);
+
+/// A pyarrow string array as `sudoku_bulk._arrow_parts` hands it over:
+/// `(validity, offsets, data, offset, length, large)`.
+type ArrowParts<'py> = (
+    Option<PyReadonlyArray1<'py, u8>>,
+    PyReadonlyArray1<'py, u8>,
+    PyReadonlyArray1<'py, u8>,
+    usize,
+    usize,
+    bool,
+);
+
+/// Solves/counts/grades/checks a pyarrow `string` / `large_string` array
+/// given by its buffers (as uint8 NumPy views of `array.buffers()`), its
+/// slice `offset` and length. For `kind="solve"` the answers come back as
+/// buffers of a new array of the same type (offsets of the same width),
+/// bad rows null; else None.
+#[pyfunction]
+#[pyo3(signature = (validity, offsets, data, offset, length, large, kind, *, solutions=None, unique=false, limit=2, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn run_arrow<'py>(
+    py: Python<'py>,
+    validity: Option<PyReadonlyArray1<'py, u8>>,
+    offsets: PyReadonlyArray1<'py, u8>,
+    data: PyReadonlyArray1<'py, u8>,
+    offset: usize,
+    length: usize,
+    large: bool,
+    kind: &str,
+    solutions: Option<ArrowParts<'py>>,
+    unique: bool,
+    limit: u32,
+    threads: Option<usize>,
+) -> PyResult<Returned<'py, ArrowOut<'py>>> {
+    let job = job_of(kind, unique, limit)?;
+    let validity_s = validity.as_ref().map(slice).transpose()?;
+    let p = packed(
+        validity_s,
+        slice(&offsets)?,
+        slice(&data)?,
+        offset,
+        length,
+        large,
+    );
+    let sol_slices = match &solutions {
+        Some((v, o, d, base, rows, large)) => Some((
+            v.as_ref().map(slice).transpose()?,
+            slice(o)?,
+            slice(d)?,
+            *base,
+            *rows,
+            *large,
+        )),
+        None => None,
+    };
+    let sol = sol_slices.map(|(v, o, d, base, rows, large)| packed(v, o, d, base, rows, large));
+    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads)?;
+    let out = if matches!(job, Job::Solve { .. }) {
+        let n = layout.cells();
+        let mut bitmap = vec![0xFFu8; length.div_ceil(8)];
+        let (text, ends) = if done.bad.is_empty() {
+            // Every row answered: the workers' text is the data buffer.
+            (
+                done.answers,
+                (0..=length).map(|i| i * n).collect::<Vec<_>>(),
+            )
+        } else {
+            let mut text = Vec::with_capacity((length - done.bad.len()) * n);
+            let mut ends: Vec<usize> = Vec::with_capacity(length + 1);
+            ends.push(0);
+            let mut bad = done.bad.iter().map(|&(r, _)| r).peekable();
+            for (row, answer) in done.answers.chunks(n).enumerate() {
+                if bad.peek() == Some(&row) {
+                    bad.next();
+                    bitmap[row / 8] &= !(1 << (row % 8));
+                } else {
+                    text.extend_from_slice(answer);
+                }
+                ends.push(text.len());
+            }
+            (text, ends)
+        };
+        let offsets: Bound<'py, PyAny> = if large {
+            let v: Vec<i64> = ends.iter().map(|&e| e as i64).collect();
+            v.into_pyarray(py).into_any()
+        } else {
+            // The answers are no longer than the puzzles they replace (a
+            // good row held at least `n` bytes), so they fit in i32 too.
+            let v: Vec<i32> = ends
+                .iter()
+                .map(|&e| i32::try_from(e))
+                .collect::<Result<_, _>>()
+                .map_err(|_| PyValueError::new_err("answers exceed 2 GiB: use large_string"))?;
+            v.into_pyarray(py).into_any()
+        };
+        let validity = (!done.bad.is_empty()).then(|| bitmap.into_pyarray(py));
+        Some((validity, offsets, text.into_pyarray(py)))
+    } else {
+        None
+    };
+    Ok((out, done.values.into_pyarray(py), done.bad))
+}
+
+/// Generates `n` puzzles exactly as `sudoku-bulk generate -n N --seed S`
+/// does (same library code, so the same bytes whatever the threads).
+/// Returns `(cells, solutions, guesses)`: flat uint8 arrays of `n` rows and an
+/// int64 array.
+#[pyfunction]
+#[pyo3(signature = (n, box_size, seed, clues=None, level=None, symmetry="none", threads=None))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)] // mirrors the Python keywords
+fn generate_cells<'py>(
+    py: Python<'py>,
+    n: u64,
+    box_size: usize,
+    seed: u64,
+    clues: Option<usize>,
+    level: Option<&str>,
+    symmetry: &str,
+    threads: Option<usize>,
+) -> PyResult<(
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<i64>>,
+)> {
+    let level = match level {
+        None => None,
+        Some("easy") => Some(Level::Easy),
+        Some("medium") => Some(Level::Medium),
+        Some("hard") => Some(Level::Hard),
+        Some("extreme") => Some(Level::Extreme),
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "difficulty must be easy, medium, hard or extreme, not {other:?}"
+            )))
+        }
+    };
+    let symmetry = match symmetry {
+        "none" => Symmetry::None,
+        "rotate180" => Symmetry::Rotate180,
+        "rotate90" => Symmetry::Rotate90,
+        "mirror" => Symmetry::Mirror,
+        "diagonal" => Symmetry::Diagonal,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "symmetry must be none, rotate180, rotate90, mirror or diagonal, not {other:?}"
+            )))
+        }
+    };
+    let spec = Spec {
+        box_size,
+        clues,
+        level,
+        symmetry,
+    };
+    let pool = pool(threads)?;
+    let (cells, solutions, guesses) = py.detach(|| {
+        let mut run = generate::Run::new(spec, seed);
+        let (mut cells, mut solutions, mut guesses) = (Vec::new(), Vec::new(), Vec::new());
+        let mut index = 0;
+        while index < n {
+            let end = (index + generate::BATCH).min(n);
+            for p in pool.install(|| run.take_until(end)) {
+                cells.extend_from_slice(&p.cells);
+                solutions.extend_from_slice(&p.solution);
+                guesses.push(p.guesses as i64);
+            }
+            index = end;
+        }
+        (cells, solutions, guesses)
+    });
+    Ok((
+        cells.into_pyarray(py),
+        solutions.into_pyarray(py),
+        guesses.into_pyarray(py),
+    ))
+}
+
+/// One-line text of flat cell rows (`.` blank; digits for 9x9, letters
+/// above, as `generate` writes them), as a list of str.
+#[pyfunction]
+fn cells_to_strings<'py>(
+    py: Python<'py>,
+    cells: PyReadonlyArray1<'py, u8>,
+    box_size: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let symbols = if box_size == 3 {
+        Symbols::Digits
+    } else {
+        Symbols::Letters
+    };
+    let layout = Layout::new(Shape::Line, box_size, symbols);
+    let n = layout.cells();
+    let cells = cells
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let side = box_size * box_size;
+    if cells.len() % n != 0 || cells.iter().any(|&c| c as usize > side) {
+        return Err(PyValueError::new_err("cells are not rows of a grid"));
+    }
+    let mut text = Vec::with_capacity(n);
+    let items = cells.chunks(n).map(|row| {
+        text.clear();
+        layout.write_cells(row, b'.', &mut text);
+        PyString::new(py, std::str::from_utf8(&text).expect("ASCII symbols"))
+    });
+    let items: Vec<_> = items.collect();
+    PyList::new(py, items)
+}
+
+/// The level name for a guess count (the CLI's `--stats` thresholds).
+#[pyfunction]
+fn level_names(guesses: PyReadonlyArray1<'_, i64>) -> PyResult<Vec<Option<&'static str>>> {
+    let g = guesses
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(g.iter()
+        .map(|&g| (g >= 0).then(|| Level::from_guesses(g as u64).name()))
+        .collect())
+}
+
+/// The Rust side of `sudoku_bulk`; use the functions of `sudoku_bulk`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(run_strings, m)?)?;
+    m.add_function(wrap_pyfunction!(run_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(cells_to_strings, m)?)?;
+    m.add_function(wrap_pyfunction!(level_names, m)?)?;
+    Ok(())
+}

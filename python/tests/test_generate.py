@@ -1,0 +1,72 @@
+"""generate() is byte-equal to the CLI's `generate` for the same seed, and
+grade() to its `solve --stats`; generated puzzles are unique and solvable."""
+
+import subprocess
+
+import numpy as np
+import pytest
+
+import sudoku_bulk
+from helpers import read_lines, to_cells, valid_solutions
+
+
+def cli_lines(cli, *args):
+    out = subprocess.run([cli, *args], check=True, capture_output=True)
+    return out.stdout.decode().splitlines()
+
+
+@pytest.mark.parametrize(
+    "args,kwargs",
+    [
+        (["-n", "500", "--seed", "7"], dict(seed=7)),
+        (["-n", "300", "--seed", "1", "-j", "1"], dict(seed=1, threads=2)),
+        (["-n", "60", "--seed", "3", "--clues", "26", "--symmetry", "rotate180"],
+         dict(seed=3, clues=26, symmetry="rotate180")),
+        (["-n", "40", "--seed", "11", "--difficulty", "hard"], dict(seed=11, difficulty="hard")),
+        (["-n", "4", "--seed", "2", "--size", "16"], dict(seed=2, size=16)),
+    ],
+)
+def test_generate_equals_cli_bytes(cli, args, kwargs):
+    n = int(args[1])
+    want = cli_lines(cli, "generate", *args)
+    got = sudoku_bulk.generate(n, **kwargs)
+    assert len(want) == n
+    assert got == want
+
+
+def test_generated_puzzles_are_unique_and_solvable():
+    p = sudoku_bulk.generate(300, seed=5, as_array=True)
+    assert p.shape == (300, 81) and p.dtype == np.uint8
+    assert len({row.tobytes() for row in p}) == 300
+    assert (sudoku_bulk.count(p) == 1).all()
+    assert valid_solutions(p, sudoku_bulk.solve(p)).all()
+    # The array and the strings are the same puzzles.
+    assert (to_cells(sudoku_bulk.generate(300, seed=5)) == p).all()
+
+
+def test_generate_argument_errors():
+    with pytest.raises(ValueError, match="size"):
+        sudoku_bulk.generate(1, size=10)
+    with pytest.raises(ValueError, match="difficulty"):
+        sudoku_bulk.generate(1, difficulty="tricky")
+    with pytest.raises(ValueError, match="n must be"):
+        sudoku_bulk.generate(-1)
+
+
+def test_grade_matches_cli_stats(cli, tmp_path):
+    lines = read_lines("sample.txt")[:150] + read_lines("forum_hardest_1106.txt", 50)
+    lines = [l for l in lines if len(l) == 81]
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(lines) + "\n")
+    rows = cli_lines(cli, "solve", "--stats", str(f))
+    guesses, levels = sudoku_bulk.grade(lines)
+    assert len(rows) == len(lines)
+    for k, row in enumerate(rows):
+        if row.startswith("error:"):
+            assert guesses[k] == -1 and levels[k] is None
+            continue
+        _, g, level = row.split()
+        assert (int(g), level) == (int(guesses[k]), levels[k]), k
+    # The same from an array.
+    g2, l2 = sudoku_bulk.grade(to_cells(lines))
+    assert g2.tolist() == guesses.tolist() and l2 == levels

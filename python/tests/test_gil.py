@@ -1,0 +1,79 @@
+"""solve() releases the GIL: a Python thread keeps running while a large
+solve works on another core."""
+
+import threading
+import time
+
+import numpy as np
+
+import sudoku_bulk
+from helpers import read_lines, to_cells
+
+
+def spin_rate(seconds):
+    """Loop iterations per second of the spinning thread on its own."""
+    n, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        n += 1
+    return n / seconds
+
+
+def test_python_thread_runs_during_solve():
+    hard = to_cells(read_lines("forum_hardest_1106.txt"))
+    # Enough hard puzzles for a solve of a good fraction of a second on one
+    # thread (the other core is left to the spinning thread).
+    reps = 1
+    start = time.perf_counter()
+    sudoku_bulk.solve(hard, threads=1)
+    one = time.perf_counter() - start
+    reps = max(1, int(np.ceil(0.6 / max(one, 1e-3))))
+    puzzles = np.tile(hard, (reps, 1))
+
+    alone = spin_rate(0.2)
+    stop = threading.Event()
+    stamps = []
+
+    def spin():
+        n = 0
+        while not stop.is_set():
+            n += 1
+            if n % 1000 == 0:
+                stamps.append(time.perf_counter())
+
+    t = threading.Thread(target=spin)
+    t.start()
+    time.sleep(0.05)
+    begin = time.perf_counter()
+    out = sudoku_bulk.solve(puzzles, threads=1)
+    end = time.perf_counter()
+    stop.set()
+    t.join()
+    assert (out != 0).all()
+    inside = [s for s in stamps if begin < s < end]
+    # With the GIL held for the whole native call the thread would make no
+    # progress between entering and leaving it (a few ms of conversion at
+    # most); released, it spins at a good share of its solo rate.
+    spins = 1000 * len(inside)
+    assert end - begin > 0.2
+    assert spins > 0.2 * alone * (end - begin), (spins, alone, end - begin)
+
+
+def _child_solve(puzzles, queue):
+    queue.put(sudoku_bulk.solve(puzzles, threads=2))
+
+
+def test_solve_in_a_forked_child_after_the_parent_solved():
+    """The parent's thread pool does not survive fork(); the child must build
+    its own rather than wait forever on the parent's."""
+    import multiprocessing
+
+    puzzles = to_cells(read_lines("17_clue_sub.txt", 200))
+    parent = sudoku_bulk.solve(puzzles, threads=2)
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_child_solve, args=(puzzles, queue))
+    child.start()
+    got = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0
+    assert (got == parent).all()

@@ -1,0 +1,111 @@
+"""Spark in local mode: 100k puzzles from a Parquet file, solved through
+sudoku_bulk.spark (mapInArrow), written back and checked independently; and
+the CLI-only route (rdd.pipe through the sudoku-bulk binary)."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import sudoku_bulk.spark
+from helpers import ROOT, read_lines, to_cells, valid_solutions
+
+ROWS = 100_000
+
+
+@pytest.fixture(scope="module")
+def spark():
+    pyspark = pytest.importorskip("pyspark")
+    from pyspark.sql import SparkSession
+
+    # Workers must run this interpreter, where sudoku_bulk is installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("sudoku-bulk-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def puzzle_file(tmp_path_factory):
+    """ROWS puzzles: the repository's 17-clue set made bigger by
+    scripts/shuffle.py (random validity-preserving transforms)."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "shuffle.py"), "-n", str(ROWS), "--seed", "3",
+         str(ROOT / "data" / "17_clue_sub.txt")],
+        check=True, capture_output=True, text=True,
+    ).stdout.split()
+    assert len(out) == ROWS
+    path = tmp_path_factory.mktemp("spark") / "puzzles.parquet"
+    pq.write_table(pa.table({"id": np.arange(ROWS, dtype=np.int64), "puzzle": out}), path,
+                   row_group_size=25_000)
+    return path, out
+
+
+def test_spark_solve_parquet_round_trip(spark, puzzle_file, tmp_path):
+    path, lines = puzzle_file
+    df = spark.read.parquet(str(path)).repartition(4)
+    solved = sudoku_bulk.spark.solve(df, column="puzzle", output="solution")
+    out = tmp_path / "solved.parquet"
+    solved.write.parquet(str(out))
+    table = pq.read_table(out).sort_by("id")
+    assert table.num_rows == ROWS
+    assert table.column("id").to_numpy().tolist() == list(range(ROWS))
+    got_puzzles = table.column("puzzle").to_pylist()
+    assert got_puzzles == lines
+    answers = table.column("solution").to_pylist()
+    assert None not in answers
+    assert valid_solutions(to_cells(got_puzzles), to_cells(answers)).all()
+
+
+def test_spark_bad_rows_unique_and_count(spark):
+    good = read_lines("17_clue_sub.txt", 20)
+    rows = [(i, p) for i, p in enumerate(good)] + [
+        (20, None), (21, "x" * 81), (22, "." * 81), (23, "55" + good[0][2:]),
+    ]
+    df = spark.createDataFrame(rows, "id long, puzzle string")
+    got = {r.id: r.solution for r in sudoku_bulk.spark.solve(df).collect()}
+    assert [got[i] is None for i in range(20, 24)] == [True, True, False, True]
+    assert valid_solutions(to_cells(good), to_cells([got[i] for i in range(20)])).all()
+    uniq = {r.id: r.solution for r in sudoku_bulk.spark.solve(df, unique=True).collect()}
+    assert uniq[22] is None and all(uniq[i] == got[i] for i in range(20))
+    counts = {r.id: r.solutions for r in sudoku_bulk.spark.count(df, limit=3).collect()}
+    assert [counts[i] for i in range(20)] == [1] * 20
+    assert [counts[i] for i in range(20, 24)] == [None, None, 3, None]
+    with pytest.raises(ValueError, match="no column 'quiz'"):
+        sudoku_bulk.spark.solve(df, column="quiz")
+
+
+def test_cli_route_through_rdd_pipe(spark, cli):
+    """For clusters without the package: each partition's lines go through
+    the binary (shipped with --files; here its path in target/)."""
+    lines = read_lines("serg_benchmark_sub.txt") + read_lines("forum_hardest_1106.txt")
+    lines = [l for l in lines if len(l) == 81] + ["not a puzzle"]
+    df = spark.createDataFrame([(l,) for l in lines], "puzzle string")
+    # The README's recipe: pipe keeps one output line per input line, in
+    # order, within each partition, so zip pairs each puzzle with its answer.
+    rows = df.rdd.map(lambda r: r.puzzle).cache()
+    assert rows.getNumPartitions() >= 2
+    answers_rdd = rows.pipe(f"{cli} solve --format line")
+    pairs = rows.zip(answers_rdd).collect()
+    puzzles = [p for p, _ in pairs]
+    answers = [a for _, a in pairs]
+    assert sorted(puzzles) == sorted(lines)
+    bad = [i for i, a in enumerate(answers) if a.startswith("error:")]
+    assert [puzzles[i] for i in bad] == ["not a puzzle"]
+    good = [i for i in range(len(puzzles)) if i not in bad]
+    assert valid_solutions(
+        to_cells([puzzles[i] for i in good]), to_cells([answers[i] for i in good])
+    ).all()

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Benchmark of the Python package against the CLI on the same puzzles.
+
+Place in the project: a measurement script, not a test (STYLE: speed targets
+live in benchmarks). It solves the same N shuffled 17-clue puzzles through
+
+  - `sudoku-bulk bench -j T`        (the solver alone, parse excluded)
+  - `sudoku_bulk.solve(array)`       (NumPy (N, 81) uint8, threads=T)
+  - `sudoku_bulk.solve(list_of_str)` (threads=T)
+
+in alternating rounds, and with --spark also
+
+  - `sudoku-bulk solve -j 2 FILE -o OUT` (end to end, text file to file)
+  - Spark local[2]: Parquet -> sudoku_bulk.spark.solve -> Parquet
+
+and prints a Markdown table of medians and ratios. Every answer of the
+package is checked by a NumPy-only checker, so a fast wrong run cannot pass.
+
+Run from the repository root after `cargo build --release` and
+`scripts/test.sh` (which makes target/pyenv with the package installed):
+
+    target/pyenv/bin/python scripts/bench_python.py -n 1000000 --threads 1 --spark
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def puzzles_file(n: int) -> pathlib.Path:
+    """N puzzles from data/17_clue_sub.txt by scripts/shuffle.py (cached)."""
+    out = ROOT / "target" / "bench" / f"17clue_shuffled_{n}.txt"
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with open(out, "w") as f:
+            subprocess.run(
+                [sys.executable, str(ROOT / "scripts" / "shuffle.py"), "-n", str(n), "--seed", "1",
+                 str(ROOT / "data" / "17_clue_sub.txt")],
+                check=True, stdout=f,
+            )
+    return out
+
+
+def to_cells(lines: list) -> np.ndarray:
+    raw = np.frombuffer("".join(lines).encode(), dtype=np.uint8).reshape(len(lines), 81)
+    cells = raw.astype(np.int16) - ord("0")
+    cells[raw == ord(".")] = 0
+    return cells.astype(np.uint8)
+
+
+def all_valid(puzzles: np.ndarray, answers: np.ndarray) -> bool:
+    """Independent check: full valid grids keeping the givens (NumPy only)."""
+    n = len(puzzles)
+    a = answers.reshape(n, 9, 9).astype(np.int64)
+    p = puzzles.reshape(n, 9, 9).astype(np.int64)
+    want = np.arange(1, 10)
+    boxes = a.reshape(n, 3, 3, 3, 3).transpose(0, 1, 3, 2, 4).reshape(n, 9, 9)
+    ok = ((p == 0) | (p == a)).all()
+    for units in (a, a.transpose(0, 2, 1), boxes):
+        ok &= bool((np.sort(units, axis=2) == want).all())
+    return bool(ok)
+
+
+def cli_bench(binary: str, path: pathlib.Path, threads: int) -> float:
+    out = subprocess.run(
+        [binary, "bench", "--json", "-j", str(threads), "--seconds", "1", str(path)],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    rec = json.loads(out)[0]
+    assert rec["verified"] == rec["puzzles"], rec
+    return rec["puzzles_per_sec"]
+
+
+def timed(f):
+    start = time.perf_counter()
+    result = f()
+    return time.perf_counter() - start, result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", type=int, default=1_000_000, help="puzzles (default 1M)")
+    ap.add_argument("--threads", type=int, default=1, help="threads for CLI bench and package")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
+    ap.add_argument("--spark", action="store_true", help="also Spark local[2] vs `solve -j 2`")
+    ap.add_argument("--binary", default=str(ROOT / "target" / "release" / "sudoku-bulk"))
+    args = ap.parse_args()
+
+    import sudoku_bulk
+
+    path = puzzles_file(args.n)
+    lines = path.read_text().split()
+    assert len(lines) == args.n, (len(lines), args.n)
+    cells = to_cells(lines)
+    t = args.threads
+    rates = {"cli": [], "numpy": [], "str": []}
+    for r in range(args.rounds):
+        rates["cli"].append(cli_bench(args.binary, path, t))
+        secs, out = timed(lambda: sudoku_bulk.solve(cells, threads=t))
+        assert all_valid(cells, out)
+        rates["numpy"].append(args.n / secs)
+        secs, out = timed(lambda: sudoku_bulk.solve(lines, threads=t))
+        assert None not in out
+        rates["str"].append(args.n / secs)
+        del out
+        print(f"round {r + 1}: " + ", ".join(f"{k} {v[-1]:,.0f}/s" for k, v in rates.items()),
+              file=sys.stderr)
+    med = {k: statistics.median(v) for k, v in rates.items()}
+    print(f"\n{args.n:,} puzzles (17-clue, shuffled), {t} thread(s), median of {args.rounds} "
+          "alternating rounds\n")
+    print("| path | puzzles/s | ratio to CLI bench | goal |")
+    print("|---|---:|---:|---:|")
+    print(f"| `sudoku-bulk bench -j {t}` (solver only) | {med['cli']:,.0f} | 1.00 | |")
+    print(f"| `solve(ndarray (N,81) u8)` | {med['numpy']:,.0f} | {med['numpy'] / med['cli']:.2f} | 0.95 |")
+    print(f"| `solve(list[str])` | {med['str']:,.0f} | {med['str'] / med['cli']:.2f} | 0.85 |")
+
+    if args.spark:
+        spark_vs_cli(args, path, lines)
+    return 0
+
+
+def spark_vs_cli(args, path: pathlib.Path, lines: list) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from pyspark.sql import SparkSession
+
+    import sudoku_bulk.spark
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="sb-bench-", dir=ROOT / "target" / "bench"))
+    src = tmp / "in.parquet"
+    pq.write_table(pa.table({"puzzle": lines}), src, row_group_size=100_000)
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("sudoku-bulk-bench")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", "4g")
+        # Bigger Arrow batches: fewer round trips between JVM and Python.
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", "100000")
+        # Several tasks from one file, so both cores work.
+        .config("spark.sql.files.maxPartitionBytes", str(4 << 20))
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    cli_t, spark_t, noop_t, copy_t = [], [], [], []
+    try:
+        # One untimed run: the JVM compiles its hot paths and starts the Python
+        # workers once per session (the first run measured 2-3x slower).
+        sudoku_bulk.spark.solve(spark.read.parquet(str(src))).write.format("noop").mode(
+            "overwrite").save()
+        for r in range(args.rounds):
+            out = tmp / "cli.txt"
+            secs, _ = timed(lambda: subprocess.run(
+                [args.binary, "solve", "-j", "2", str(path), "-o", str(out)],
+                check=True, capture_output=True))
+            cli_t.append(secs)
+            dst = tmp / f"spark{r}.parquet"
+            df = spark.read.parquet(str(src))
+            secs, _ = timed(lambda: sudoku_bulk.spark.solve(df).write.parquet(str(dst)))
+            spark_t.append(secs)
+            # The same job without the Parquet write: what the solve step costs
+            # inside Spark (read, Arrow to Python and back, solve).
+            secs, _ = timed(lambda: sudoku_bulk.spark.solve(df).write.format("noop")
+                            .mode("overwrite").save())
+            noop_t.append(secs)
+            # And Spark's own floor: the Parquet copy with no Python step.
+            secs, _ = timed(lambda: df.write.parquet(str(tmp / f"copy{r}.parquet")))
+            copy_t.append(secs)
+            print(f"spark round {r + 1}: cli {args.n / cli_t[-1]:,.0f}/s, "
+                  f"spark {args.n / spark_t[-1]:,.0f}/s, spark noop sink {args.n / noop_t[-1]:,.0f}/s, "
+                  f"parquet copy {args.n / copy_t[-1]:,.0f}/s",
+                  file=sys.stderr)
+        got = pq.read_table(dst)
+        assert got.num_rows == args.n
+        assert all_valid(to_cells(got.column("puzzle").to_pylist()),
+                         to_cells(got.column("solution").to_pylist()))
+    finally:
+        spark.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    c, s = args.n / statistics.median(cli_t), args.n / statistics.median(spark_t)
+    z = args.n / statistics.median(noop_t)
+    k = args.n / statistics.median(copy_t)
+    print(f"\nEnd to end, {args.n:,} puzzles, 2 cores, median of {args.rounds} alternating rounds\n")
+    print("| path | puzzles/s | ratio | goal |")
+    print("|---|---:|---:|---:|")
+    print(f"| `sudoku-bulk solve -j 2` text file -> file | {c:,.0f} | 1.00 | |")
+    print(f"| Spark local[2] Parquet -> `sudoku_bulk.spark.solve` -> Parquet | {s:,.0f} | "
+          f"{s / c:.2f} | 0.60 |")
+    print(f"| Spark local[2] Parquet -> `sudoku_bulk.spark.solve` -> noop sink | {z:,.0f} | "
+          f"{z / c:.2f} | |")
+    print(f"| Spark local[2] Parquet -> Parquet copy, no solving (Spark's floor) | {k:,.0f} | "
+          f"{k / c:.2f} | |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
