@@ -20,6 +20,22 @@ pub fn open<'a>(
     kind: Kind,
     data: Data<'a>,
 ) -> anyhow::Result<(SchemaRef, Box<dyn Iterator<Item = Item> + 'a>)> {
+    if let Data::File(_, bytes) = &data {
+        check_lengths(bytes).map_err(|e| anyhow::anyhow!("{name}: bad {}: {e}", kind.name()))?;
+    }
+    if let Data::Owned(bytes) = &data {
+        check_lengths(bytes).map_err(|e| anyhow::anyhow!("{name}: bad {}: {e}", kind.name()))?;
+    }
+    let (schema, batches) = crate::cleanup::contain(|| open_unguarded(name, kind, data))
+        .map_err(|msg| anyhow::anyhow!("{name}: bad {}: {msg}", kind.name()))??;
+    Ok((schema, super::table::contained(name, kind, batches)))
+}
+
+fn open_unguarded<'a>(
+    name: &str,
+    kind: Kind,
+    data: Data<'a>,
+) -> anyhow::Result<(SchemaRef, Box<dyn Iterator<Item = Item> + 'a>)> {
     let bad = |e: arrow_schema::ArrowError| anyhow::anyhow!("{name}: bad {}: {e}", kind.name());
     let owned = name.to_string();
     let mark = move |r: Result<arrow_array::RecordBatch, arrow_schema::ArrowError>| -> Item {
@@ -51,6 +67,69 @@ pub fn open<'a>(
         }
         (k, _) => anyhow::bail!("{name}: {} needs a whole file", k.name()),
     })
+}
+
+/// Checks that every message (and, in a file, every block its footer
+/// lists) fits in `data` before arrow-ipc reads it: the reader allocates
+/// what a message claims up front, so a length of terabytes in a damaged
+/// file aborted the process (found by fuzz/tables). Streams from stdin
+/// cannot be checked ahead; a claim past the end there fails as a short
+/// read, or (past the memory of the machine) aborts.
+fn check_lengths(data: &[u8]) -> Result<(), String> {
+    let word = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?))
+    };
+    let file = data.starts_with(b"ARROW1");
+    let mut pos = if file { 8 } else { 0 };
+    while let Some(mut len) = word(pos).map(|w| w as usize) {
+        pos += 4;
+        if len == 0xFFFF_FFFF {
+            let Some(l) = word(pos) else { break };
+            len = l as usize;
+            pos += 4;
+        }
+        if len == 0 {
+            break;
+        }
+        let meta = data.get(pos..pos.saturating_add(len)).ok_or_else(|| {
+            format!("message at byte {pos} claims {len} bytes, the file ends first")
+        })?;
+        let body = arrow_ipc::root_as_message(meta)
+            .map_err(|e| format!("message at byte {pos}: {e}"))?
+            .bodyLength();
+        pos += len;
+        let body = usize::try_from(body)
+            .ok()
+            .filter(|&b| b <= data.len() - pos)
+            .ok_or_else(|| {
+                format!("message at byte {pos} claims a body of {body} bytes, the file ends first")
+            })?;
+        pos += body;
+    }
+    if file && data.len() >= 10 {
+        let end = data.len() - 6;
+        let footer_len = word(end - 4).unwrap_or(0) as usize;
+        let footer = end
+            .checked_sub(4 + footer_len)
+            .and_then(|start| data.get(start..end - 4))
+            .ok_or("the footer's length runs past the start of the file")?;
+        let footer = arrow_ipc::root_as_footer(footer).map_err(|e| format!("footer: {e}"))?;
+        let blocks = footer.recordBatches().into_iter().flatten();
+        for b in blocks.chain(footer.dictionaries().into_iter().flatten()) {
+            let fits = usize::try_from(b.offset())
+                .ok()
+                .and_then(|o| o.checked_add(usize::try_from(b.metaDataLength()).ok()?))
+                .and_then(|o| o.checked_add(usize::try_from(b.bodyLength()).ok()?))
+                .is_some_and(|e| e <= data.len());
+            if !fits {
+                return Err(format!(
+                    "a record batch at byte {} claims more bytes than the file has",
+                    b.offset()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The body compression of the first record batch in `data` (a whole IPC

@@ -71,7 +71,11 @@ impl Dtype {
     }
 
     fn parse(descr: &str) -> Result<Dtype, String> {
-        let (order, code) = descr.split_at(descr.len().min(1));
+        // The byte-order mark is one ASCII byte; anything else is no dtype
+        // we know (and may not split at byte 1: found by fuzz/npy).
+        let Some((order, code)) = descr.split_at_checked(1) else {
+            return Err(format!("dtype {descr:?} is not understood"));
+        };
         let dtype = match code {
             "u1" => Dtype::U8,
             "i1" => Dtype::I8,
@@ -564,6 +568,12 @@ mod tests {
         assert!(
             err("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 81), }").contains("integer")
         );
+        // A multi-byte first character (found by fuzz/npy), and none at all.
+        assert!(
+            err("{'descr': '\u{119}8', 'fortran_order': False, 'shape': (81,), }")
+                .contains("not understood")
+        );
+        assert!(err("{'descr': '', 'fortran_order': False, 'shape': (81,), }").contains("dtype"));
         let odd = parse_header(&h(
             "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 80), }",
         ))

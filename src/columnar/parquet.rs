@@ -185,6 +185,18 @@ pub fn open<'a>(
     name: &str,
     data: Data<'a>,
 ) -> anyhow::Result<(SchemaRef, Batches<'a>, WriterProperties, Input)> {
+    let kind = super::Kind::Parquet;
+    let (schema, batches, props, input) =
+        crate::cleanup::contain(|| open_unguarded(name, data))
+            .map_err(|msg| anyhow::anyhow!("{name}: bad Parquet file: {msg}"))??;
+    let batches = super::table::contained(name, kind, batches);
+    Ok((schema, batches, props, input))
+}
+
+fn open_unguarded<'a>(
+    name: &str,
+    data: Data<'a>,
+) -> anyhow::Result<(SchemaRef, Batches<'a>, WriterProperties, Input)> {
     let source = match data {
         Data::File(path, bytes) => {
             let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;

@@ -817,6 +817,25 @@ pub type Item = anyhow::Result<(RecordBatch, bool)>;
 /// A source's batches, in order.
 pub type Batches<'a> = Box<dyn Iterator<Item = Item> + 'a>;
 
+/// `batches` with a panic of the reader below (see [`crate::cleanup::contain`])
+/// turned into an error item naming the file, after which it ends.
+pub fn contained<'a>(name: &str, kind: super::Kind, mut batches: Batches<'a>) -> Batches<'a> {
+    let name = name.to_string();
+    let mut done = false;
+    Box::new(std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        match crate::cleanup::contain(|| batches.next()) {
+            Ok(item) => item,
+            Err(msg) => {
+                done = true;
+                Some(Err(anyhow::anyhow!("{name}: bad {}: {msg}", kind.name())))
+            }
+        }
+    }))
+}
+
 /// Runs a table job: `kind` says how to read `data`.
 pub fn run(
     job: &Job<'_>,

@@ -913,3 +913,34 @@ mod tables {
         }
     }
 }
+
+/// Inputs the fuzzers found (kept in fuzz/seeds): an Arrow stream whose
+/// schema makes arrow-ipc 57 panic, and a `.npy` header with a multi-byte
+/// dtype. Both are bad input (exit 2, named, no output file), never a crash.
+#[test]
+fn fuzz_findings_are_clean_errors() {
+    let seeds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    for (file, says) in [
+        ("tables/regress-type-none.arrows", "bad Arrow IPC stream"),
+        ("tables/regress-huge-body.arrows", "claims a body of"),
+        ("npy/regress-multibyte-descr.npy", "is not understood"),
+    ] {
+        let path = seeds.join(file);
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let o = run(
+            &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(2), "{file}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(says) && err.contains(file), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let o = run(&["solve"], &std::fs::read(&path).unwrap());
+        if !file.contains("huge") {
+            // From stdin a stream cannot be checked ahead (see ipc.rs).
+            assert_eq!(o.status.code(), Some(2), "{file} on stdin: {}", stderr(&o));
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! Fuzz target for the Parquet and Arrow IPC readers behind `check`: bytes
+//! that start like a table (the fuzzer is seeded with real files) never
+//! panic, and a report that comes back adds up.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudoku_bulk::columnar::{sniff, table, CheckSpec, Data, Kind};
+
+fuzz_target!(|data: &[u8]| {
+    // The CLI's panic hook: a panic the readers contain (a malformed file
+    // that arrow-ipc or parquet panics on) is an error, not a finding; any
+    // other panic still reaches libFuzzer's hook.
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(sudoku_bulk::cleanup::install);
+    let Some(kind) = sniff(data) else {
+        return;
+    };
+    if kind == Kind::Npy {
+        return;
+    }
+    let spec = CheckSpec {
+        column: None,
+        symbols: None,
+    };
+    if let Ok(report) = table::check(&spec, "fuzz", kind, Data::Owned(data.to_vec()), None) {
+        assert_eq!(report.good + report.bad, report.records);
+    }
+});
