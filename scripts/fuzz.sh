@@ -43,10 +43,12 @@ for t in "${targets[@]}"; do
         result="FINDING (see fuzz/artifacts/$t)"
         status=1
     fi
-    execs=$(grep -h "stat::number_of_executed_units" "$log" fuzz-*.log 2>/dev/null |
-        awk '{s += $2} END {print s + 0}')
-    rate=$(grep -h "stat::average_exec_per_sec" "$log" fuzz-*.log 2>/dev/null |
-        awk '{s += $2} END {print s + 0}')
+    # With -jobs, each worker writes fuzz-N.log; the main log repeats
+    # nothing of theirs we need. Count from the workers' logs when present.
+    logs=("$log")
+    if compgen -G "fuzz-*.log" >/dev/null; then logs=(fuzz-*.log); fi
+    execs=$(grep -h "stat::number_of_executed_units" "${logs[@]}" | awk '{s += $2} END {print s + 0}')
+    rate=$(grep -h "stat::average_exec_per_sec" "${logs[@]}" | awk '{s += $2} END {print s + 0}')
     rm -f fuzz-*.log
     printf '%-12s %12s execs %8s execs/s  %s\n' "$t" "$execs" "$rate" "$result"
     [ "$result" = ok ] || tail -40 "$log"
