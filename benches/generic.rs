@@ -19,11 +19,11 @@ use sudoku_bulk::solver;
 /// so the set never changes with the solver) with `blank_percent`% of cells
 /// blanked.
 fn puzzles(b: usize, blank_percent: usize, count: u64, seed: u64) -> Vec<Vec<u8>> {
-    let pattern = pattern_grid(b);
+    let pattern = pattern_grid(solver::Boxes::square(b));
     (0..count)
         .map(|i| {
             let mut rng = Rng::for_puzzle(seed, i, 0);
-            let g = shuffle_grid(b, &pattern, &mut rng);
+            let g = shuffle_grid(solver::Boxes::square(b), &pattern, &mut rng);
             g.iter()
                 .map(|&v| if rng.below(100) < blank_percent { 0 } else { v })
                 .collect()
@@ -217,14 +217,14 @@ fn generic(c: &mut Criterion) {
     for p in &set16 {
         let mut out = vec![0u8; 256];
         let t = std::time::Instant::now();
-        assert_eq!(solver::solve(4, p, 1, &mut out).count, 1);
+        assert_eq!(solver::solve(solver::Boxes::square(4), p, 1, &mut out).count, 1);
         let ours = t.elapsed().as_secs_f64();
-        solver::verify(4, p, &out).expect("ours: valid answer");
+        solver::verify(solver::Boxes::square(4), p, &out).expect("ours: valid answer");
         let t = std::time::Instant::now();
         let mut j = judge::Judge::new(4, p).expect("consistent givens");
         assert!(j.solve());
         let reference = t.elapsed().as_secs_f64();
-        solver::verify(4, p, j.cells()).expect("reference: valid answer");
+        solver::verify(solver::Boxes::square(4), p, j.cells()).expect("reference: valid answer");
         ratios.push(reference / ours);
         ours_total += ours;
         ref_total += reference;
@@ -248,7 +248,7 @@ fn generic(c: &mut Criterion) {
         let mut out = vec![0u8; 256];
         b.iter(|| {
             for p in &set16 {
-                assert_eq!(solver::solve(4, p, 1, &mut out).count, 1);
+                assert_eq!(solver::solve(solver::Boxes::square(4), p, 1, &mut out).count, 1);
             }
         })
     });
@@ -257,8 +257,8 @@ fn generic(c: &mut Criterion) {
     let set25 = puzzles(5, 50, 10, 0x5EED_0025);
     for p in &set25 {
         let mut out = vec![0u8; 625];
-        assert_eq!(solver::solve(5, p, 1, &mut out).count, 1);
-        solver::verify(5, p, &out).expect("ours: valid answer");
+        assert_eq!(solver::solve(solver::Boxes::square(5), p, 1, &mut out).count, 1);
+        solver::verify(solver::Boxes::square(5), p, &out).expect("ours: valid answer");
     }
     let mut group = c.benchmark_group("25x25_50pct_blank");
     group.throughput(Throughput::Elements(set25.len() as u64));
@@ -267,7 +267,7 @@ fn generic(c: &mut Criterion) {
         let mut out = vec![0u8; 625];
         b.iter(|| {
             for p in &set25 {
-                assert_eq!(solver::solve(5, p, 1, &mut out).count, 1);
+                assert_eq!(solver::solve(solver::Boxes::square(5), p, 1, &mut out).count, 1);
             }
         })
     });

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::bench::Mode;
@@ -14,6 +13,53 @@ use crate::generate::{Level, Spec, Symmetry};
 use crate::input::Codec;
 use crate::output::Compress;
 use crate::pipeline::{OnError, Task};
+use crate::solver::Boxes;
+
+/// Grid size options every command takes: detection reads the size from
+/// the cell count, these settle what it cannot (a line of 36 numbers is a
+/// 6x6 puzzle unless `--size 36` says it is a row of a 36x36 grid) and pick
+/// rectangular boxes other than the usual ones.
+#[derive(Args, Debug, Default)]
+struct GridArgs {
+    /// Grid side N (4 to 64 with a box shape that tiles it: 6, 8, 9, 10,
+    /// 12, 16, 25, 36, 49, 64 ...) [default: from the cell count]. Boxes
+    /// are square for square sides, else as square as possible and wider
+    /// than tall: 6 → 2x3, 8 → 2x4, 10 → 2x5, 12 → 3x4, 14 → 2x7,
+    /// 15 → 3x5, 18 → 3x6, 20 → 4x5.
+    #[arg(long, value_name = "N", value_parser = parse_side)]
+    size: Option<usize>,
+
+    /// Box shape ROWSxCOLS (box height x width), such as 3x4 for 12x12
+    /// grids whose boxes are 3 rows tall and 4 columns wide [default:
+    /// see --size]. Fixes the grid size too.
+    #[arg(long = "box", value_name = "RxC", value_parser = Boxes::parse)]
+    boxes: Option<Boxes>,
+}
+
+fn parse_side(s: &str) -> Result<usize, String> {
+    let n: usize = s.trim().parse().map_err(|_| format!("{s:?}: not a number"))?;
+    match Boxes::for_side(n) {
+        Some(_) => Ok(n),
+        None => Err(format!(
+            "no box of at least 2x2 cells tiles a {n}x{n} grid (sides 4 to 64 that are not prime)"
+        )),
+    }
+}
+
+impl GridArgs {
+    /// The boxes the flags fix, if any; `--size` and `--box` must agree.
+    fn boxes(&self) -> Result<Option<Boxes>, clap::Error> {
+        match (self.size, self.boxes) {
+            (Some(n), Some(b)) if b.side() != n => Err(clap::Error::raw(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!("--box {b} makes {0}x{0} grids, not --size {n}\n", b.side()),
+            )),
+            (_, Some(b)) => Ok(Some(b)),
+            (Some(n), None) => Ok(Boxes::for_side(n)),
+            (None, None) => Ok(None),
+        }
+    }
+}
 
 /// Solve huge Sudoku puzzle files as fast as the hardware allows.
 ///
@@ -84,9 +130,8 @@ struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
 
-    /// Grid size.
-    #[arg(long, default_value_t = 9, value_parser = clap::builder::PossibleValuesParser::new(["9", "16", "25"]).map(|s| s.parse::<usize>().expect("listed values")))]
-    size: usize,
+    #[command(flatten)]
+    grid: GridArgs,
 
     /// Stop removing clues at K clues (when the puzzle can stay unique that
     /// far; otherwise the closest of 200 attempts (3 for 25x25) is written
@@ -185,6 +230,9 @@ struct CheckArgs {
     /// CSV input: the column holding the puzzles.
     #[arg(long, value_name = "NAME")]
     column: Option<String>,
+
+    #[command(flatten)]
+    grid: GridArgs,
 }
 
 /// A `check` run.
@@ -224,6 +272,9 @@ struct BenchArgs {
     /// Input layout and symbols, as for `solve`.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
     format: Vec<FormatName>,
+
+    #[command(flatten)]
+    grid: GridArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -338,6 +389,9 @@ struct RunArgs {
     /// recognised without it).
     #[arg(long, value_name = "NAME")]
     column: Option<String>,
+
+    #[command(flatten)]
+    grid: GridArgs,
 
     /// Append each answered puzzle's guess count and difficulty level
     /// (easy: no guess, medium: 1-4, hard: 5-29, extreme: 30+ guesses to
@@ -482,19 +536,15 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             },
             min_time: Duration::from_secs_f64(a.seconds.clamp(0.0, 3600.0)),
             json: a.json,
-            forced: forced(&a.format, None)?,
+            forced: forced(&a.format, None, &a.grid)?,
         }),
         CliCommand::Generate(a) => Command::Generate(GenerateConfig {
             compress: compress(a.compress),
             count: a.count,
             seed: a.seed,
             spec: Spec {
-                box_size: match a.size {
-                    16 => 4,
-                    25 => 5,
-                    _ => 3,
-                },
-                clues: clues(a.clues, a.size)?,
+                boxes: a.grid.boxes()?.unwrap_or(Boxes::NINE),
+                clues: clues(a.clues, a.grid.boxes()?.unwrap_or(Boxes::NINE).side())?,
                 level: a.difficulty.map(|l| match l {
                     LevelName::Easy => Level::Easy,
                     LevelName::Medium => Level::Medium,
@@ -518,14 +568,20 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
         CliCommand::Check(a) => Command::Check(CheckConfig {
             puzzles: a.puzzles,
             answers: a.answers,
-            forced: forced(&a.format, a.column)?,
+            forced: forced(&a.format, a.column, &a.grid)?,
         }),
     })
 }
 
-fn forced(formats: &[FormatName], column: Option<String>) -> Result<Forced, clap::Error> {
+fn forced(
+    formats: &[FormatName],
+    column: Option<String>,
+    grid: &GridArgs,
+) -> Result<Forced, clap::Error> {
     let mut f = Forced {
         column,
+        side: grid.size,
+        boxes: grid.boxes()?,
         ..Forced::default()
     };
     for &name in formats {
@@ -574,7 +630,7 @@ fn bulk(
         },
         progress: !run.no_progress,
         no_mmap: run.no_mmap,
-        forced: forced(&run.format, run.column)?,
+        forced: forced(&run.format, run.column, &run.grid)?,
         stats: run.stats,
         overwrite: false,
         keep_lines: run.keep_lines,

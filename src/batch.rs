@@ -4,6 +4,7 @@
 //! results in row order. Text records go through `pipeline` instead, which
 //! cuts them out of bytes first.
 
+use crate::solver::Boxes;
 use rayon::prelude::*;
 
 use crate::record::{self, Label, Outcome, Task};
@@ -30,18 +31,18 @@ where
 }
 
 /// Solves (or counts) every row of `puzzles` (cells, `0` blank, box size
-/// `box_size`) with the label rule: `labels` gives each row's existing
+/// `boxes`) with the label rule: `labels` gives each row's existing
 /// solution (`None`: all absent). Rows answered or kept get their solution in
 /// `answers`; bad rows are all zeros.
 pub fn solve_rows(
-    box_size: usize,
+    boxes: Boxes,
     task: Task,
     puzzles: &[u8],
     labels: Option<&[Label<'_>]>,
     overwrite: bool,
     answers: &mut [u8],
 ) -> Vec<Outcome> {
-    let side = box_size * box_size;
+    let side = boxes.side();
     let n = side * side;
     assert_eq!(
         puzzles.len(),
@@ -54,7 +55,7 @@ pub fn solve_rows(
     for_each_row(n, answers, |row, answer| {
         let label = labels.map_or(Label::Absent, |l| l[row].clone());
         let cells = &puzzles[row * n..(row + 1) * n];
-        record::answer(box_size, task, label, overwrite, cells, answer)
+        record::answer(boxes, task, label, overwrite, cells, answer)
     })
 }
 
@@ -86,11 +87,11 @@ mod tests {
             .build()
             .unwrap();
         let task = Task::Solve { unique: false };
-        let out = pool.install(|| solve_rows(3, task, &puzzles, None, false, &mut answers));
+        let out = pool.install(|| solve_rows(Boxes::NINE, task, &puzzles, None, false, &mut answers));
         assert_eq!(out.len(), rows.len());
         for (k, row) in rows.iter().enumerate() {
             assert_eq!(out[k].verdict, Verdict::Answered(1), "row {k}");
-            crate::solver::verify(3, row, &answers[k * 81..(k + 1) * 81]).unwrap();
+            crate::solver::verify(crate::solver::Boxes::NINE, row, &answers[k * 81..(k + 1) * 81]).unwrap();
         }
         // Every other row labelled with the answer, one with a broken one.
         let mut broken = answers[81..162].to_vec();
@@ -103,7 +104,7 @@ mod tests {
             })
             .collect();
         let mut again = vec![0u8; puzzles.len()];
-        let out = pool.install(|| solve_rows(3, task, &puzzles, Some(&labels), false, &mut again));
+        let out = pool.install(|| solve_rows(Boxes::NINE, task, &puzzles, Some(&labels), false, &mut again));
         assert!(matches!(out[1].verdict, Verdict::Bad(_)));
         assert_eq!(&again[81..162], &[0u8; 81][..]);
         for k in (0..rows.len()).filter(|&k| k != 1) {
@@ -113,7 +114,7 @@ mod tests {
                 Verdict::Answered(1)
             };
             assert_eq!(out[k].verdict, want, "row {k}");
-            crate::solver::verify(3, &rows[k], &again[k * 81..(k + 1) * 81]).unwrap();
+            crate::solver::verify(crate::solver::Boxes::NINE, &rows[k], &again[k * 81..(k + 1) * 81]).unwrap();
         }
     }
 }

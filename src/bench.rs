@@ -3,6 +3,7 @@
 //! verifies every answer outside the timed loop, so a run can never silently
 //! measure nothing.
 
+use crate::solver::Boxes;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -32,7 +33,7 @@ impl Mode {
 /// Puzzles of one file, parsed.
 pub struct Set {
     /// Box size shared by all puzzles.
-    pub box_size: usize,
+    pub boxes: Boxes,
     /// Cells of all puzzles, back to back.
     pub cells: Vec<u8>,
     /// Records that could not be parsed (left out of the set).
@@ -42,7 +43,7 @@ pub struct Set {
 impl Set {
     /// Cells per puzzle.
     pub fn stride(&self) -> usize {
-        let side = self.box_size * self.box_size;
+        let side = self.boxes.side();
         side * side
     }
 
@@ -64,7 +65,7 @@ pub fn load(data: &[u8], forced: &Forced) -> Result<Set, String> {
     let layout = &found.layout;
     let n = layout.cells();
     let mut set = Set {
-        box_size: layout.box_size,
+        boxes: layout.boxes,
         cells: Vec::new(),
         bad: 0,
     };
@@ -100,6 +101,20 @@ pub struct Measure {
     pub unique: usize,
     /// Count mode: puzzles with two or more.
     pub multiple: usize,
+    /// Per-puzzle solve times of the last pass, as percentiles: median,
+    /// p90, p99 and the slowest. Big random grids have heavy tails that
+    /// a mean hides.
+    pub percentiles: [Duration; 4],
+}
+
+/// Median, p90, p99 and maximum of `times` (nearest rank), zero when empty.
+pub fn percentiles(times: &mut [Duration]) -> [Duration; 4] {
+    if times.is_empty() {
+        return [Duration::ZERO; 4];
+    }
+    times.sort_unstable();
+    let rank = |p: f64| times[((p * times.len() as f64).ceil() as usize).clamp(1, times.len()) - 1];
+    [rank(0.5), rank(0.9), rank(0.99), times[times.len() - 1]]
 }
 
 impl Measure {
@@ -113,26 +128,35 @@ impl Measure {
 /// set until `min_time` has passed (at least once); then verifies answers.
 pub fn measure(set: &Set, mode: Mode, threads: usize, min_time: Duration) -> Measure {
     let stride = set.stride();
-    let b = set.box_size;
+    let b = set.boxes;
     let limit = mode.limit();
     let mut answers = vec![0u8; set.cells.len()];
     let mut counts = vec![0u32; set.len()];
     let mut guesses = vec![0u64; set.len()];
+    let mut times = vec![Duration::ZERO; set.len()];
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .expect("thread pool");
-    let pass = |answers: &mut [u8], counts: &mut [u32], guesses: &mut [u64]| {
+    // Each puzzle is timed on its own (two clock reads, ~40 ns: under 2%
+    // of the fastest 9x9 puzzles) for the percentiles.
+    let one = |p: &[u8], a: &mut [u8], c: &mut u32, g: &mut u64, t: &mut Duration| {
+        let start = Instant::now();
+        let s = solver::solve(b, p, limit, a);
+        *t = start.elapsed();
+        (*c, *g) = (s.count, s.guesses);
+    };
+    let pass = |answers: &mut [u8], counts: &mut [u32], guesses: &mut [u64], times: &mut [Duration]| {
         if threads <= 1 {
-            for (((p, a), c), g) in set
+            for ((((p, a), c), g), t) in set
                 .cells
                 .chunks_exact(stride)
                 .zip(answers.chunks_exact_mut(stride))
                 .zip(counts.iter_mut())
                 .zip(guesses.iter_mut())
+                .zip(times.iter_mut())
             {
-                let s = solver::solve(b, p, limit, a);
-                (*c, *g) = (s.count, s.guesses);
+                one(p, a, c, g, t);
             }
         } else {
             pool.install(|| {
@@ -141,17 +165,16 @@ pub fn measure(set: &Set, mode: Mode, threads: usize, min_time: Duration) -> Mea
                     .zip(answers.par_chunks_exact_mut(stride))
                     .zip(counts.par_iter_mut())
                     .zip(guesses.par_iter_mut())
+                    .zip(times.par_iter_mut())
                     .with_min_len(64)
-                    .for_each(|(((p, a), c), g)| {
-                        let s = solver::solve(b, p, limit, a);
-                        (*c, *g) = (s.count, s.guesses);
-                    });
+                    .for_each(|((((p, a), c), g), t)| one(p, a, c, g, t));
             });
         }
     };
     // Untimed warm-up on a slice of the set: caches, tables, branch
-    // predictors.
-    let warm = set.len().min(2000) * stride;
+    // predictors. Only a few of the big grids, where one puzzle may take
+    // a second: with `--seconds 0` a set of them is measured in one pass.
+    let warm = set.len().min(if set.boxes.side() > 16 { 2 } else { 2000 }) * stride;
     let mut scratch = vec![0u8; stride];
     for p in set.cells[..warm].chunks_exact(stride) {
         solver::solve(b, p, limit, &mut scratch);
@@ -159,7 +182,7 @@ pub fn measure(set: &Set, mode: Mode, threads: usize, min_time: Duration) -> Mea
     let start = Instant::now();
     let mut passes = 0;
     while passes == 0 || start.elapsed() < min_time {
-        pass(&mut answers, &mut counts, &mut guesses);
+        pass(&mut answers, &mut counts, &mut guesses, &mut times);
         passes += 1;
     }
     let elapsed = start.elapsed();
@@ -169,6 +192,7 @@ pub fn measure(set: &Set, mode: Mode, threads: usize, min_time: Duration) -> Mea
         elapsed,
         guesses: guesses.iter().sum(),
         no_guess: guesses.iter().filter(|&&g| g == 0).count(),
+        percentiles: percentiles(&mut times),
         ..Measure::default()
     };
     for ((p, a), &c) in set

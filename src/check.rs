@@ -3,6 +3,7 @@
 //! each answer on its own terms: a full valid grid that keeps the puzzle's
 //! givens. Never asks a solver.
 
+use crate::solver::Boxes;
 use crate::detect::{self, Detected, Forced};
 use crate::format::{
     classify_line, quote, CellName, CsvColumns, Item, Layout, Line, RecordError, Records, Shape,
@@ -69,8 +70,8 @@ fn parse_answer(layout: &Layout, raw: &[u8], cells: &mut [u8]) -> Result<(), Str
 
 /// An answer on its own terms, with blanks named by cell (`cell 5 (r1c5) is
 /// blank`) before the grid rules are checked.
-fn verify(box_size: usize, puzzle: &[u8], answer: &[u8]) -> Result<(), String> {
-    let side = box_size * box_size;
+fn verify(boxes: Boxes, puzzle: &[u8], answer: &[u8]) -> Result<(), String> {
+    let side = boxes.side();
     if let Some(i) = answer.iter().position(|&v| v == 0) {
         return Err(format!(
             "cell {} ({}) is blank",
@@ -78,7 +79,7 @@ fn verify(box_size: usize, puzzle: &[u8], answer: &[u8]) -> Result<(), String> {
             CellName::new(i, side)
         ));
     }
-    solver::verify(box_size, puzzle, answer)
+    solver::verify(boxes, puzzle, answer)
 }
 
 /// Bytes and lines up to the end of the first content line (a header).
@@ -125,7 +126,7 @@ fn answer_layout(found: &Detected, data: &[u8]) -> Layout {
             solution: None,
             delim: cols.delim,
         }),
-        layout.box_size,
+        layout.boxes,
         layout.symbols,
     )
 }
@@ -150,7 +151,7 @@ pub fn check_files(puzzles: &[u8], answers: &[u8], forced: &Forced) -> Result<Re
         // Answers have no count line and may hold `error:` marks that
         // defeat detection: fall back to the puzzles' layout.
         match detect::detect(answers, forced) {
-            Ok(a) if a.layout.box_size == pf.layout.box_size => {
+            Ok(a) if a.layout.boxes == pf.layout.boxes => {
                 (answer_layout(&a, answers), a.skip_bytes, a.skip_lines)
             }
             _ => (pf.layout.clone(), 0, 0),
@@ -171,7 +172,7 @@ pub fn check_files(puzzles: &[u8], answers: &[u8], forced: &Forced) -> Result<Re
                 let verdict = match pl.parse(praw, &mut p) {
                     Err(e) => Err(format!("puzzle at line {pline} is bad: {e}")),
                     Ok(()) => {
-                        parse_answer(&al, araw, &mut a).and_then(|()| verify(pl.box_size, &p, &a))
+                        parse_answer(&al, araw, &mut a).and_then(|()| verify(pl.boxes, &p, &a))
                     }
                 };
                 report.record(aline, verdict);
@@ -210,7 +211,7 @@ pub fn check_csv(data: &[u8], forced: &Forced) -> Result<Report, String> {
             solution: None,
             delim: cols.delim,
         }),
-        layout.box_size,
+        layout.boxes,
         layout.symbols,
     );
     let n = layout.cells();
@@ -225,7 +226,7 @@ pub fn check_csv(data: &[u8], forced: &Forced) -> Result<Report, String> {
                     RecordError::WrongLength { found: 0, .. } => "solution is empty".to_string(),
                     e => format!("solution: {e}"),
                 })
-                .and_then(|()| verify(layout.box_size, &p, &a)),
+                .and_then(|()| verify(layout.boxes, &p, &a)),
         };
         report.record(line, verdict);
     }

@@ -10,7 +10,7 @@ use crate::args::{BenchConfig, BulkConfig, CheckConfig, GenerateConfig};
 use crate::bench::{self, Mode};
 use crate::check;
 use crate::detect::{self, Detected};
-use crate::format::{Layout, Shape, Symbols};
+use crate::format::{Layout, Shape};
 use crate::generate;
 use crate::input::{self, Input};
 use crate::output::{Output, Reporter};
@@ -220,13 +220,17 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
         println!("[");
     } else {
         println!(
-            "{:<40} {:>9} {:>12} {:>10} {:>9} {:>10} {:>17}",
+            "{:<40} {:>9} {:>12} {:>10} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>17}",
             format!("file (mode {mode}, {} thread(s))", cfg.threads),
             "puzzles",
             "puzzles/s",
             "us/puzzle",
             "no_guess",
             "guesses",
+            "median_ms",
+            "p90_ms",
+            "p99_ms",
+            "max_ms",
             "solved"
         );
     }
@@ -242,12 +246,14 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
         all_solved &= m.verified == m.puzzles && set.bad == 0;
         let n = m.puzzles.max(1) as f64;
         let us = 1e6 / m.rate().max(1e-12) * cfg.threads as f64;
+        let [p50, p90, p99, max] = m.percentiles.map(|d| d.as_secs_f64() * 1e3);
         if cfg.json {
             println!(
                 "  {{\"file\": {}, \"mode\": \"{mode}\", \"threads\": {}, \"puzzles\": {}, \
                  \"bad_records\": {}, \"passes\": {}, \"seconds\": {:.6}, \"puzzles_per_sec\": {:.1}, \
                  \"us_per_puzzle\": {:.4}, \"no_guess_pct\": {:.2}, \"guesses_per_puzzle\": {:.3}, \
-                 \"verified\": {}, \"unique\": {}, \"multiple\": {}}}{}",
+                 \"verified\": {}, \"unique\": {}, \"multiple\": {}, \"median_ms\": {:.4}, \
+                 \"p90_ms\": {:.4}, \"p99_ms\": {:.4}, \"max_ms\": {:.4}}}{}",
                 json_string(&name),
                 cfg.threads,
                 m.puzzles,
@@ -261,6 +267,10 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
                 m.verified,
                 m.unique,
                 m.multiple,
+                p50,
+                p90,
+                p99,
+                max,
                 if i + 1 < cfg.files.len() { "," } else { "" }
             );
         } else {
@@ -269,13 +279,17 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
                 Mode::Unique => format!("{}/{} ({} 2+)", m.verified, m.puzzles, m.multiple),
             };
             println!(
-                "{:<40} {:>9} {:>12.1} {:>10.3} {:>8.1}% {:>10.2} {:>17}",
+                "{:<40} {:>9} {:>12.1} {:>10.3} {:>8.1}% {:>10.2} {:>10.3} {:>10.3} {:>10.3} {:>10.3} {:>17}",
                 name,
                 m.puzzles,
                 m.rate(),
                 us,
                 100.0 * m.no_guess as f64 / n,
                 m.guesses as f64 / n,
+                p50,
+                p90,
+                p99,
+                max,
                 solved
             );
         }
@@ -352,13 +366,8 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let mut reporter = Reporter::new("generate".into(), None, cfg.progress);
     let mut written = 0u64;
     let spec = &cfg.spec;
-    let b = spec.box_size;
-    let symbols = if b == 3 {
-        Symbols::Digits
-    } else {
-        Symbols::Letters
-    };
-    let layout = Layout::new(Shape::Line, b, symbols);
+    let b = spec.boxes;
+    let layout = Layout::one_line(b);
     let text = |cells: &[u8]| -> String {
         let mut v = Vec::new();
         layout.write_cells(cells, b'.', &mut v);

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use crate::format::{
     classify_line, is_rule, quote, CsvColumns, Item, Layout, Line, Records, Shape, Symbols,
 };
+use crate::solver::Boxes;
 
 /// What the user forced with `--format` and `--column`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,6 +23,65 @@ pub struct Forced {
     pub symbols: Option<Symbols>,
     /// CSV column holding the puzzles.
     pub column: Option<String>,
+    /// Grid side from `--size` (boxes as [`Boxes::for_side`] makes them).
+    pub side: Option<usize>,
+    /// Box shape from `--box` (which fixes the side too).
+    pub boxes: Option<Boxes>,
+}
+
+impl Forced {
+    /// The side the flags fix, if any.
+    pub fn side(&self) -> Option<usize> {
+        self.boxes.map(Boxes::side).or(self.side)
+    }
+
+    fn sizes(&self) -> Sizes {
+        Sizes {
+            small: self.shape.is_some() || self.side().is_some(),
+            side: self.side(),
+        }
+    }
+
+    /// The boxes of a file whose records are `side` cells wide: `--box`
+    /// when given, else the usual boxes of that side.
+    pub fn boxes_for(&self, side: usize) -> Result<Boxes, String> {
+        match self.boxes {
+            Some(b) if b.side() == side => Ok(b),
+            Some(b) => Err(format!(
+                " --box {b} makes {0}x{0} grids, but the records are {side}x{side}",
+                b.side()
+            )),
+            None => Boxes::for_side(side)
+                .ok_or_else(|| format!(" no box shape tiles a {side}x{side} grid")),
+        }
+    }
+
+    /// The boxes the flags fix, else `default`.
+    pub fn boxes_or(&self, default: Boxes) -> Boxes {
+        match (self.boxes, self.side) {
+            (Some(b), _) => b,
+            (None, Some(s)) => Boxes::for_side(s).unwrap_or(default),
+            (None, None) => default,
+        }
+    }
+
+    /// What a record should hold, for messages.
+    fn expected_cells(&self) -> String {
+        match (self.boxes, self.side()) {
+            (Some(b), _) => format!(
+                "--box {b} means {0}x{0} grids: {1} cells a puzzle, rows of {0}",
+                b.side(),
+                b.cells()
+            ),
+            (None, Some(s)) => format!(
+                "--size {s} means {s}x{s} grids: {} cells a puzzle, rows of {s}",
+                s * s
+            ),
+            (None, None) => "expected N*N cells for a grid side N from 6 to 64 that boxes \
+                 tile (36, 64, 81, 100, 144, 256, 625, 1296 ...; 16 with --format or --size 4)"
+                .into(),
+        }
+    }
 }
 
 /// A shape named on the command line (the CSV columns come from the header).
@@ -70,15 +130,34 @@ const KNOWN_COLUMNS: &[(&str, &str)] = &[
 /// Content lines of the head that vote.
 const HEAD_LINES: usize = 200;
 
-/// Cells per record of the one-line shapes, by box size 2..=5 (4x4 only
-/// when forced: 16 characters are too easy to confuse with other text).
-fn box_of_cells(n: usize, small: bool) -> Option<usize> {
-    (2..=5).find(|b| b * b * b * b == n && (small || *b > 2))
+/// Which grid sizes a line may be read as.
+#[derive(Clone, Copy, Debug)]
+struct Sizes {
+    /// 4x4 allowed (only under a forced `--format`: 16 characters are too
+    /// easy to confuse with other text, and a row of a 16x16 grid).
+    small: bool,
+    /// The side `--size`/`--box` fixed, if any: then only it fits, and a
+    /// line of 36 numbers is a row of a 36x36 grid, not a 6x6 puzzle.
+    side: Option<usize>,
 }
 
-/// Box size of a row of `n` cells.
-fn box_of_row(n: usize, small: bool) -> Option<usize> {
-    (2..=5).find(|b| b * b == n && (small || *b > 2))
+impl Sizes {
+    /// Side of a grid whose one-line records hold `n` cells.
+    fn of_cells(self, n: usize) -> Option<usize> {
+        if let Some(s) = self.side {
+            return (s * s == n).then_some(s);
+        }
+        let side = n.isqrt();
+        (side * side == n && self.of_row(side).is_some()).then_some(side)
+    }
+
+    /// Side of a grid whose rows hold `n` cells.
+    fn of_row(self, n: usize) -> Option<usize> {
+        if let Some(s) = self.side {
+            return (s == n).then_some(s);
+        }
+        (Boxes::for_side(n).is_some() && (self.small || n != 4)).then_some(n)
+    }
 }
 
 /// A content line of the head: 1-based line number, byte range, trimmed text.
@@ -108,7 +187,7 @@ enum Kind {
 }
 
 impl Kind {
-    fn box_size(self) -> usize {
+    fn side(self) -> usize {
         match self {
             Kind::Line(b)
             | Kind::Delim(_, b)
@@ -160,7 +239,7 @@ fn boxed_cells(text: &[u8]) -> impl Iterator<Item = u8> + '_ {
         .filter(|&b| !matches!(b, b' ' | b'\t' | b'|' | b'!'))
 }
 
-fn kind_of(text: &[u8], small: bool) -> Option<Kind> {
+fn kind_of(text: &[u8], sizes: Sizes) -> Option<Kind> {
     let mut numbers = 0;
     let numeric = text
         .split(|&b| b == b',' || b.is_ascii_whitespace())
@@ -170,7 +249,7 @@ fn kind_of(text: &[u8], small: bool) -> Option<Kind> {
             is_number(t)
         });
     if numeric && numbers > 1 {
-        if let Some(b) = box_of_cells(numbers, small) {
+        if let Some(b) = sizes.of_cells(numbers) {
             let d = if text.contains(&b',') {
                 b','
             } else if text.contains(&b'\t') {
@@ -185,17 +264,17 @@ fn kind_of(text: &[u8], small: bool) -> Option<Kind> {
         return Some(Kind::Rule);
     }
     if text.iter().any(|&b| b == b'|' || b == b'!') {
-        return box_of_row(boxed_cells(text).count(), small).map(Kind::Boxed);
+        return sizes.of_row(boxed_cells(text).count()).map(Kind::Boxed);
     }
     for d in [b',', b'\t', b':', b';'] {
         if text.contains(&d) {
-            if let Some(b) = box_of_cells(first_field(text, d).len(), small) {
+            if let Some(b) = sizes.of_cells(first_field(text, d).len()) {
                 return Some(Kind::Delim(d, b));
             }
         }
     }
     let token = text.split(u8::is_ascii_whitespace).next().unwrap_or(b"");
-    if let Some(b) = box_of_cells(token.len(), small) {
+    if let Some(b) = sizes.of_cells(token.len()) {
         return Some(Kind::Line(b));
     }
     let tokens = text
@@ -203,11 +282,11 @@ fn kind_of(text: &[u8], small: bool) -> Option<Kind> {
         .filter(|t| !t.is_empty())
         .count();
     if numeric && tokens > 1 {
-        if let Some(b) = box_of_row(tokens, small) {
+        if let Some(b) = sizes.of_row(tokens) {
             return Some(Kind::Spaced(b));
         }
     }
-    box_of_row(token.len(), small).map(Kind::Grid)
+    sizes.of_row(token.len()).map(Kind::Grid)
 }
 
 /// Detects the layout of `data`, the whole input.
@@ -225,7 +304,11 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     let lines = head_lines(data, HEAD_LINES);
     let Some(first) = lines.first() else {
         // Nothing but comments: any layout answers nothing.
-        let layout = Layout::new(Shape::Line, 3, forced.symbols.unwrap_or(Symbols::Digits));
+        let layout = Layout::new(
+            Shape::Line,
+            forced.boxes_or(Boxes::NINE),
+            forced.symbols.unwrap_or(Symbols::Digits),
+        );
         return Ok(plain(layout));
     };
     let forced_delim = match forced.shape {
@@ -250,13 +333,13 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     if forced.column.is_some() {
         return Err("--column only applies to CSV input".into());
     }
-    let small = forced.shape.is_some();
+    let sizes = forced.sizes();
     // The vote: lines per kind, and the first line of each.
     let mut votes: HashMap<Kind, (usize, u64)> = HashMap::new();
     let mut rules = 0;
     // Under a forced delimited layout, a lone puzzle is a one-field row
     // (its empty trailing fields were trimmed with the line's whitespace).
-    let kind_in = |text: &[u8]| match (kind_of(text, small), forced.shape) {
+    let kind_in = |text: &[u8]| match (kind_of(text, sizes), forced.shape) {
         (Some(Kind::Line(b)), Some(ShapeName::Csv)) => Some(Kind::Delim(b',', b)),
         (Some(Kind::Line(b)), Some(ShapeName::Tsv)) => Some(Kind::Delim(b'\t', b)),
         (Some(Kind::Line(b)), Some(ShapeName::Tdoku)) => Some(Kind::Delim(b':', b)),
@@ -286,21 +369,22 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     // a mixed file, which one layout cannot answer.
     if let Some((&other, &(n, at))) = votes
         .iter()
-        .filter(|(k, _)| k.same_shape(kind) && k.box_size() != kind.box_size())
+        .filter(|(k, _)| k.same_shape(kind) && k.side() != kind.side())
         .max_by_key(|(_, &(n, _))| n)
     {
         if n >= 2 && n * 10 >= count {
-            let name = |b: usize| format!("{0}x{0}", b * b);
+            let name = |n: usize| format!("{n}x{n}");
             return Err(format!(
                 "{at}: mixed grid sizes: {count} lines of {} puzzles (from line {}) and {n} of {} \
                  (from line {at}); solve each size on its own",
-                name(kind.box_size()),
+                name(kind.side()),
                 votes[&kind].1,
-                name(other.box_size()),
+                name(other.side()),
             ));
         }
     }
-    let b = kind.box_size();
+    let side = kind.side();
+    let boxes = forced.boxes_for(side)?;
     let sample: Vec<&[u8]> = lines
         .iter()
         .filter(|l| kind_in(l.text) == Some(kind))
@@ -311,7 +395,8 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
         match forced.symbols {
             Some(s) => Ok(s),
             None => {
-                guess_symbols(b, cells.iter().map(Vec::as_slice)).map_err(|e| format!("{at}: {e}"))
+                guess_symbols(side, cells.iter().map(Vec::as_slice))
+                    .map_err(|e| format!("{at}: {e}"))
             }
         }
     };
@@ -344,7 +429,7 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
                 .iter()
                 .map(|t| t.split(|&b| b == d).map(unquote).collect())
                 .collect();
-            let n = b * b * b * b;
+            let n = side * side;
             let solution = if d == b':' && fields.iter().all(|f| f.len() >= 3) {
                 // tdoku: puzzle:count:solution.
                 Some(2)
@@ -366,14 +451,14 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
         }
         Kind::Rule => unreachable!("rules do not vote on their own"),
     };
-    let mut detected = plain(Layout::new(shape, b, symbols));
+    let mut detected = plain(Layout::new(shape, boxes, symbols));
     // A count line (judge style) comes only before grids, and only when it
     // matches the records that follow; anywhere else a short number is a
     // record, reported as bad.
     if matches!(shape, Shape::Grid | Shape::Spaced | Shape::Boxed)
         && first.text.len() <= 9
         && first.text.iter().all(u8::is_ascii_digit)
-        && kind_of(first.text, small) != Some(kind)
+        && kind_of(first.text, sizes) != Some(kind)
     {
         let said: u64 = first.text.parse_ascii().unwrap_or(u64::MAX);
         let found = Records::new(&detected.layout, &data[first.end..])
@@ -404,14 +489,25 @@ impl ParseAscii for [u8] {
 }
 
 fn unknown(first: &HeadLine<'_>, forced: &Forced) -> String {
-    let what = match forced.shape {
-        Some(_) => "no line of the head fits the --format given",
-        None => "cannot tell the layout",
+    let what = match (forced.shape, forced.side()) {
+        (Some(_), _) => "no line of the head fits the --format given",
+        (None, Some(_)) => "no line of the head fits the grid size given",
+        (None, None) => "cannot tell the layout",
     };
+    if forced.side().is_some() {
+        return format!(
+            "{}: {what} ({}): {}; the line holds {} characters",
+            first.number,
+            forced.expected_cells(),
+            quote(first.text),
+            first.text.len()
+        );
+    }
     format!(
-        "{}: {what} from {}: expected 81, 256 or 625 cells per line (alone, as the first \
-         field of a CSV/TSV/tdoku row, or as numbers), rows of 9, 16 or 25 cells (plain, \
-         space-separated, or boxed with `|`), or a CSV header; use --format",
+        "{}: {what} from {}: expected N*N cells per line for a grid side N (81 for 9x9, \
+         36 for 6x6, 256 for 16x16, ...: alone, as the first field of a CSV/TSV/tdoku row, \
+         or as numbers), rows of N cells (plain, space-separated, or boxed with `|`), or a \
+         CSV header; use --format, --size or --box",
         first.number,
         quote(first.text)
     )
@@ -503,7 +599,7 @@ fn looks_like_header(line: &[u8], d: u8) -> bool {
     }
     fields
         .iter()
-        .all(|f| box_of_cells(f.len(), false).is_none())
+        .all(|f| Sizes { small: false, side: None }.of_cells(f.len()).is_none())
         && fields
             .iter()
             .any(|f| f.first().is_some_and(u8::is_ascii_alphabetic))
@@ -587,20 +683,24 @@ fn detect_csv(
         .collect();
     let mut sizes: HashMap<usize, (usize, u64)> = HashMap::new();
     for (number, f) in &fields {
-        if let Some(b) = box_of_cells(f.len(), forced.shape.is_some()) {
+        if let Some(b) = forced.sizes().of_cells(f.len()) {
             sizes.entry(b).or_insert((0, *number)).0 += 1;
         }
     }
-    let (box_size, symbols) = match sizes
+    let (side, symbols) = match sizes
         .iter()
         .max_by_key(|(_, &(n, at))| (n, std::cmp::Reverse(at)))
     {
-        None if fields.is_empty() => (3, forced.symbols.unwrap_or(Symbols::Digits)),
+        None if fields.is_empty() => (
+            forced.boxes_or(Boxes::NINE).side(),
+            forced.symbols.unwrap_or(Symbols::Digits),
+        ),
         None => {
             let (number, f) = &fields[0];
             return Err(format!(
-                "{number}: the puzzle field has {} cells; expected 81, 256 or 625",
-                f.len()
+                "{number}: the puzzle field has {} cells; {}",
+                f.len(),
+                forced.expected_cells()
             ));
         }
         Some((&b, &(_, at))) => {
@@ -610,7 +710,7 @@ fn detect_csv(
                     b,
                     fields
                         .iter()
-                        .filter(|(_, f)| box_of_cells(f.len(), true) == Some(b))
+                        .filter(|(_, f)| f.len() == b * b)
                         .map(|(_, f)| f.as_slice()),
                 )
                 .map_err(|e| format!("{at}: {e}"))?,
@@ -625,29 +725,25 @@ fn detect_csv(
     }
     preamble.push(b'\n');
     Ok(Detected {
-        layout: Layout::new(Shape::Csv(cols), box_size, symbols),
+        layout: Layout::new(Shape::Csv(cols), forced.boxes_for(side)?, symbols),
         skip_bytes: header.end,
         skip_lines: header.number,
         preamble,
     })
 }
 
-/// Symbols of a grid with `box_size` from the cell text of sample records.
-/// Only 16x16 is ambiguous: letters `A`-`P`, or hex digits `0`-`F` / `1`-`G`.
-fn guess_symbols<'a>(
-    box_size: usize,
-    sample: impl Iterator<Item = &'a [u8]>,
-) -> Result<Symbols, String> {
-    match box_size {
-        2 | 3 => return Ok(Symbols::Digits),
-        5 => return Ok(Symbols::Letters),
-        4 => {}
-        _ => {
-            return Err(format!(
-                "no text symbols for {0}x{0} grids; use space-separated numbers",
-                box_size * box_size
-            ))
-        }
+/// Symbols of a grid `side` cells wide from the cell text of sample
+/// records. Up to 9 they are digits; 16x16 may be letters `A`-`P` or hex
+/// digits `0`-`F` / `1`-`G`; other sides up to 35 are `1`-`9` then letters
+/// or, up to 26, letters alone (judge files); 36x36 is `0`-`9` then `A`-`Z`.
+fn guess_symbols<'a>(side: usize, sample: impl Iterator<Item = &'a [u8]>) -> Result<Symbols, String> {
+    if side <= 9 {
+        return Ok(Symbols::Digits);
+    }
+    if side > 36 {
+        return Err(format!(
+            "no one-character symbols for {side}x{side} grids; use space-separated numbers"
+        ));
     }
     let mut seen = [false; 256];
     for text in sample {
@@ -656,6 +752,26 @@ fn guess_symbols<'a>(
         }
     }
     let any = |range: std::ops::RangeInclusive<u8>| range.into_iter().any(|b| seen[b as usize]);
+    let has_digits = any(b'1'..=b'9');
+    let letters_from = |v: usize| b'A' + (v - 1) as u8;
+    if side == 36 {
+        return Ok(Symbols::Hex0);
+    }
+    if side != 16 {
+        // Letters past the last one of `1`-`9`-then-letters mean letters only.
+        let beyond_hex1 = side < 35 && any(letters_from(side - 8)..=b'Z');
+        return Ok(if side > 26 || (has_digits && !beyond_hex1) {
+            if beyond_hex1 {
+                return Err(format!(
+                    "{side}x{side} cells mix digits and letters beyond {}; use --format",
+                    char::from(letters_from(side - 9))
+                ));
+            }
+            Symbols::Hex1
+        } else {
+            Symbols::Letters
+        });
+    }
     let has_digits = any(b'0'..=b'9');
     Ok(if any(b'H'..=b'P') {
         if has_digits {
@@ -687,7 +803,7 @@ mod tests {
         let d = detect(data.as_bytes(), &Forced::default()).unwrap();
         (
             d.layout.shape,
-            d.layout.box_size,
+            d.layout.boxes.rows(),
             d.layout.symbols,
             d.skip_bytes,
         )

@@ -22,7 +22,7 @@ use std::fmt;
 use std::io::Write;
 
 use crate::record::Label;
-use crate::solver;
+use crate::solver::{self, Boxes};
 
 /// Why a record could not be turned into an answer. Bad records are data, not
 /// crashes: the pipeline counts them, marks their output line, and reports
@@ -168,11 +168,13 @@ impl fmt::Display for CellName {
 pub enum Symbols {
     /// `1`-`9` (4x4: `1`-`4`); blanks `.` `0` `_` `*`.
     Digits,
-    /// `A`, `B`, ... for 1, 2, ...; blanks `-` `.` `_` `*`.
+    /// `A`, `B`, ... for 1, 2, ... (up to 26x26); blanks `-` `.` `_` `*` `0`.
     Letters,
-    /// Hex digits `0`-`F` for 1-16; blanks `.` `-` `_` `*`.
+    /// `0`-`9` then `A`-`Z` for 1, 2, ...: hex digits `0`-`F` for 16x16,
+    /// up to 36x36; blanks `.` `-` `_` `*`.
     Hex0,
-    /// `1`-`9`, `A`-`G` for 1-16; blanks `.` `0` `-` `_` `*`.
+    /// `1`-`9` then `A`-`Z` for 1, 2, ... (`A`-`G` for 10-16 on 16x16), up
+    /// to 35x35; blanks `.` `0` `-` `_` `*`.
     Hex1,
     /// Decimal numbers separated by whitespace, `0` (or `.`) blank.
     Numbers,
@@ -194,14 +196,21 @@ impl Symbols {
     /// Byte → value table: 0 blank, 1..=side a given, [`BAD`] otherwise.
     fn decode_table(self, side: usize) -> [u8; 256] {
         let mut t = [BAD; 256];
-        for v in 1..=side.min(36) as u8 {
+        let most = match self {
+            Symbols::Digits | Symbols::Numbers => 9,
+            Symbols::Letters => 26,
+            Symbols::Hex1 => 35,
+            Symbols::Hex0 => 36,
+        };
+        for v in 1..=side.min(most) as u8 {
             let s = self.encode(v);
             t[s as usize] = v;
             t[s.to_ascii_lowercase() as usize] = v;
         }
         let blanks: &[u8] = match self {
             Symbols::Digits | Symbols::Numbers => b".0_*",
-            Symbols::Letters | Symbols::Hex0 => b"-._*",
+            Symbols::Letters => b"-._*0",
+            Symbols::Hex0 => b"-._*",
             Symbols::Hex1 => b".0-_*",
         };
         for &b in blanks {
@@ -249,8 +258,8 @@ pub struct CsvColumns {
 pub struct Layout {
     /// How records are laid out.
     pub shape: Shape,
-    /// Box size: 3 for 9x9, 4 for 16x16, 5 for 25x25.
-    pub box_size: usize,
+    /// Box shape (3x3 for 9x9, 4x4 for 16x16, 2x3 for 6x6), hence the size.
+    pub boxes: Boxes,
     /// How cells are written.
     pub symbols: Symbols,
     decode: [u8; 256],
@@ -356,7 +365,7 @@ impl<'a> Iterator for Records<'a> {
         if self.done {
             return None;
         }
-        let side = self.layout.box_size * self.layout.box_size;
+        let side = self.layout.boxes.side();
         // Find the first line of a record.
         let (first, start, start_line, ended) = loop {
             let start = self.pos;
@@ -521,20 +530,35 @@ fn is_decoration(b: u8) -> bool {
 
 impl Layout {
     /// A layout; `decode` tables are built here once per run.
-    pub fn new(shape: Shape, box_size: usize, symbols: Symbols) -> Layout {
-        let side = box_size * box_size;
+    pub fn new(shape: Shape, boxes: Boxes, symbols: Symbols) -> Layout {
+        let side = boxes.side();
         Layout {
             shape,
-            box_size,
+            boxes,
             symbols,
             decode: symbols.decode_table(side),
         }
     }
 
+    /// The one-line layout answers and generated puzzles of `boxes` grids
+    /// are written in when no input layout says otherwise: digits up to
+    /// 9x9, letters `A`.. up to 26x26 (as judge files write 16x16 and
+    /// 25x25), `1`-`9` then letters up to 35x35, `0`-`9` then letters for
+    /// 36x36, and space-separated numbers beyond.
+    pub fn one_line(boxes: Boxes) -> Layout {
+        let (shape, symbols) = match boxes.side() {
+            0..=9 => (Shape::Line, Symbols::Digits),
+            10..=26 => (Shape::Line, Symbols::Letters),
+            27..=35 => (Shape::Line, Symbols::Hex1),
+            36 => (Shape::Line, Symbols::Hex0),
+            _ => (Shape::Numbers(b' '), Symbols::Numbers),
+        };
+        Layout::new(shape, boxes, symbols)
+    }
+
     /// Cells per record.
     pub fn cells(&self) -> usize {
-        let side = self.box_size * self.box_size;
-        side * side
+        self.boxes.cells()
     }
 
     /// True when answers span several lines, so records are separated by an
@@ -603,7 +627,7 @@ impl Layout {
                         });
                     }
                     cells[k] =
-                        parse_number(token, self.box_size * self.box_size).ok_or_else(|| {
+                        parse_number(token, self.boxes.side()).ok_or_else(|| {
                             RecordError::BadNumber {
                                 cell: k + 1,
                                 token: quote(token),
@@ -621,7 +645,7 @@ impl Layout {
                 }
             }
             Shape::Boxed => {
-                let side = self.box_size * self.box_size;
+                let side = self.boxes.side();
                 let mut rows = 0;
                 for row in raw.split(|&b| b == b'\n').map(<[u8]>::trim_ascii) {
                     if row.is_empty() || is_rule(row) {
@@ -659,7 +683,7 @@ impl Layout {
                 check_rows(rows, side)
             }
             Shape::Grid => {
-                let side = self.box_size * self.box_size;
+                let side = self.boxes.side();
                 let mut rows = 0;
                 for row in raw.split(|&b| b == b'\n').map(<[u8]>::trim_ascii) {
                     if row.is_empty() {
@@ -679,7 +703,7 @@ impl Layout {
                 check_rows(rows, side)
             }
             Shape::Spaced => {
-                let side = self.box_size * self.box_size;
+                let side = self.boxes.side();
                 let mut rows = 0;
                 for row in raw.split(|&b| b == b'\n').map(<[u8]>::trim_ascii) {
                     if row.is_empty() {
@@ -763,8 +787,8 @@ impl Layout {
     /// The error for a puzzle the solver found no solution to: clashing
     /// givens (named by cell) or a plain dead end.
     pub fn no_solution(&self, cells: &[u8]) -> RecordError {
-        let side = self.box_size * self.box_size;
-        match solver::find_conflict(self.box_size, cells) {
+        let side = self.boxes.side();
+        match solver::find_conflict(self.boxes, cells) {
             Some(c) => RecordError::Duplicate {
                 digit: match self.symbols {
                     Symbols::Numbers => c.digit.to_string(),
@@ -779,7 +803,7 @@ impl Layout {
 
     /// Appends the answer to record `raw` in the record's layout.
     pub fn write_answer(&self, raw: &[u8], answer: &[u8], out: &mut Vec<u8>) {
-        let side = self.box_size * self.box_size;
+        let side = self.boxes.side();
         match self.shape {
             Shape::Line => self.write_run(answer, out),
             Shape::Grid => {
@@ -1105,7 +1129,7 @@ mod tests {
     use super::*;
 
     fn line9() -> Layout {
-        Layout::new(Shape::Line, 3, Symbols::Digits)
+        Layout::new(Shape::Line, Boxes::square(3), Symbols::Digits)
     }
 
     #[test]
@@ -1209,7 +1233,7 @@ mod tests {
 
     #[test]
     fn grid_records_end_after_side_rows_or_at_a_blank_line() {
-        let l = Layout::new(Shape::Grid, 2, Symbols::Digits);
+        let l = Layout::new(Shape::Grid, Boxes::square(2), Symbols::Digits);
         let data = b"1234\n3412\n2143\n4321\n1...\n\n# c\n.2..\n..3.\n...4\n4...\nend\n12";
         let items: Vec<Item> = Records::new(&l, data).collect();
         assert_eq!(items.len(), 4);
@@ -1250,7 +1274,7 @@ mod tests {
 
     #[test]
     fn spaced_rows_parse_numbers_and_write_back() {
-        let l = Layout::new(Shape::Spaced, 2, Symbols::Numbers);
+        let l = Layout::new(Shape::Spaced, Boxes::square(2), Symbols::Numbers);
         let raw = b"1 0 3 4\n3 4 1 2\n2 . 4 3\n4 3 2 1\n";
         let mut cells = [0u8; 16];
         l.parse(raw, &mut cells).unwrap();
@@ -1324,7 +1348,7 @@ mod tests {
             solution: None,
             delim: b',',
         };
-        let l = Layout::new(Shape::Csv(cols), 2, Symbols::Digits);
+        let l = Layout::new(Shape::Csv(cols), Boxes::square(2), Symbols::Digits);
         let data = b"1,12.4............,\"a\nb \"\"c\"\"\"\n2,43.1,x\n";
         let items: Vec<Item> = Records::new(&l, data).collect();
         assert_eq!(
@@ -1384,7 +1408,7 @@ mod tests {
         let mut out = Vec::new();
         for &sym in syms {
             for shape in [Shape::Line, Shape::Grid, Shape::Boxed] {
-                out.push(Layout::new(shape, b, sym));
+                out.push(Layout::new(shape, Boxes::square(b), sym));
             }
             for delim in [b',', b'\t', b':'] {
                 let cols = CsvColumns {
@@ -1392,12 +1416,12 @@ mod tests {
                     solution: Some(1),
                     delim,
                 };
-                out.push(Layout::new(Shape::Csv(cols), b, sym));
+                out.push(Layout::new(Shape::Csv(cols), Boxes::square(b), sym));
             }
         }
-        out.push(Layout::new(Shape::Spaced, b, Symbols::Numbers));
+        out.push(Layout::new(Shape::Spaced, Boxes::square(b), Symbols::Numbers));
         for d in [b' ', b',', b'\t'] {
-            out.push(Layout::new(Shape::Numbers(d), b, Symbols::Numbers));
+            out.push(Layout::new(Shape::Numbers(d), Boxes::square(b), Symbols::Numbers));
         }
         out
     }
@@ -1405,16 +1429,16 @@ mod tests {
     /// A record of `layout` to write an answer over (boxed grids and CSV
     /// rows keep their decoration and other fields).
     fn template(layout: &Layout) -> Vec<u8> {
-        let side = layout.box_size * layout.box_size;
+        let side = layout.boxes.side();
         match layout.shape {
             Shape::Boxed => {
                 let mut t = Vec::new();
                 for r in 0..side {
-                    if r > 0 && r % layout.box_size == 0 {
+                    if r > 0 && r % layout.boxes.rows() == 0 {
                         t.extend_from_slice(b"---+---\n");
                     }
                     for c in 0..side {
-                        if c > 0 && c % layout.box_size == 0 {
+                        if c > 0 && c % layout.boxes.cols() == 0 {
                             t.extend_from_slice(b" |");
                         }
                         t.extend_from_slice(b" .");
@@ -1488,7 +1512,7 @@ mod tests {
             let data = data.as_bytes();
             let csv = CsvColumns { puzzle: 0, solution: None, delim: b',' };
             for shape in [Shape::Line, Shape::Grid, Shape::Spaced, Shape::Boxed, Shape::Numbers(b' '), Shape::Csv(csv)] {
-                let layout = Layout::new(shape, 2, Symbols::Digits);
+                let layout = Layout::new(shape, Boxes::square(2), Symbols::Digits);
                 let Some(c) = layout.cut(data, target) else { continue };
                 prop_assert!(c >= target.min(data.len()) && c <= data.len());
                 let raws = |d: &[u8]| -> Vec<Option<Vec<u8>>> {

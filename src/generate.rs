@@ -18,6 +18,7 @@
 //! instructions before the unavoidable sets, the cheaper clue loading in
 //! `band` and the `band` solver for the seed grid; 774k after.
 
+use crate::solver::Boxes;
 use crate::solver;
 
 /// SplitMix64: seeds and the stream of one puzzle. Small, fast and good
@@ -140,17 +141,17 @@ impl Level {
 }
 
 /// Guesses to prove the puzzle unique, and the level they give.
-pub fn grade(box_size: usize, cells: &[u8]) -> (u64, Level) {
+pub fn grade(boxes: Boxes, cells: &[u8]) -> (u64, Level) {
     let mut scratch = vec![0u8; cells.len()];
-    let s = solver::solve(box_size, cells, 2, &mut scratch);
+    let s = solver::solve(boxes, cells, 2, &mut scratch);
     (s.guesses, Level::from_guesses(s.guesses))
 }
 
 /// What to generate.
 #[derive(Clone, Copy, Debug)]
 pub struct Spec {
-    /// 3, 4 or 5 (9x9, 16x16, 25x25).
-    pub box_size: usize,
+    /// Box shape, hence the grid size (3x3 for 9x9, 2x3 for 6x6).
+    pub boxes: Boxes,
     /// Stop removing clues at this many (if reachable while unique).
     pub clues: Option<usize>,
     /// Retry until the puzzle has this level (bounded, see [`ATTEMPTS`]).
@@ -183,12 +184,12 @@ pub struct Puzzle {
 pub fn generate(spec: &Spec, seed: u64, index: u64) -> Puzzle {
     let mut best: Option<(usize, Puzzle)> = None;
     // A 25x25 attempt takes about a minute on one core: a few, not 200.
-    let attempts = if spec.box_size >= 5 { 3 } else { ATTEMPTS };
+    let attempts = if spec.boxes.side() >= 25 { 3 } else { ATTEMPTS };
     for attempt in 0..attempts {
         let mut rng = Rng::for_puzzle(seed, index, attempt);
-        let solution = full_grid(spec.box_size, &mut rng);
+        let solution = full_grid(spec.boxes, &mut rng);
         let cells = remove_clues(spec, &solution, &mut rng);
-        let (guesses, level) = grade(spec.box_size, &cells);
+        let (guesses, level) = grade(spec.boxes, &cells);
         let clues = cells.iter().filter(|&&v| v != 0).count();
         // Distance from the target: clues above the asked count, or levels
         // away from the asked level.
@@ -274,18 +275,17 @@ impl Run {
     }
 }
 
-/// A random valid grid of box size `b`.
-pub fn full_grid(b: usize, rng: &mut Rng) -> Vec<u8> {
-    let n = b * b;
+/// A random valid grid with boxes `b`.
+pub fn full_grid(b: Boxes, rng: &mut Rng) -> Vec<u8> {
+    let n = b.side();
     loop {
         // The diagonal boxes share no row, column or box: any fill is valid.
         let mut cells = vec![0u8; n * n];
-        for k in 0..b {
+        for k in 0..b.rows().min(b.cols()) {
             let mut digits: Vec<u8> = (1..=n as u8).collect();
             rng.shuffle(&mut digits);
             for (j, &d) in digits.iter().enumerate() {
-                let (r, c) = (k * b + j / b, k * b + j % b);
-                cells[r * n + c] = d;
+                cells[b.box_cell(k * b.rows() + k, j)] = d;
             }
         }
         let mut grid = vec![0u8; n * n];
@@ -295,38 +295,42 @@ pub fn full_grid(b: usize, rng: &mut Rng) -> Vec<u8> {
     }
 }
 
-/// The classic shifted-pattern valid grid of box size `b` (row `r`, column
-/// `c` holds `(b*(r%b) + r/b + c) % n + 1`). Shuffled with [`shuffle_grid`]
-/// it gives solver-independent random grids, for fixed benchmark sets.
-pub fn pattern_grid(b: usize) -> Vec<u8> {
-    let n = b * b;
+/// The classic shifted-pattern valid grid with boxes `b` of R x C cells
+/// (row `r`, column `c` holds `(C*(r%R) + r/R + c) % n + 1`). Shuffled with
+/// [`shuffle_grid`] it gives solver-independent random grids, for fixed
+/// benchmark sets.
+pub fn pattern_grid(b: Boxes) -> Vec<u8> {
+    let n = b.side();
     (0..n * n)
         .map(|i| {
             let (r, c) = (i / n, i % n);
-            ((b * (r % b) + r / b + c) % n) as u8 + 1
+            ((b.cols() * (r % b.rows()) + r / b.rows() + c) % n) as u8 + 1
         })
         .collect()
 }
 
 /// A random symmetry of a valid grid: digits relabelled, rows permuted
-/// within bands and bands permuted, the same for columns, maybe transposed.
-pub fn shuffle_grid(b: usize, grid: &[u8], rng: &mut Rng) -> Vec<u8> {
-    let n = b * b;
+/// within bands and bands permuted, the same for columns, maybe transposed
+/// (square boxes only).
+pub fn shuffle_grid(b: Boxes, grid: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let n = b.side();
     let mut relabel: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut relabel);
-    let order = |rng: &mut Rng| {
-        let mut groups: Vec<usize> = (0..b).collect();
+    // Groups of `size` lines (a band of box-height rows, a stack of
+    // box-width columns), shuffled as groups and within each.
+    let order = |rng: &mut Rng, size: usize| {
+        let mut groups: Vec<usize> = (0..n / size).collect();
         rng.shuffle(&mut groups);
         let mut out = Vec::with_capacity(n);
         for g in groups {
-            let mut inner: Vec<usize> = (0..b).collect();
+            let mut inner: Vec<usize> = (0..size).collect();
             rng.shuffle(&mut inner);
-            out.extend(inner.iter().map(|i| g * b + i));
+            out.extend(inner.iter().map(|i| g * size + i));
         }
         out
     };
-    let (rows, cols) = (order(rng), order(rng));
-    let transpose = rng.below(2) == 1;
+    let (rows, cols) = (order(rng, b.rows()), order(rng, b.cols()));
+    let transpose = b.is_square() && rng.below(2) == 1;
     let mut out = vec![0u8; n * n];
     for r in 0..n {
         for c in 0..n {
@@ -350,8 +354,8 @@ const GIVE_UP: u64 = 1 << 14;
 
 /// Removes clues from a full grid while the puzzle stays unique.
 fn remove_clues(spec: &Spec, solution: &[u8], rng: &mut Rng) -> Vec<u8> {
-    let b = spec.box_size;
-    let n = b * b;
+    let b = spec.boxes;
+    let n = b.side();
     let mut cells = solution.to_vec();
     let mut order: Vec<usize> = (0..n * n).collect();
     rng.shuffle(&mut order);
@@ -419,9 +423,9 @@ struct Unavoidable {
 }
 
 impl Unavoidable {
-    fn new(b: usize, grid: &[u8]) -> Unavoidable {
-        let n = b * b;
-        let box_of = |i: usize| (i / n / b) * b + (i % n) / b;
+    fn new(b: Boxes, grid: &[u8]) -> Unavoidable {
+        let n = b.side();
+        let box_of = |i: usize| b.box_of(i / n, i % n);
         // The cell holding digit d in row / column / box u, at `d * n + u`.
         let mut in_row = vec![0usize; n * n];
         let mut in_col = vec![0usize; n * n];
@@ -522,17 +526,15 @@ impl Unavoidable {
 /// puts `d` there, so a unique puzzle stays unique without this clue. (A
 /// hidden-single test as well cost more than the solver calls it saved:
 /// 8.75k → 9.2k puzzles/s without it, same output.)
-fn forced(b: usize, cells: &[u8], i: usize, d: u8) -> bool {
-    let n = b * b;
+fn forced(b: Boxes, cells: &[u8], i: usize, d: u8) -> bool {
+    let n = b.side();
     let (r, c) = (i / n, i % n);
-    let (br, bc) = ((r / b) * b, (c / b) * b);
+    let bx = b.box_of(r, c);
     let mut seen = 0u64;
     for k in 0..n {
-        seen |= bit(cells[r * n + k])
-            | bit(cells[k * n + c])
-            | bit(cells[(br + k / b) * n + bc + k % b]);
+        seen |= bit(cells[r * n + k]) | bit(cells[k * n + c]) | bit(cells[b.box_cell(bx, k)]);
     }
-    let all = (1u64 << n) - 1;
+    let all = u64::MAX >> (64 - n);
     seen & bit(d) == 0 && seen | bit(d) == all
 }
 
@@ -551,7 +553,7 @@ mod tests {
 
     fn spec(symmetry: Symmetry) -> Spec {
         Spec {
-            box_size: 3,
+            boxes: Boxes::NINE,
             clues: None,
             level: None,
             symmetry,
@@ -563,8 +565,8 @@ mod tests {
         for index in 0..12 {
             let p = generate(&spec(Symmetry::None), 42, index);
             let mut g = p.cells.clone();
-            assert_eq!(naive::count(3, &mut g, 2), 1, "index {index}");
-            solver::verify(3, &p.cells, &p.solution).unwrap();
+            assert_eq!(naive::count(Boxes::NINE, &mut g, 2), 1, "index {index}");
+            solver::verify(crate::solver::Boxes::NINE, &p.cells, &p.solution).unwrap();
             assert_eq!(generate(&spec(Symmetry::None), 42, index), p);
             assert_ne!(generate(&spec(Symmetry::None), 43, index).cells, p.cells);
             // Minimal puzzles have few clues.
@@ -581,7 +583,7 @@ mod tests {
                 assert_eq!(p.cells[i] == 0, p.cells[80 - i] == 0);
             }
             let mut g = p.cells.clone();
-            assert_eq!(naive::count(3, &mut g, 2), 1);
+            assert_eq!(naive::count(Boxes::NINE, &mut g, 2), 1);
             let s = Spec {
                 clues: Some(36),
                 ..spec(Symmetry::None)
@@ -604,22 +606,22 @@ mod tests {
             };
             let p = generate(&s, 3, 0);
             assert!(p.on_target);
-            assert_eq!(grade(3, &p.cells).1, level);
+            assert_eq!(grade(Boxes::NINE, &p.cells).1, level);
         }
     }
 
     #[test]
     fn sixteen_by_sixteen() {
         let s = Spec {
-            box_size: 4,
+            boxes: Boxes::square(4),
             clues: Some(140),
             level: None,
             symmetry: Symmetry::None,
         };
         let p = generate(&s, 1, 0);
-        solver::verify(4, &p.cells, &p.solution).unwrap();
+        solver::verify(crate::solver::Boxes::square(4), &p.cells, &p.solution).unwrap();
         let mut out = vec![0u8; 256];
-        assert_eq!(solver::solve(4, &p.cells, 2, &mut out).count, 1);
+        assert_eq!(solver::solve(crate::solver::Boxes::square(4), &p.cells, 2, &mut out).count, 1);
     }
 
     /// Without a symmetry or clue target the puzzles are minimal: every
@@ -633,7 +635,7 @@ mod tests {
             for i in (0..81).filter(|&i| p.cells[i] != 0) {
                 let mut g = p.cells.clone();
                 g[i] = 0;
-                assert_eq!(naive::count(3, &mut g, 2), 2, "index {index} cell {i}");
+                assert_eq!(naive::count(Boxes::NINE, &mut g, 2), 2, "index {index} cell {i}");
             }
         }
     }
@@ -642,9 +644,10 @@ mod tests {
     /// its cells gives another valid grid.
     #[test]
     fn unavoidable_sets_swap_into_valid_grids() {
-        for (b, seed) in [(3, 5), (3, 6), (4, 7)] {
+        for (r, c, seed) in [(3, 3, 5), (3, 3, 6), (4, 4, 7), (2, 3, 8), (3, 4, 9)] {
+            let b = Boxes::new(r, c).unwrap();
             let grid = full_grid(b, &mut Rng(seed));
-            let n = b * b;
+            let n = b.side();
             let sets = Unavoidable::new(b, &grid);
             assert!(sets.left.len() >= n * (n - 1) / 2);
             for id in 0..sets.left.len() as u32 {

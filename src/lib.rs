@@ -13,13 +13,13 @@
 //! use sudoku_bulk::solver;
 //!
 //! let line = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-//! let layout = Layout::new(Shape::Line, 3, Symbols::Digits);
+//! let layout = Layout::new(Shape::Line, solver::Boxes::NINE, Symbols::Digits);
 //! let mut cells = [0u8; 81];
 //! layout.parse(line, &mut cells).unwrap();
 //! let mut answer = [0u8; 81];
-//! let search = solver::solve(3, &cells, 2, &mut answer);
+//! let search = solver::solve(solver::Boxes::square(3), &cells, 2, &mut answer);
 //! assert_eq!(search.count, 1); // unique
-//! assert!(solver::verify(3, &cells, &answer).is_ok());
+//! assert!(solver::verify(solver::Boxes::square(3), &cells, &answer).is_ok());
 //! ```
 
 pub mod args;

@@ -207,7 +207,7 @@ fn one_record(
                 Label::Absent
             };
             let outcome = record::answer(
-                layout.box_size,
+                layout.boxes,
                 task,
                 label,
                 opts.overwrite,
@@ -264,7 +264,7 @@ fn one_record(
 /// Replaces the line end just written with ` GUESSES LEVEL` (`,` separated
 /// in CSV): the work to prove the puzzle unique and the level it gives.
 fn append_stats(layout: &Layout, cells: &[u8], out: &mut Vec<u8>) {
-    let (guesses, level) = crate::generate::grade(layout.box_size, cells);
+    let (guesses, level) = crate::generate::grade(layout.boxes, cells);
     let sep = match layout.shape {
         Shape::Csv(cols) => char::from(cols.delim),
         _ => ' ',
@@ -815,8 +815,8 @@ mod tests {
 
     #[test]
     fn chunks_end_at_record_boundaries_and_cover_everything() {
-        let line = Layout::new(Shape::Line, 3, Symbols::Digits);
-        let grid = Layout::new(Shape::Grid, 2, Symbols::Digits);
+        let line = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
+        let grid = Layout::new(Shape::Grid, crate::solver::Boxes::square(2), Symbols::Digits);
         let lines: &[u8] = b"aaa\nbb\n\ncccccc\nd";
         let grids: &[u8] = b"1234\n3412\n2143\n4321\n\n1...\n\n.2..\n..3.\n...4\n4...\n12";
         for (layout, data) in [(&line, lines), (&grid, grids)] {
@@ -849,7 +849,7 @@ mod tests {
 
     #[test]
     fn overlong_lines_are_cut_at_max_line_whatever_the_reads() {
-        let line = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let line = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
         let mut data = b"short\n".to_vec();
         data.extend(std::iter::repeat_n(b'x', MAX_LINE + 12345));
         data.extend_from_slice(b"\nexact\n");
@@ -877,7 +877,7 @@ mod tests {
 
     #[test]
     fn a_paused_input_sends_its_complete_records_at_once() {
-        let line = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let line = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
         let data = b"one\ntwo\nthr";
         let mut chunker = Chunker::new(&data[..], line, 1 << 20);
         // The source says every further read would block.
@@ -916,7 +916,7 @@ mod tests {
     #[test]
     fn end_line_stops_and_errors_carry_line_numbers() {
         let input = format!("# header\n{P1}\n\n{}\n1234\nend\n{P1}\n", &P1[..80]);
-        let layout = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let layout = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
         for threads in [1, 2] {
             let (s, text, log) = run_on(Task::Solve { unique: false }, &layout, &input, threads);
             assert_eq!(s.tally.records, 3);
@@ -937,7 +937,7 @@ mod tests {
 
     #[test]
     fn count_writes_capped_counts_and_marks_clashes() {
-        let layout = Layout::new(Shape::Line, 3, Symbols::Digits);
+        let layout = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
         let empty = ".".repeat(81);
         let mut clash = P1.to_string();
         clash.replace_range(1..2, "4");

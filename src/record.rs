@@ -13,6 +13,7 @@
 //! --overwrite                  -> ignore every label, solve    (Answered)
 //! ```
 
+use crate::solver::Boxes;
 use crate::format::RecordError;
 use crate::solver;
 
@@ -78,12 +79,12 @@ impl Outcome {
     }
 }
 
-/// Solves or counts the puzzle `cells` (box size `box_size`, `0` blank),
+/// Solves or counts the puzzle `cells` (box size `boxes`, `0` blank),
 /// applying the label rule for `label` (ignored by `Count`, and by `Solve`
 /// when `overwrite`). `answer` must be as long as `cells`; it holds the
 /// answer written for `Answered` and `Kept` (zeros for `Bad`).
 pub fn answer(
-    box_size: usize,
+    boxes: Boxes,
     task: Task,
     label: Label<'_>,
     overwrite: bool,
@@ -95,9 +96,9 @@ pub fn answer(
         _ => Label::Absent,
     };
     let outcome = match label {
-        Label::Absent | Label::Empty => solve(box_size, task, cells, answer),
+        Label::Absent | Label::Empty => solve(boxes, task, cells, answer),
         Label::Unreadable(reason) => bad(RecordError::WrongLabel(reason), 0),
-        Label::Cells(existing) => judge(box_size, task, cells, existing, answer),
+        Label::Cells(existing) => judge(boxes, task, cells, existing, answer),
     };
     if !outcome.is_good() {
         answer.fill(0);
@@ -114,16 +115,16 @@ fn bad(err: RecordError, guesses: u64) -> Outcome {
 
 /// An existing label: kept when it is a valid solution (checked on its own
 /// terms, no search needed), and, under `--unique`, the puzzle has no other.
-fn judge(box_size: usize, task: Task, cells: &[u8], existing: &[u8], answer: &mut [u8]) -> Outcome {
-    if let Some(err) = clash(box_size, cells) {
+fn judge(boxes: Boxes, task: Task, cells: &[u8], existing: &[u8], answer: &mut [u8]) -> Outcome {
+    if let Some(err) = clash(boxes, cells) {
         return bad(err, 0);
     }
-    if let Err(reason) = solver::verify(box_size, cells, existing) {
+    if let Err(reason) = solver::verify(boxes, cells, existing) {
         return bad(RecordError::WrongLabel(reason), 0);
     }
     let mut guesses = 0;
     if task == (Task::Solve { unique: true }) {
-        let search = solver::solve(box_size, cells, 2, answer);
+        let search = solver::solve(boxes, cells, 2, answer);
         guesses = search.guesses;
         if search.count > 1 {
             return bad(RecordError::MultipleSolutions, guesses);
@@ -137,26 +138,26 @@ fn judge(box_size: usize, task: Task, cells: &[u8], existing: &[u8], answer: &mu
 }
 
 /// Clashing givens, as a record error naming the cells.
-fn clash(box_size: usize, cells: &[u8]) -> Option<RecordError> {
-    let side = box_size * box_size;
-    solver::find_conflict(box_size, cells).map(|c| RecordError::Duplicate {
+fn clash(boxes: Boxes, cells: &[u8]) -> Option<RecordError> {
+    let side = boxes.side();
+    solver::find_conflict(boxes, cells).map(|c| RecordError::Duplicate {
         digit: c.digit.to_string(),
         first: crate::format::CellName::new(c.first, side),
         second: crate::format::CellName::new(c.second, side),
     })
 }
 
-fn solve(box_size: usize, task: Task, cells: &[u8], answer: &mut [u8]) -> Outcome {
+fn solve(boxes: Boxes, task: Task, cells: &[u8], answer: &mut [u8]) -> Outcome {
     let limit = match task {
         Task::Solve { unique } => 1 + u32::from(unique),
         Task::Count { limit } => limit,
     };
-    let search = solver::solve(box_size, cells, limit, answer);
+    let search = solver::solve(boxes, cells, limit, answer);
     let guesses = search.guesses;
     if search.count == 0 {
         // Clashing givens are a malformed record for every task; a plain
         // dead end is an answer (`0`) for `count`.
-        let err = clash(box_size, cells).unwrap_or(RecordError::NoSolution);
+        let err = clash(boxes, cells).unwrap_or(RecordError::NoSolution);
         if matches!(task, Task::Solve { .. }) || err != RecordError::NoSolution {
             return bad(err, guesses);
         }
@@ -174,6 +175,8 @@ fn solve(box_size: usize, task: Task, cells: &[u8], answer: &mut [u8]) -> Outcom
 mod tests {
     use super::*;
 
+    const B2: Boxes = Boxes::square(2);
+
     /// A valid 4x4 grid; `puzzle()` blanks six of its cells so that it has
     /// exactly two solutions.
     const GRID: [u8; 16] = [3, 4, 1, 2, 1, 2, 3, 4, 4, 3, 2, 1, 2, 1, 4, 3];
@@ -187,7 +190,7 @@ mod tests {
     }
 
     fn is_solution(p: &[u8], a: &[u8]) -> bool {
-        solver::verify(2, p, a).is_ok()
+        solver::verify(crate::solver::Boxes::square(2), p, a).is_ok()
     }
 
     #[test]
@@ -195,7 +198,7 @@ mod tests {
         let p = puzzle();
         for label in [Label::Absent, Label::Empty] {
             let mut out = [0u8; 16];
-            let o = answer(2, Task::Solve { unique: false }, label, false, &p, &mut out);
+            let o = answer(B2, Task::Solve { unique: false }, label, false, &p, &mut out);
             assert_eq!(o.verdict, Verdict::Answered(1));
             assert!(is_solution(&p, &out));
         }
@@ -206,7 +209,7 @@ mod tests {
         let p = puzzle();
         let mut out = [0u8; 16];
         let first = answer(
-            2,
+            B2,
             Task::Count { limit: 3 },
             Label::Absent,
             false,
@@ -228,7 +231,7 @@ mod tests {
             assert!(is_solution(&p, &label));
             let mut out = [0u8; 16];
             let o = answer(
-                2,
+                B2,
                 Task::Solve { unique: false },
                 Label::Cells(&label),
                 false,
@@ -238,7 +241,7 @@ mod tests {
             assert_eq!(o.verdict, Verdict::Kept);
             assert_eq!(out, label);
             let o = answer(
-                2,
+                B2,
                 Task::Solve { unique: true },
                 Label::Cells(&label),
                 false,
@@ -257,7 +260,7 @@ mod tests {
         wrong.swap(0, 1); // changes two givens
         let mut out = [9u8; 16];
         let o = answer(
-            2,
+            B2,
             Task::Solve { unique: false },
             Label::Cells(&wrong),
             false,
@@ -270,7 +273,7 @@ mod tests {
         }
         assert_eq!(out, [0; 16]);
         let o = answer(
-            2,
+            B2,
             Task::Solve { unique: false },
             Label::Cells(&wrong),
             true,
@@ -280,7 +283,7 @@ mod tests {
         assert_eq!(o.verdict, Verdict::Answered(1));
         assert!(is_solution(&p, &out));
         let o = answer(
-            2,
+            B2,
             Task::Solve { unique: false },
             Label::Unreadable("expected 16 cells, found 3".into()),
             false,
@@ -300,7 +303,7 @@ mod tests {
         p[1] = 1;
         let mut out = [0u8; 16];
         for task in [Task::Solve { unique: false }, Task::Count { limit: 2 }] {
-            let o = answer(2, task, Label::Absent, false, &p, &mut out);
+            let o = answer(B2, task, Label::Absent, false, &p, &mut out);
             assert!(
                 matches!(o.verdict, Verdict::Bad(RecordError::Duplicate { .. })),
                 "{o:?}"
@@ -310,7 +313,7 @@ mod tests {
         // column 3 has a 3 and its box a 4.
         let dead = [1, 2, 0, 0, 0, 0, 0, 4, 0, 0, 3, 0, 0, 0, 0, 0];
         let o = answer(
-            2,
+            B2,
             Task::Count { limit: 2 },
             Label::Absent,
             false,
@@ -319,7 +322,7 @@ mod tests {
         );
         assert_eq!(o.verdict, Verdict::Answered(0));
         let o = answer(
-            2,
+            B2,
             Task::Solve { unique: false },
             Label::Absent,
             false,

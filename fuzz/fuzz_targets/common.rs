@@ -3,9 +3,10 @@
 
 #![allow(dead_code)]
 
-/// True when `answer` completes `puzzle` (box size `b`, `0` blank).
-pub fn valid(b: usize, puzzle: &[u8], answer: &[u8]) -> bool {
-    let n = b * b;
+/// True when `answer` completes `puzzle` (boxes `h` rows by `w` columns,
+/// `0` blank).
+pub fn valid(h: usize, w: usize, puzzle: &[u8], answer: &[u8]) -> bool {
+    let n = h * w;
     if puzzle.len() != n * n || answer.len() != n * n {
         return false;
     }
@@ -21,7 +22,8 @@ pub fn valid(b: usize, puzzle: &[u8], answer: &[u8]) -> bool {
         for k in 0..n {
             row |= 1 << answer[u * n + k];
             col |= 1 << answer[k * n + u];
-            let (r, c) = ((u / b) * b + k / b, (u % b) * b + k % b);
+            // Box u: boxes run `h` across (n / w of them), each `w` wide.
+            let (r, c) = ((u / h) * h + k / w, (u % h) * w + k % w);
             bx |= 1 << answer[r * n + c];
         }
         let full = ((1u128 << n) - 1) << 1;

@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(array) = Array::open(data) else {
         return;
     };
-    let side = array.box_size * array.box_size;
+    let side = array.boxes.side();
     let mut cells = vec![0u8; array.cells];
     for row in 0..array.rows.min(64) {
         if array.row(row, &mut cells).is_ok() {

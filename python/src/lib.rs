@@ -19,7 +19,8 @@ use pyo3::types::{PyList, PyString};
 
 use sudoku_bulk::batch;
 use sudoku_bulk::detect::{self, Forced, ShapeName};
-use sudoku_bulk::format::{Layout, Shape, Symbols};
+use sudoku_bulk::format::{Layout, Shape};
+use sudoku_bulk::solver::Boxes;
 use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::record::{self, Label, Outcome, Task, Verdict};
 
@@ -108,11 +109,27 @@ fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
     Ok(p)
 }
 
-/// Box size of a row of `cells` cells (4x4 to 25x25).
-fn box_of_cells(cells: usize) -> PyResult<usize> {
-    (2..=5).find(|b| b * b * b * b == cells).ok_or_else(|| {
+/// Boxes of a row of `cells` cells (N*N for a side N from 4 to 64 that
+/// boxes tile; rectangular sides get their usual boxes, 6 → 2x3).
+fn box_of_cells(cells: usize) -> PyResult<Boxes> {
+    let side = cells.isqrt();
+    (side * side == cells)
+        .then(|| Boxes::for_side(side))
+        .flatten()
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "a row of {cells} cells is no grid size this package knows \
+                 (N*N for N from 4 to 64, not prime: 16, 36, 81, 256, 625 ...)"
+            ))
+        })
+}
+
+/// The usual boxes of a grid `size` cells wide.
+fn boxes_of_side(size: usize) -> PyResult<Boxes> {
+    Boxes::for_side(size).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "a row of {cells} cells is no grid size this package knows (16, 81, 256 or 625)"
+            "size must be a grid side from 4 to 64 that boxes tile (6, 8, 9, 10, 12, 16, 25 ...), \
+             not {size}"
         ))
     })
 }
@@ -124,7 +141,7 @@ type LoadFn<'a> = dyn Fn(usize, &mut [u8]) -> Result<(), String> + Sync + 'a;
 #[derive(Clone, Copy)]
 struct Plan<'a> {
     threads: Option<usize>,
-    box_size: usize,
+    boxes: Boxes,
     rows: usize,
     job: Job,
     /// Write answers as this layout's one-line text instead of cells.
@@ -148,12 +165,12 @@ fn run(
 ) -> PyResult<Done> {
     let Plan {
         threads,
-        box_size,
+        boxes,
         rows,
         job,
         text,
     } = plan;
-    let side = box_size * box_size;
+    let side = boxes.side();
     let n = side * side;
     let pool = pool(threads)?;
     let task = job.task();
@@ -188,12 +205,12 @@ fn run(
                     },
                 };
                 let Some(layout) = text else {
-                    return record::answer(box_size, task, label, false, cells, answer);
+                    return record::answer(boxes, task, label, false, cells, answer);
                 };
                 // Text answers are written here, on the workers: one symbol
                 // per cell, so a row's text fits its `n`-byte slot.
                 let mut cells_out = [0u8; MAX_CELLS];
-                let o = record::answer(box_size, task, label, false, cells, &mut cells_out[..n]);
+                let o = record::answer(boxes, task, label, false, cells, &mut cells_out[..n]);
                 if o.is_good() {
                     TEXT.with_borrow_mut(|t| {
                         t.clear();
@@ -335,12 +352,12 @@ fn run_array(
     with_slice!(
         puzzles,
         |p, rows, n| {
-            let box_size = box_of_cells(n)?;
-            let side = box_size * box_size;
+            let boxes = box_of_cells(n)?;
+            let side = boxes.side();
             let load = |row: usize, cells: &mut [u8]| p.load(n, side, row, cells);
             let plan = Plan {
                 threads,
-                box_size,
+                boxes,
                 rows,
                 job,
                 text: None,
@@ -593,7 +610,7 @@ fn run_packed(
     let load_sol = |row: usize, cells: &mut [u8]| parse(sol.expect("checked"), row, cells);
     let plan = Plan {
         threads,
-        box_size: layout.box_size,
+        boxes: layout.boxes,
         rows: p.rows,
         job,
         text: matches!(job, Job::Solve { .. }).then_some(&layout),
@@ -829,12 +846,12 @@ fn run_arrow<'py>(
 /// Returns `(cells, solutions, guesses)`: flat uint8 arrays of `n` rows and an
 /// int64 array.
 #[pyfunction]
-#[pyo3(signature = (n, box_size, seed, clues=None, level=None, symmetry="none", threads=None))]
+#[pyo3(signature = (n, size, seed, clues=None, level=None, symmetry="none", threads=None))]
 #[allow(clippy::type_complexity, clippy::too_many_arguments)] // mirrors the Python keywords
 fn generate_cells<'py>(
     py: Python<'py>,
     n: u64,
-    box_size: usize,
+    size: usize,
     seed: u64,
     clues: Option<usize>,
     level: Option<&str>,
@@ -870,7 +887,7 @@ fn generate_cells<'py>(
         }
     };
     let spec = Spec {
-        box_size,
+        boxes: boxes_of_side(size)?,
         clues,
         level,
         symmetry,
@@ -904,19 +921,14 @@ fn generate_cells<'py>(
 fn cells_to_strings<'py>(
     py: Python<'py>,
     cells: PyReadonlyArray1<'py, u8>,
-    box_size: usize,
+    size: usize,
 ) -> PyResult<Bound<'py, PyList>> {
-    let symbols = if box_size == 3 {
-        Symbols::Digits
-    } else {
-        Symbols::Letters
-    };
-    let layout = Layout::new(Shape::Line, box_size, symbols);
+    let layout = Layout::one_line(boxes_of_side(size)?);
     let n = layout.cells();
     let cells = cells
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let side = box_size * box_size;
+    let side = size;
     if cells.len() % n != 0 || cells.iter().any(|&c| c as usize > side) {
         return Err(PyValueError::new_err("cells are not rows of a grid"));
     }

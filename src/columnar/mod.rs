@@ -16,6 +16,7 @@
 //! Rows are counted from 0 in messages (`FILE:row R: reason`), as NumPy and
 //! DataFrame indices are.
 
+use crate::solver::Boxes;
 use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -120,6 +121,8 @@ pub struct Job<'a> {
     pub column: Option<&'a str>,
     /// Cell symbols the user forced (string columns).
     pub symbols: Option<Symbols>,
+    /// Box shape the user forced (`--box`, `--size`).
+    pub boxes: Option<Boxes>,
     /// Output path (`None`: stdout).
     pub output: Option<&'a Path>,
     /// Draw a progress bar.
@@ -207,6 +210,7 @@ fn run_hook(cfg: &BulkConfig, name: &str, kind: Kind, data: Data<'_>) -> anyhow:
         overwrite: cfg.overwrite,
         column: cfg.forced.column.as_deref(),
         symbols: cfg.forced.symbols,
+        boxes: cfg.forced.boxes,
         output: cfg.output.as_deref(),
         progress: cfg.progress,
         reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
@@ -279,7 +283,7 @@ fn run(job: &Job<'_>, kind: Kind, data: Data<'_>, out: &mut Output) -> anyhow::R
 /// Rows of one step, solved: what every writer needs.
 pub struct Solved {
     /// Box size of the grids.
-    pub box_size: usize,
+    pub boxes: Boxes,
     /// Answer cells, `rows × cells` (zeros for bad rows).
     pub answers: Vec<u8>,
     /// One outcome per row.
@@ -299,21 +303,21 @@ impl Solved {
 /// Solves `rows` rows: `puzzle(row, cells)` fills a row's cells (or says why
 /// it cannot), `label(row)` gives its existing solution. Runs on the current
 /// rayon pool.
-pub fn solve_step<P, L>(job: &Job<'_>, box_size: usize, rows: usize, puzzle: P, label: L) -> Solved
+pub fn solve_step<P, L>(job: &Job<'_>, boxes: Boxes, rows: usize, puzzle: P, label: L) -> Solved
 where
     P: Fn(usize, &mut [u8]) -> Result<(), RecordError> + Sync,
     L: for<'x> Fn(usize, &'x mut Vec<u8>) -> crate::record::Label<'x> + Sync,
 {
-    let side = box_size * box_size;
+    let side = boxes.side();
     let n = side * side;
     let answers = vec![0u8; rows * n];
     job.pool
-        .install(|| solve_rows(job, box_size, rows, &puzzle, &label, answers))
+        .install(|| solve_rows(job, boxes, rows, &puzzle, &label, answers))
 }
 
 fn solve_rows<P, L>(
     job: &Job<'_>,
-    box_size: usize,
+    boxes: Boxes,
     rows: usize,
     puzzle: &P,
     label: &L,
@@ -336,7 +340,7 @@ where
         }
         let mut scratch = Vec::new();
         let label = label(row, &mut scratch);
-        crate::record::answer(box_size, job.task, label, job.overwrite, &cells, answer)
+        crate::record::answer(boxes, job.task, label, job.overwrite, &cells, answer)
     });
     let grades = job.stats.then(|| {
         outcomes
@@ -348,12 +352,12 @@ where
                 }
                 let mut cells = vec![0u8; n];
                 puzzle(row, &mut cells).ok()?;
-                Some(crate::generate::grade(box_size, &cells))
+                Some(crate::generate::grade(boxes, &cells))
             })
             .collect()
     });
     Solved {
-        box_size,
+        boxes,
         answers,
         outcomes,
         grades,
@@ -422,19 +426,23 @@ pub fn write_text(job: &Job<'_>, layout: &Layout, solved: &Solved, out: &mut Vec
     }
 }
 
-/// The one-line text layout for answers of `box_size` grids.
-pub fn text_layout(box_size: usize, symbols: Option<Symbols>) -> Layout {
-    let symbols = symbols.unwrap_or(if box_size <= 3 {
-        Symbols::Digits
-    } else {
-        Symbols::Letters
-    });
-    Layout::new(Shape::Line, box_size, symbols)
+/// The one-line text layout for answers of `boxes` grids.
+pub fn text_layout(boxes: Boxes, symbols: Option<Symbols>) -> Layout {
+    match symbols {
+        Some(s) => Layout::new(Shape::Line, boxes, s),
+        None => Layout::one_line(boxes),
+    }
 }
 
-/// Box size of a grid of `cells` cells (9x9, 16x16, 25x25).
-pub fn box_of_cells(cells: usize) -> Option<usize> {
-    (3..=5).find(|b| b * b * b * b == cells)
+/// The usual boxes of a grid of `cells` cells (N*N for a side N from 4
+/// to 64 that boxes tile: 6x6 as 2x3, 9x9 as 3x3, ...).
+pub fn box_of_cells(cells: usize) -> Option<Boxes> {
+    let side = cells.isqrt();
+    if side * side == cells {
+        Boxes::for_side(side)
+    } else {
+        None
+    }
 }
 
 /// The hook `cmd::check` calls first: checks a columnar puzzle file (its
@@ -459,6 +467,7 @@ pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>>
     let spec = CheckSpec {
         column: cfg.forced.column.as_deref(),
         symbols: cfg.forced.symbols,
+        boxes: cfg.forced.boxes,
     };
     let report = match kind {
         Kind::Npy => npy::check(&pname, data, answers)?,
@@ -519,18 +528,20 @@ pub struct CheckSpec<'a> {
     pub column: Option<&'a str>,
     /// Forced symbols for string columns.
     pub symbols: Option<Symbols>,
+    /// Forced box shape.
+    pub boxes: Option<Boxes>,
 }
 
 /// Verifies one answer row against its puzzle row, both already decoded
 /// (or not), for `check`.
 pub fn check_row(
-    box_size: usize,
+    boxes: Boxes,
     puzzle: Result<&[u8], String>,
     answer: Result<&[u8], String>,
 ) -> Result<(), String> {
     let p = puzzle.map_err(|e| format!("puzzle is bad: {e}"))?;
     let a = answer.map_err(|e| format!("solution: {e}"))?;
-    crate::solver::verify(box_size, p, a)
+    crate::solver::verify(boxes, p, a)
 }
 
 #[cfg(test)]

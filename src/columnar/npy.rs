@@ -10,6 +10,7 @@
 //! <N·81 little-endian integers, row-major>
 //! ```
 
+use crate::solver::Boxes;
 use std::fmt::Write as _;
 
 use anyhow::Context;
@@ -157,22 +158,19 @@ impl Header {
     /// The grid of each row: (box size, cells per row, leading dimensions
     /// that count rows). `(N, 81)`, `(N, 9, 9)` and their 16x16 and 25x25
     /// twins; a lone `(81,)` or `(9, 9)` is one puzzle.
-    pub fn grid(&self) -> Result<(usize, usize, usize), String> {
+    pub fn grid(&self) -> Result<(Boxes, usize, usize), String> {
         let s = &self.shape;
         if s.len() >= 2 {
             let (a, b) = (s[s.len() - 2], s[s.len() - 1]);
-            if a == b && [9, 16, 25].contains(&a) {
-                return Ok((
-                    super::box_of_cells(a * a).expect("listed"),
-                    a * a,
-                    s.len() - 2,
-                ));
+            if let (true, Some(boxes)) = (a == b, super::box_of_cells(a * a)) {
+                return Ok((boxes, a * a, s.len() - 2));
             }
         }
         match s.last().and_then(|&c| super::box_of_cells(c)) {
             Some(b) => Ok((b, s[s.len() - 1], s.len() - 1)),
             None => Err(format!(
-                "shape {}: expected (N, 81), (N, 9, 9), (N, 256), (N, 16, 16), (N, 625) or (N, 25, 25)",
+                "shape {}: expected (N, S*S) or (N, S, S) for a grid side S from 4 to 64 \
+                 (81 or 9, 9 for 9x9; 36 or 6, 6 for 6x6 ...)",
                 shape_text(s)
             )),
         }
@@ -315,7 +313,7 @@ pub struct Array<'a> {
     /// The header.
     pub header: Header,
     /// Box size of each grid.
-    pub box_size: usize,
+    pub boxes: Boxes,
     /// Cells per row.
     pub cells: usize,
     /// Rows (puzzles).
@@ -330,7 +328,7 @@ impl<'a> Array<'a> {
     /// Parses and checks `data` (a whole `.npy` file).
     pub fn open(data: &'a [u8]) -> Result<Array<'a>, String> {
         let header = parse_header(data)?;
-        let (box_size, cells, lead) = header.grid()?;
+        let (boxes, cells, lead) = header.grid()?;
         let rows = header.shape[..lead].iter().product::<usize>();
         let want = header
             .len()
@@ -353,7 +351,7 @@ impl<'a> Array<'a> {
         Ok(Array {
             data: &data[header.data_offset..],
             header,
-            box_size,
+            boxes,
             cells,
             rows,
             lead,
@@ -363,7 +361,7 @@ impl<'a> Array<'a> {
     /// Decodes row `row` into `cells` (0 blank): values outside
     /// `0..=side` make the row bad.
     pub fn row(&self, row: usize, cells: &mut [u8]) -> Result<(), RecordError> {
-        let side = self.box_size * self.box_size;
+        let side = self.boxes.side();
         let base = row * self.cells;
         let dtype = self.header.dtype;
         if dtype == Dtype::U8 {
@@ -406,7 +404,7 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
             job.name
         );
     }
-    let layout = super::text_layout(arr.box_size, None);
+    let layout = super::text_layout(arr.boxes, None);
     let counting = matches!(job.task, Task::Count { .. });
     let w = out.writer();
     if !text {
@@ -425,7 +423,7 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
         let rows = (arr.rows - first).min(super::ROWS_PER_STEP);
         let solved = super::solve_step(
             job,
-            arr.box_size,
+            arr.boxes,
             rows,
             |r, cells| arr.row(first + r, cells),
             |_, _| Label::Absent,
@@ -494,7 +492,7 @@ pub fn check(
         _ => unreachable!("check reads files"),
     };
     let a = Array::open(adata).map_err(|e| anyhow::anyhow!("{aname}: {e}"))?;
-    if a.box_size != p.box_size {
+    if a.boxes != p.boxes {
         anyhow::bail!("{pname} / {aname}: puzzles and answers have different grid sizes");
     }
     let mut report = Report::default();
@@ -511,7 +509,7 @@ pub fn check(
         super::record(
             &mut report,
             row as u64,
-            super::check_row(p.box_size, pr, ar),
+            super::check_row(p.boxes, pr, ar),
         );
     }
     if p.rows != a.rows {
@@ -556,7 +554,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(ok.dtype, Dtype::I32);
-        assert_eq!(ok.grid().unwrap(), (3, 81, 1));
+        assert_eq!(ok.grid().unwrap(), (Boxes::NINE, 81, 1));
         let err = |dict: &str| parse_header(&h(dict)).unwrap_err();
         assert!(
             err("{'descr': '>i4', 'fortran_order': False, 'shape': (2, 81), }")
@@ -593,7 +591,7 @@ mod tests {
             }
         }
         let arr = Array::open(&file).unwrap();
-        assert_eq!((arr.rows, arr.cells, arr.box_size), (2, 81, 3));
+        assert_eq!((arr.rows, arr.cells, arr.boxes), (2, 81, Boxes::NINE));
         let mut cells = [0u8; 81];
         arr.row(0, &mut cells).unwrap();
         assert_eq!(&cells[..11], &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0]);

@@ -10,6 +10,7 @@
 //! (`list`, `large_list`, `fixed_size_list`, one level nested for
 //! `[[...9], ...]` rows), 0 or null = blank.
 
+use crate::solver::Boxes;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -59,7 +60,7 @@ pub struct Plan {
 /// The grid size and, for string columns, how cells are written.
 #[derive(Clone, Debug)]
 struct Grid {
-    box_size: usize,
+    boxes: Boxes,
     /// Layout of string puzzles (also used to write string answers).
     text: Layout,
     /// Layout of string solutions, when the solution column is strings.
@@ -113,6 +114,7 @@ impl Plan {
             job.name,
             job.column,
             job.symbols,
+            job.boxes,
             job.task,
             job.stats,
             schema,
@@ -123,6 +125,7 @@ impl Plan {
         name: &str,
         column: Option<&str>,
         symbols: Option<crate::format::Symbols>,
+        boxes: Option<Boxes>,
         task: Task,
         stats: bool,
         schema: &Schema,
@@ -131,6 +134,7 @@ impl Plan {
             name: &'a str,
             column: Option<&'a str>,
             symbols: Option<crate::format::Symbols>,
+            boxes: Option<Boxes>,
             task: Task,
             stats: bool,
         }
@@ -138,6 +142,7 @@ impl Plan {
             name,
             column,
             symbols,
+            boxes,
             task,
             stats,
         };
@@ -242,6 +247,8 @@ impl Plan {
                 shape: Some(ShapeName::Line),
                 symbols: job.symbols,
                 column: None,
+                side: None,
+                boxes: job.boxes,
             },
         })
     }
@@ -257,7 +264,7 @@ impl Plan {
             .take(100)
             .filter_map(|i| text_value(col.as_ref(), i).map(<[u8]>::to_vec))
             .collect();
-        let box_size = if is_text(col.data_type()) {
+        let boxes = if is_text(col.data_type()) {
             if sample.is_empty() {
                 return Ok(());
             }
@@ -267,14 +274,22 @@ impl Plan {
                 return Ok(());
             };
             let (a, b) = leaf_range(col.as_ref(), i);
-            Some(super::box_of_cells(b - a).ok_or_else(|| {
+            let found = match self.forced.boxes {
+                Some(forced) => Some(forced).filter(|f| f.cells() == b - a),
+                None => super::box_of_cells(b - a),
+            };
+            Some(found.ok_or_else(|| {
                 anyhow::anyhow!(
-                    "{job_name}:row {i}: the puzzle has {} cells; expected 81, 256 or 625",
-                    b - a
+                    "{job_name}:row {i}: the puzzle has {} cells; expected {}",
+                    b - a,
+                    match self.forced.boxes {
+                        Some(f) => format!("{} for --box {f}", f.cells()),
+                        None => "N*N for a grid side N from 4 to 64 (81, 256, 625, ...)".into(),
+                    }
                 )
             })?)
         };
-        let text = match box_size {
+        let text = match boxes {
             Some(b) => super::text_layout(b, self.forced.symbols),
             None => self.detect(job_name, &sample)?,
         };
@@ -294,7 +309,7 @@ impl Plan {
             }
         }
         self.grid = Some(Grid {
-            box_size: text.box_size,
+            boxes: text.boxes,
             text,
             label_text,
         });
@@ -331,11 +346,11 @@ impl Plan {
         let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
         let rows = solved.rows();
         let n = solved.answers.len() / rows.max(1);
-        let side = solved.box_size * solved.box_size;
+        let side = solved.boxes.side();
         let text = self
             .grid
             .as_ref()
-            .map_or_else(|| super::text_layout(3, None), |g| g.text.clone());
+            .map_or_else(|| super::text_layout(Boxes::NINE, None), |g| g.text.clone());
         match job.task {
             Task::Solve { .. } => {
                 let target = match self.solution {
@@ -406,7 +421,7 @@ impl Plan {
     fn text_layout(&self) -> Layout {
         self.grid
             .as_ref()
-            .map_or_else(|| super::text_layout(3, None), |g| g.text.clone())
+            .map_or_else(|| super::text_layout(Boxes::NINE, None), |g| g.text.clone())
     }
 }
 
@@ -430,7 +445,7 @@ impl Work {
                 })
                 .collect();
             return Solved {
-                box_size: 3,
+                boxes: Boxes::NINE,
                 answers: vec![0; rows * 81],
                 outcomes,
                 grades: job.stats.then(|| vec![None; rows]),
@@ -441,7 +456,7 @@ impl Work {
         let n = grid.text.cells();
         super::solve_step(
             job,
-            grid.box_size,
+            grid.boxes,
             rows,
             |r, cells| decode(pcol, r, &grid.text, n, cells),
             |r, scratch| match scol {
@@ -558,7 +573,7 @@ fn decode(
         });
     }
     let leaf = leaf_values(col).as_ref();
-    let side = text.box_size * text.box_size;
+    let side = text.boxes.side();
     match leaf.data_type() {
         DataType::Int8 => ints::<Int8Type>(leaf, range, side, cells),
         DataType::Int16 => ints::<Int16Type>(leaf, range, side, cells),
@@ -994,6 +1009,7 @@ pub fn check(
             name,
             spec.column,
             spec.symbols,
+            spec.boxes,
             Task::Solve { unique: false },
             false,
             schema,
@@ -1066,7 +1082,7 @@ pub fn check(
                     RecordError::Csv(m) if m.contains("null") => "no answer (null)".to_string(),
                     e => e.to_string(),
                 });
-            super::record(&mut report, row, super::check_row(grid.box_size, p, a));
+            super::record(&mut report, row, super::check_row(grid.boxes, p, a));
             row += 1;
         }
     }

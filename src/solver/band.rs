@@ -570,11 +570,11 @@ mod tests {
             let mut out = [0u8; 81];
             let s = solve(&cells, 2, &mut out);
             assert_eq!(s.count, 1, "{p}");
-            verify(3, &cells, &out).unwrap();
+            verify(crate::solver::Boxes::NINE, &cells, &out).unwrap();
             let s1 = solve(&cells, 1, &mut out);
             assert_eq!(s1.count, 1);
             assert!(s1.guesses <= s.guesses);
-            verify(3, &cells, &out).unwrap();
+            verify(crate::solver::Boxes::NINE, &cells, &out).unwrap();
         }
     }
 
@@ -583,12 +583,12 @@ mod tests {
         let mut out = [0u8; 81];
         let s = solve(&[0; 81], 2, &mut out);
         assert_eq!(s.count, 2);
-        verify(3, &[0; 81], &out).unwrap();
+        verify(crate::solver::Boxes::NINE, &[0; 81], &out).unwrap();
         for (a, b) in [(0, 8), (0, 72), (0, 20), (40, 44)] {
             let mut c = [0u8; 81];
             c[a] = 5;
             c[b] = 5;
-            assert!(find_conflict(3, &c).is_some());
+            assert!(find_conflict(crate::solver::Boxes::NINE, &c).is_some());
             assert_eq!(solve(&c, 2, &mut out).count, 0, "{a} {b}");
         }
         // Consistent givens, no solution: r1c9 must be 9, column 9 has one.
@@ -633,10 +633,10 @@ mod tests {
             }
             let (mut a, mut g) = ([0u8; 81], [0u8; 81]);
             let ours = solve(&p, 2, &mut a);
-            let theirs = generic::solve(3, &p, 2, &mut g);
+            let theirs = generic::solve(super::super::Boxes::NINE, &p, 2, &mut g);
             assert_eq!(ours.count, theirs.count, "round {round}");
             if ours.count > 0 {
-                verify(3, &p, &a).unwrap();
+                verify(super::super::Boxes::NINE, &p, &a).unwrap();
             }
         }
     }

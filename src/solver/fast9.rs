@@ -1579,11 +1579,11 @@ mod tests {
             let mut out = [0u8; 81];
             let two = solve(&cells, 2, &mut out);
             assert_eq!(two.count, 1, "{p}");
-            verify(3, &cells, &out).unwrap_or_else(|e| panic!("{p}: {e}"));
+            verify(crate::solver::Boxes::NINE, &cells, &out).unwrap_or_else(|e| panic!("{p}: {e}"));
             let mut first = [0u8; 81];
             let one = solve(&cells, 1, &mut first);
             assert_eq!(one.count, 1, "{p}");
-            verify(3, &cells, &first).unwrap_or_else(|e| panic!("{p}: {e}"));
+            verify(crate::solver::Boxes::NINE, &cells, &first).unwrap_or_else(|e| panic!("{p}: {e}"));
             // Stopping at the first solution never explores more.
             assert!(one.guesses <= two.guesses, "{p}");
         }
@@ -1595,9 +1595,9 @@ mod tests {
             let cells = parse(p);
             let mut out = [0u8; 81];
             assert_eq!(solve(&cells, 2, &mut out).count, 2, "{p}");
-            verify(3, &cells, &out).unwrap_or_else(|e| panic!("{p}: {e}"));
+            verify(crate::solver::Boxes::NINE, &cells, &out).unwrap_or_else(|e| panic!("{p}: {e}"));
             assert_eq!(solve(&cells, 3, &mut out).count, 3, "{p}");
-            verify(3, &cells, &out).unwrap();
+            verify(crate::solver::Boxes::NINE, &cells, &out).unwrap();
         }
     }
 
@@ -1610,7 +1610,7 @@ mod tests {
             *v = i as u8 + 1;
         }
         c[44] = 9;
-        assert!(find_conflict(3, &c).is_none());
+        assert!(find_conflict(crate::solver::Boxes::NINE, &c).is_none());
         assert_eq!(solve(&c, 2, &mut out).count, 0);
         // A unique puzzle plus a given that differs from its solution but
         // clashes with no other given has no solution.
@@ -1618,13 +1618,13 @@ mod tests {
             let cells = parse(p);
             let mut sol = [0u8; 81];
             assert_eq!(solve(&cells, 1, &mut sol).count, 1);
-            verify(3, &cells, &sol).unwrap();
+            verify(crate::solver::Boxes::NINE, &cells, &sol).unwrap();
             let mut tried = 0;
             for i in (0..81).filter(|&i| cells[i] == 0) {
                 for v in 1..=9u8 {
                     let mut c = cells;
                     c[i] = v;
-                    if v == sol[i] || find_conflict(3, &c).is_some() {
+                    if v == sol[i] || find_conflict(crate::solver::Boxes::NINE, &c).is_some() {
                         continue;
                     }
                     assert_eq!(solve(&c, 2, &mut out).count, 0, "{p} cell {i} = {v}");
@@ -1652,7 +1652,7 @@ mod tests {
                 let portable = solve_with::<Portable, Tables>(p, limit, &mut b);
                 assert_eq!(native, portable);
                 assert_eq!(a, b);
-                verify(3, p, &a).unwrap();
+                verify(crate::solver::Boxes::NINE, p, &a).unwrap();
                 #[cfg(target_arch = "x86_64")]
                 if std::is_x86_feature_detected!("bmi1") && std::is_x86_feature_detected!("bmi2") {
                     let mut c = [0u8; 81];
@@ -1748,7 +1748,7 @@ mod tests {
         let mut out = [0u8; 81];
         let s = solve(&[0; 81], 2, &mut out);
         assert_eq!(s.count, 2);
-        verify(3, &[0; 81], &out).unwrap();
+        verify(crate::solver::Boxes::NINE, &[0; 81], &out).unwrap();
     }
 
     #[test]
@@ -1758,7 +1758,7 @@ mod tests {
             let mut c = [0u8; 81];
             c[a] = 5;
             c[b] = 5;
-            assert!(find_conflict(3, &c).is_some());
+            assert!(find_conflict(crate::solver::Boxes::NINE, &c).is_some());
             assert_eq!(solve(&c, 2, &mut out).count, 0, "{a} {b}");
         }
     }
@@ -1795,7 +1795,7 @@ mod tests {
             }
             let (mut a, mut g) = ([0u8; 81], [0u8; 81]);
             let ours = solve(&p, 2, &mut a);
-            let theirs = generic::solve(3, &p, 2, &mut g);
+            let theirs = generic::solve(crate::solver::Boxes::NINE, &p, 2, &mut g);
             assert_eq!(ours.count, theirs.count, "round {round}");
             // `solve` takes the BMI2 path where the CPU has it: the table
             // path must give the same search, guesses and answer.
@@ -1803,7 +1803,7 @@ mod tests {
             let tables = solve_with::<Native, Tables>(&p, 2, &mut t);
             assert_eq!((tables, t), (ours, a), "round {round}: table path");
             if ours.count > 0 {
-                verify(3, &p, &a).unwrap();
+                verify(crate::solver::Boxes::NINE, &p, &a).unwrap();
             }
         }
     }

@@ -1,65 +1,86 @@
-//! Generic NxN solver (box size 2..=6, grids 4x4 to 36x36): the path every
-//! non-9x9 puzzle takes. Pure: cells in, outcome out; one heap stack of
-//! states per call, nothing else allocated.
+//! Generic NxN solver (any box of R x C cells, sides 4 to 64): the path
+//! every non-9x9 puzzle takes. Pure: cells in, outcome out; one heap stack
+//! of states per call, nothing else allocated in the search.
 //!
-//! Layout, monomorphised per box size (`B`, side `N = B*B`, cells `C = N*N`):
+//! Layout, monomorphised per cell capacity `C` (the grid's `N*N` cells
+//! rounded up to a size class), with the box shape and side `N` at run time:
 //!
 //! ```text
 //!   cand[i]  u64, bit d-1 set while digit d may stand in cell i
 //!   value[i] 0 while open, else the digit placed
-//!   units    rows[N][N], cols[N][N], boxes[N][N]: cell indices
+//!   Geo      units[u*N..u*N+N]: cell indices of unit u (rows 0..N,
+//!            columns N..2N, boxes 2N..3N); at[i] = [row, col, box] of i
+//!   dirty    [rows, cols, boxes] bit sets of units to rescan
 //! ```
 //!
-//! Placing a digit clears it from the cell's 3(N-1) peers; propagation runs
+//! Placing a digit clears it from the cell's peers; propagation runs
 //! naked singles and hidden singles (bit-sliced once/twice/thrice per unit)
 //! to a fixed point. The search then branches on the smallest choice among
 //! every constraint, as Knuth's dancing links does: a cell with the fewest
 //! candidates, or a (unit, digit) with only two places left. Branching on
 //! cells alone is what makes judge-style solvers stall on sparse 16x16 and
 //! 25x25 grids (hundreds of guesses per puzzle at 60% blanks).
+//!
+//! That depth-first search wins the median everywhere, but on big random
+//! grids one wrong choice made deep can leave a dead subtree that takes it
+//! hundreds of thousands of guesses to refute. Past a guess budget the
+//! puzzle goes to [`super::cdcl`], which learns from its conflicts.
 
-use super::Search;
+use super::{Boxes, Search};
+
+/// The grid's shape, shared by every state of one search.
+struct Geo {
+    boxes: Boxes,
+    n: usize,
+    full: u64,
+    /// Cells of unit `u` at `units[u*n..u*n+n]`.
+    units: Vec<u16>,
+    /// Row, column and box of each cell.
+    at: Vec<[u8; 3]>,
+}
+
+impl Geo {
+    fn new(boxes: Boxes) -> Geo {
+        let n = boxes.side();
+        let mut units = Vec::with_capacity(3 * n * n);
+        for r in 0..n {
+            units.extend((0..n).map(|k| (r * n + k) as u16));
+        }
+        for c in 0..n {
+            units.extend((0..n).map(|k| (k * n + c) as u16));
+        }
+        for b in 0..n {
+            units.extend((0..n).map(|k| boxes.box_cell(b, k) as u16));
+        }
+        let at = (0..n * n)
+            .map(|i| {
+                let (r, c) = (i / n, i % n);
+                [r as u8, c as u8, boxes.box_of(r, c) as u8]
+            })
+            .collect();
+        Geo {
+            boxes,
+            n,
+            full: u64::MAX >> (64 - n),
+            units,
+            at,
+        }
+    }
+
+    #[inline(always)]
+    fn unit(&self, u: usize) -> &[u16] {
+        &self.units[u * self.n..u * self.n + self.n]
+    }
+}
 
 #[derive(Clone)]
 struct State<const C: usize> {
     cand: [u64; C],
     value: [u8; C],
     open: usize,
-    /// Units (rows, then columns, then boxes) whose cells changed since the
+    /// Units (rows, columns, boxes) whose cells changed since the
     /// hidden-single pass last looked at them; only those are rescanned.
-    dirty: u128,
-}
-
-/// Marks the row, column and box of cell `i` dirty.
-#[inline(always)]
-fn units_of<const B: usize, const N: usize>(i: usize) -> u128 {
-    let (r, c) = (i / N, i % N);
-    (1u128 << r) | (1u128 << (N + c)) | (1u128 << (2 * N + (r / B) * B + c / B))
-}
-
-/// Cell indices of every unit.
-struct Units<const N: usize> {
-    all: Vec<[u16; N]>,
-}
-
-impl<const N: usize> Units<N> {
-    fn new(b: usize) -> Units<N> {
-        let mut all = Vec::with_capacity(3 * N);
-        for r in 0..N {
-            all.push(std::array::from_fn(|k| (r * N + k) as u16));
-        }
-        for c in 0..N {
-            all.push(std::array::from_fn(|k| (k * N + c) as u16));
-        }
-        for bx in 0..N {
-            all.push(std::array::from_fn(|k| {
-                let r = (bx / b) * b + k / b;
-                let c = (bx % b) * b + k % b;
-                (r * N + c) as u16
-            }));
-        }
-        Units { all }
-    }
+    dirty: [u64; 3],
 }
 
 /// Where to branch: the alternatives, each a (cell, digit bit) placement.
@@ -69,50 +90,45 @@ enum Branch {
 }
 
 impl<const C: usize> State<C> {
+    #[inline(always)]
+    fn mark(&mut self, g: &Geo, i: usize) {
+        let [r, c, b] = g.at[i];
+        self.dirty[0] |= 1 << r;
+        self.dirty[1] |= 1 << c;
+        self.dirty[2] |= 1 << b;
+    }
+
     /// Places `bit` in cell `i` and clears it from the peers; peers left
     /// with one candidate go on `singles`. False when a peer is left with
     /// none.
     #[inline]
-    fn place<const B: usize, const N: usize>(
-        &mut self,
-        i: usize,
-        bit: u64,
-        singles: &mut Vec<u16>,
-    ) -> bool {
+    fn place(&mut self, g: &Geo, i: usize, bit: u64, singles: &mut Vec<u16>) -> bool {
         debug_assert!(self.value[i] == 0 && self.cand[i] & bit != 0);
         self.value[i] = bit.trailing_zeros() as u8 + 1;
         self.cand[i] = bit;
         self.open -= 1;
-        let (r, c) = (i / N, i % N);
+        let [r, c, b] = g.at[i];
         let mut ok = true;
-        let mut dirty = units_of::<B, N>(i);
-        let mut clear = |p: usize| {
-            if p != i && self.cand[p] & bit != 0 {
-                let left = self.cand[p] & !bit;
-                self.cand[p] = left;
-                dirty |= units_of::<B, N>(p);
-                ok &= left != 0;
-                if left & left.wrapping_sub(1) == 0 {
-                    singles.push(p as u16);
+        for u in [r as usize, g.n + c as usize, 2 * g.n + b as usize] {
+            for &p in g.unit(u) {
+                let p = p as usize;
+                if p != i && self.cand[p] & bit != 0 {
+                    let left = self.cand[p] & !bit;
+                    self.cand[p] = left;
+                    self.mark(g, p);
+                    ok &= left != 0;
+                    if left & left.wrapping_sub(1) == 0 {
+                        singles.push(p as u16);
+                    }
                 }
             }
-        };
-        for k in 0..N {
-            clear(r * N + k);
-            clear(k * N + c);
         }
-        let (br, bc) = ((r / B) * B, (c / B) * B);
-        for dr in 0..B {
-            for dc in 0..B {
-                clear((br + dr) * N + bc + dc);
-            }
-        }
-        self.dirty |= dirty;
+        self.mark(g, i);
         ok
     }
 
     /// Places every queued naked single (and those they create).
-    fn drain<const B: usize, const N: usize>(&mut self, singles: &mut Vec<u16>) -> bool {
+    fn drain(&mut self, g: &Geo, singles: &mut Vec<u16>) -> bool {
         while let Some(i) = singles.pop() {
             let i = i as usize;
             if self.value[i] != 0 {
@@ -120,7 +136,7 @@ impl<const C: usize> State<C> {
             }
             // A cell queued with one candidate may have lost it since.
             let c = self.cand[i];
-            if c == 0 || !self.place::<B, N>(i, c, singles) {
+            if c == 0 || !self.place(g, i, c, singles) {
                 return false;
             }
         }
@@ -129,16 +145,18 @@ impl<const C: usize> State<C> {
 
     /// Naked and hidden singles to a fixed point; then the branch with the
     /// fewest alternatives. `Err` on a contradiction, `Ok(None)` when solved.
-    fn propagate<const B: usize, const N: usize>(
+    fn propagate(
         &mut self,
-        units: &Units<N>,
+        g: &Geo,
         start: usize,
         singles: &mut Vec<u16>,
+        seg: &mut Vec<u64>,
     ) -> Result<Option<Branch>, ()> {
-        let full: u64 = (1u64 << N) - 1;
-        let lazy_locked = N <= 16;
+        let (n, full) = (g.n, g.full);
+        let cells = n * n;
+        let lazy_locked = n <= 16;
         loop {
-            if !self.drain::<B, N>(singles) {
+            if !self.drain(g, singles) {
                 return Err(());
             }
             if self.open == 0 {
@@ -147,50 +165,52 @@ impl<const C: usize> State<C> {
             let mut progress = false;
             // Hidden singles; remember the best (unit, digit) pair.
             let mut pair: Option<(usize, u64)> = None;
-            let mut todo = std::mem::take(&mut self.dirty);
-            while todo != 0 {
-                let u = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                let cells = &units.all[u];
-                let (mut once, mut twice, mut thrice, mut placed) = (0u64, 0u64, 0u64, 0u64);
-                for &i in cells {
-                    let i = i as usize;
-                    let c = self.cand[i];
-                    if self.value[i] != 0 {
-                        placed |= c;
-                    } else {
-                        thrice |= twice & c;
-                        twice |= once & c;
-                        once |= c;
-                    }
-                }
-                if (once | placed) != full {
-                    return Err(());
-                }
-                let hidden = once & !twice & !placed;
-                if hidden != 0 {
-                    let mut s = hidden;
-                    while s != 0 {
-                        let bit = s & s.wrapping_neg();
-                        s ^= bit;
-                        let spot = cells
-                            .iter()
-                            .map(|&i| i as usize)
-                            .find(|&i| self.value[i] == 0 && self.cand[i] & bit != 0);
-                        match spot {
-                            Some(i) => {
-                                if !self.place::<B, N>(i, bit, singles) {
-                                    return Err(());
-                                }
-                            }
-                            None => return Err(()),
+            let todo = std::mem::take(&mut self.dirty);
+            for (kind, mut set) in todo.into_iter().enumerate() {
+                while set != 0 {
+                    let u = kind * n + set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    let unit = g.unit(u);
+                    let (mut once, mut twice, mut thrice, mut placed) = (0u64, 0u64, 0u64, 0u64);
+                    for &i in unit {
+                        let i = i as usize;
+                        let c = self.cand[i];
+                        if self.value[i] != 0 {
+                            placed |= c;
+                        } else {
+                            thrice |= twice & c;
+                            twice |= once & c;
+                            once |= c;
                         }
                     }
-                    progress = true;
-                } else if pair.is_none() {
-                    let two = twice & !thrice & !placed;
-                    if two != 0 {
-                        pair = Some((u, two & two.wrapping_neg()));
+                    if (once | placed) != full {
+                        return Err(());
+                    }
+                    let hidden = once & !twice & !placed;
+                    if hidden != 0 {
+                        let mut s = hidden;
+                        while s != 0 {
+                            let bit = s & s.wrapping_neg();
+                            s ^= bit;
+                            let spot = unit
+                                .iter()
+                                .map(|&i| i as usize)
+                                .find(|&i| self.value[i] == 0 && self.cand[i] & bit != 0);
+                            match spot {
+                                Some(i) => {
+                                    if !self.place(g, i, bit, singles) {
+                                        return Err(());
+                                    }
+                                }
+                                None => return Err(()),
+                            }
+                        }
+                        progress = true;
+                    } else if pair.is_none() {
+                        let two = twice & !thrice & !placed;
+                        if two != 0 {
+                            pair = Some((u, two & two.wrapping_neg()));
+                        }
                     }
                 }
             }
@@ -200,7 +220,7 @@ impl<const C: usize> State<C> {
             // From 25x25 up, locked candidates run before every branch:
             // run lazily there, 25x25 at 50% blanks fell from 8.0 to 3.5/s.
             if !lazy_locked {
-                match self.locked::<B, N>(singles) {
+                match self.locked(g, seg, singles) {
                     Err(()) => return Err(()),
                     Ok(true) => continue,
                     Ok(false) => {}
@@ -209,8 +229,8 @@ impl<const C: usize> State<C> {
             // The open cell with the fewest candidates; ties go to the
             // first found from `start`, which restarts vary.
             let mut best = (usize::MAX, 0u64, u32::MAX);
-            for j in 0..C {
-                let i = (j + start) % C;
+            for j in 0..cells {
+                let i = (j + start) % cells;
                 if self.value[i] == 0 {
                     let k = self.cand[i].count_ones();
                     if k < best.2 {
@@ -225,7 +245,7 @@ impl<const C: usize> State<C> {
             // be wider than two: a two-way split costs less than the pass
             // (16x16 at 68% blanks: 3.3k → 4.5-5.0k puzzles/s).
             if lazy_locked && best.2 > 2 && pair.is_none() {
-                match self.locked::<B, N>(singles) {
+                match self.locked(g, seg, singles) {
                     Err(()) => return Err(()),
                     Ok(true) => continue,
                     Ok(false) => {}
@@ -240,14 +260,13 @@ impl<const C: usize> State<C> {
             }));
         }
     }
-}
 
-impl<const C: usize> State<C> {
     /// Removes `digits` from open cell `i`: whether anything went, `Err`
     /// if nothing is left; a cell left with one candidate is queued.
     #[inline]
-    fn remove<const B: usize, const N: usize>(
+    fn remove(
         &mut self,
+        g: &Geo,
         i: usize,
         digits: u64,
         singles: &mut Vec<u16>,
@@ -257,7 +276,7 @@ impl<const C: usize> State<C> {
         }
         let left = self.cand[i] & !digits;
         self.cand[i] = left;
-        self.dirty |= units_of::<B, N>(i);
+        self.mark(g, i);
         if left == 0 {
             return Err(());
         }
@@ -268,75 +287,79 @@ impl<const C: usize> State<C> {
     }
 
     /// Locked candidates over every box/line intersection ("minirow" or
-    /// "minicolumn" of B cells): a digit of a box confined to one
-    /// intersection leaves the rest of that line (pointing), and a digit of a
-    /// line confined to one intersection leaves the rest of that box
-    /// (claiming). Returns whether anything was removed.
-    fn locked<const B: usize, const N: usize>(
-        &mut self,
-        singles: &mut Vec<u16>,
-    ) -> Result<bool, ()> {
+    /// "minicolumn"): a digit of a box confined to one intersection leaves
+    /// the rest of that line (pointing), and a digit of a line confined to
+    /// one intersection leaves the rest of that box (claiming). Returns
+    /// whether anything was removed. `seg` is scratch space.
+    fn locked(&mut self, g: &Geo, seg: &mut Vec<u64>, singles: &mut Vec<u16>) -> Result<bool, ()> {
+        let n = g.n;
         let mut changed = false;
         for horizontal in [true, false] {
-            // seg[line][stack]: union of open candidates in the intersection
-            // of a line (row or column) with the box at position `stack`.
-            let mut seg = [[0u64; B]; N];
-            for (line, segs) in seg.iter_mut().enumerate() {
-                for (k, s) in segs.iter_mut().enumerate() {
-                    for j in 0..B {
-                        let along = k * B + j;
-                        let i = if horizontal {
-                            line * N + along
-                        } else {
-                            along * N + line
-                        };
-                        if self.value[i] == 0 {
-                            *s |= self.cand[i];
-                        }
-                    }
-                }
-            }
+            // Along a row a box covers `cols` cells and spans `rows` rows;
+            // along a column, the other way round.
+            let (w, span) = if horizontal {
+                (g.boxes.cols(), g.boxes.rows())
+            } else {
+                (g.boxes.rows(), g.boxes.cols())
+            };
+            let per = n / w;
             let cell = |line: usize, along: usize| {
                 if horizontal {
-                    line * N + along
+                    line * n + along
                 } else {
-                    along * N + line
+                    along * n + line
                 }
             };
-            for band in 0..B {
-                for k in 0..B {
-                    // Box (band, k): its B intersections are lines band*B..+B.
+            // seg[line*per + k]: union of open candidates in the k-th
+            // intersection of a line with a box.
+            seg.clear();
+            for line in 0..n {
+                for k in 0..per {
+                    let mut s = 0u64;
+                    for j in 0..w {
+                        let i = cell(line, k * w + j);
+                        if self.value[i] == 0 {
+                            s |= self.cand[i];
+                        }
+                    }
+                    seg.push(s);
+                }
+            }
+            for band in 0..n / span {
+                for k in 0..per {
+                    // The box at (band, k): its intersections are lines
+                    // band*span..+span.
                     let (mut once, mut twice) = (0u64, 0u64);
-                    for j in 0..B {
-                        let m = seg[band * B + j][k];
+                    for j in 0..span {
+                        let m = seg[(band * span + j) * per + k];
                         twice |= once & m;
                         once |= m;
                     }
                     let box_only = once & !twice;
-                    for j in 0..B {
-                        let line = band * B + j;
+                    for j in 0..span {
+                        let line = band * span + j;
+                        let segs = &seg[line * per..line * per + per];
                         // Pointing: the box's digits only here leave the line.
-                        let point = seg[line][k] & box_only;
+                        let point = segs[k] & box_only;
                         // Claiming: the line's digits only in this box leave
                         // the box.
-                        let (mut elsewhere, mut here) = (0u64, seg[line][k]);
-                        for (k2, &m) in seg[line].iter().enumerate() {
+                        let mut elsewhere = 0u64;
+                        for (k2, &m) in segs.iter().enumerate() {
                             if k2 != k {
                                 elsewhere |= m;
                             }
                         }
-                        here &= !elsewhere;
+                        let here = segs[k] & !elsewhere;
                         if point != 0 {
-                            for along in (0..N).filter(|a| a / B != k) {
-                                changed |=
-                                    self.remove::<B, N>(cell(line, along), point, singles)?;
+                            for along in (0..n).filter(|a| a / w != k) {
+                                changed |= self.remove(g, cell(line, along), point, singles)?;
                             }
                         }
                         if here != 0 {
-                            for j2 in (0..B).filter(|&j2| j2 != j) {
-                                for a in 0..B {
-                                    let i = cell(band * B + j2, k * B + a);
-                                    changed |= self.remove::<B, N>(i, here, singles)?;
+                            for j2 in (0..span).filter(|&j2| j2 != j) {
+                                for a in 0..w {
+                                    let i = cell(band * span + j2, k * w + a);
+                                    changed |= self.remove(g, i, here, singles)?;
                                 }
                             }
                         }
@@ -353,20 +376,20 @@ impl<const C: usize> State<C> {
 }
 
 /// Searches for up to `limit` solutions; see [`super::solve`] for the contract.
-pub fn solve(box_size: usize, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
-    solve_excluding(box_size, cells, None, limit, out)
+pub fn solve(boxes: Boxes, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
+    solve_excluding(boxes, cells, None, limit, out)
 }
 
 /// [`solve`] with one more rule: blank cell `exclude.0` may not hold digit
 /// `exclude.1` (see [`super::solve_excluding`]).
 pub fn solve_excluding(
-    box_size: usize,
+    boxes: Boxes,
     cells: &[u8],
     exclude: Option<(usize, u8)>,
     limit: u32,
     out: &mut [u8],
 ) -> Search {
-    solve_within(box_size, cells, exclude, limit, out, u64::MAX)
+    solve_within(boxes, cells, exclude, limit, out, u64::MAX)
         .expect("an unbounded search always ends")
 }
 
@@ -374,20 +397,24 @@ pub fn solve_excluding(
 /// `max_guesses` guesses in all. Deterministic: the same puzzle gives up
 /// at the same point every time.
 pub fn solve_within(
-    box_size: usize,
+    boxes: Boxes,
     cells: &[u8],
     exclude: Option<(usize, u8)>,
     limit: u32,
     out: &mut [u8],
     max_guesses: u64,
 ) -> Option<Search> {
-    match box_size {
-        2 => run::<2, 4, 16>(cells, exclude, limit, out, max_guesses),
-        3 => run::<3, 9, 81>(cells, exclude, limit, out, max_guesses),
-        4 => run::<4, 16, 256>(cells, exclude, limit, out, max_guesses),
-        5 => run::<5, 25, 625>(cells, exclude, limit, out, max_guesses),
-        6 => run::<6, 36, 1296>(cells, exclude, limit, out, max_guesses),
-        _ => panic!("box size {box_size} is not supported (2..=6)"),
+    // Size classes of the state arrays: a state is cloned at every branch,
+    // so it should not be much bigger than the grid.
+    match boxes.cells() {
+        0..=64 => run::<64>(boxes, cells, exclude, limit, out, max_guesses),
+        65..=144 => run::<144>(boxes, cells, exclude, limit, out, max_guesses),
+        145..=256 => run::<256>(boxes, cells, exclude, limit, out, max_guesses),
+        257..=400 => run::<400>(boxes, cells, exclude, limit, out, max_guesses),
+        401..=625 => run::<625>(boxes, cells, exclude, limit, out, max_guesses),
+        626..=1296 => run::<1296>(boxes, cells, exclude, limit, out, max_guesses),
+        1297..=2401 => run::<2401>(boxes, cells, exclude, limit, out, max_guesses),
+        _ => run::<4096>(boxes, cells, exclude, limit, out, max_guesses),
     }
 }
 
@@ -400,37 +427,37 @@ pub fn solve_within(
 const FIRST_BUDGET: u64 = 256;
 const ATTEMPTS: u32 = 16;
 
-fn run<const B: usize, const N: usize, const C: usize>(
+fn run<const C: usize>(
+    boxes: Boxes,
     cells: &[u8],
     exclude: Option<(usize, u8)>,
     limit: u32,
     out: &mut [u8],
     max_guesses: u64,
 ) -> Option<Search> {
-    assert!(cells.len() == C && out.len() == C);
-    let full: u64 = (1u64 << N) - 1;
+    let g = Geo::new(boxes);
+    let n = g.n;
+    assert!(cells.len() == n * n && out.len() == n * n && n * n <= C);
     if limit == 0 {
         return Some(Search::default());
     }
-    let units = Units::<N>::new(B);
     let mut root = State::<C> {
-        cand: [full; C],
+        cand: [g.full; C],
         value: [0; C],
-        open: C,
-        dirty: (1u128 << (3 * N)) - 1,
+        open: n * n,
+        dirty: [g.full; 3],
     };
     for (i, &d) in cells.iter().enumerate() {
         if d == 0 {
             continue;
         }
-        let bit = 1u64 << (d - 1);
         // A given its cell already lost (to a clashing given): no solution.
-        if d as usize > N || root.cand[i] & bit == 0 || root.value[i] != 0 {
+        if d as usize > n || root.cand[i] & (1u64 << (d - 1)) == 0 || root.value[i] != 0 {
             return Some(Search::default());
         }
         // A peer emptied here is caught by the first propagation, which
         // sees a cell with no candidate.
-        root.place::<B, N>(i, bit, &mut Vec::new());
+        root.place(&g, i, 1u64 << (d - 1), &mut Vec::new());
     }
     if let Some((i, d)) = exclude {
         root.cand[i] &= !(1u64 << (d - 1));
@@ -443,7 +470,7 @@ fn run<const B: usize, const N: usize, const C: usize>(
             FIRST_BUDGET << attempt
         }
         .min(max_guesses - spent);
-        if let Some(mut s) = attempt_search::<B, N, C>(&root, &units, limit, out, attempt, budget) {
+        if let Some(mut s) = attempt_search(&root, &g, limit, out, attempt, budget) {
             s.guesses += spent;
             return Some(s);
         }
@@ -457,23 +484,25 @@ fn run<const B: usize, const N: usize, const C: usize>(
 
 /// One complete depth-first search, or `None` if it needed more than
 /// `budget` guesses. `attempt` varies the tie-breaks.
-fn attempt_search<const B: usize, const N: usize, const C: usize>(
+fn attempt_search<const C: usize>(
     root: &State<C>,
-    units: &Units<N>,
+    g: &Geo,
     limit: u32,
     out: &mut [u8],
     attempt: u32,
     budget: u64,
 ) -> Option<Search> {
+    let cells = g.n * g.n;
     let mut search = Search::default();
     let mut cur = root.clone();
     // Branch points: the state before the branch and the alternatives left:
     // digits of one cell, or places (bit k = k-th cell) of one unit's digit.
     let mut stack: Vec<(State<C>, Alts)> = Vec::new();
     let mut depth = 0usize;
+    let mut seg = Vec::new();
     // Cells with one candidate left, not yet placed. The root may hold
     // some: queue every such open cell once.
-    let mut singles: Vec<u16> = (0..C)
+    let mut singles: Vec<u16> = (0..cells)
         .filter(|&i| cur.value[i] == 0 && cur.cand[i].count_ones() <= 1)
         .map(|i| i as u16)
         .collect();
@@ -481,14 +510,14 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
         let start = if attempt == 0 {
             0
         } else {
-            (attempt as usize * 7919 + depth * 104_729) % C
+            (attempt as usize * 7919 + depth * 104_729) % cells
         };
-        match cur.propagate::<B, N>(units, start, &mut singles) {
+        match cur.propagate(g, start, &mut singles, &mut seg) {
             Err(()) => {}
             Ok(None) => {
                 search.count += 1;
                 if search.count == 1 {
-                    out.copy_from_slice(&cur.value);
+                    out.copy_from_slice(&cur.value[..cells]);
                 }
                 if search.count >= limit {
                     return Some(search);
@@ -502,7 +531,7 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
                     }
                     Branch::Unit { unit, bit } => {
                         let mut places = 0u64;
-                        for (k, &i) in units.all[unit].iter().enumerate() {
+                        for (k, &i) in g.unit(unit).iter().enumerate() {
                             let i = i as usize;
                             if cur.value[i] == 0 && cur.cand[i] & bit != 0 {
                                 places |= 1 << k;
@@ -519,7 +548,7 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
             let Some((state, alts)) = stack.last_mut() else {
                 return Some(search);
             };
-            let Some((cell, bit)) = alts.next(units) else {
+            let Some((cell, bit)) = alts.next(g) else {
                 stack.pop();
                 continue;
             };
@@ -536,7 +565,7 @@ fn attempt_search<const B: usize, const N: usize, const C: usize>(
             }
             depth = stack.len();
             singles.clear();
-            if cur.place::<B, N>(cell, bit, &mut singles) {
+            if cur.place(g, cell, bit, &mut singles) {
                 break;
             }
         }
@@ -580,7 +609,7 @@ impl Alts {
         self.now | self.later == 0
     }
 
-    fn next<const N: usize>(&mut self, units: &Units<N>) -> Option<(usize, u64)> {
+    fn next(&mut self, g: &Geo) -> Option<(usize, u64)> {
         if self.now == 0 {
             self.now = std::mem::take(&mut self.later);
         }
@@ -591,9 +620,7 @@ impl Alts {
         self.now ^= b;
         Some(match self.kind {
             AltKind::Cell { cell } => (cell, b),
-            AltKind::Unit { unit, bit } => {
-                (units.all[unit][b.trailing_zeros() as usize] as usize, bit)
-            }
+            AltKind::Unit { unit, bit } => (g.unit(unit)[b.trailing_zeros() as usize] as usize, bit),
         })
     }
 }
@@ -650,17 +677,17 @@ mod tests {
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
         );
         let mut out = [0u8; 81];
-        let s = solve(3, &p, 2, &mut out);
+        let s = solve(Boxes::NINE, &p, 2, &mut out);
         assert_eq!(s.count, 1);
-        verify(3, &p, &out).unwrap();
+        verify(Boxes::NINE, &p, &out).unwrap();
     }
 
     #[test]
     fn counts_multiple_solutions_on_an_empty_grid() {
-        for b in 2..=6 {
-            let n = b * b * b * b;
-            let p = vec![0u8; n];
-            let mut out = vec![0u8; n];
+        for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (6, 6)] {
+            let b = Boxes::new(r, c).unwrap();
+            let p = vec![0u8; b.cells()];
+            let mut out = vec![0u8; b.cells()];
             let s = solve(b, &p, 2, &mut out);
             assert_eq!(s.count, 2, "box {b}");
             verify(b, &p, &out).unwrap();
@@ -673,9 +700,9 @@ mod tests {
             for seed in 1..4 {
                 let p = blank(&pattern(b, seed), pct, seed * 7);
                 let mut out = vec![0u8; p.len()];
-                let s = solve(b, &p, 1, &mut out);
+                let s = solve(Boxes::square(b), &p, 1, &mut out);
                 assert_eq!(s.count, 1, "box {b} {pct}% seed {seed}");
-                verify(b, &p, &out).unwrap();
+                verify(Boxes::square(b), &p, &out).unwrap();
             }
         }
     }
@@ -686,14 +713,14 @@ mod tests {
         p[0] = 1;
         p[1] = 1;
         let mut out = [0u8; 81];
-        assert_eq!(solve(3, &p, 2, &mut out).count, 0);
+        assert_eq!(solve(Boxes::NINE, &p, 2, &mut out).count, 0);
         // Row 0 holds 1..8 in cells 0..8; cell 8 must be 9, but column 8 has a 9.
         let mut p = vec![0u8; 81];
         for (i, v) in p.iter_mut().take(8).enumerate() {
             *v = i as u8 + 1;
         }
         p[9 * 5 + 8] = 9;
-        assert_eq!(solve(3, &p, 2, &mut out).count, 0);
+        assert_eq!(solve(Boxes::NINE, &p, 2, &mut out).count, 0);
     }
 
     #[test]
@@ -704,16 +731,17 @@ mod tests {
                 p[(seed % 16) as usize] = (seed % 4) as u8 + 1;
             }
             let mut out = vec![0u8; 16];
-            let ours = solve(2, &p, 3, &mut out);
-            let clash = super::super::find_conflict(2, &p).is_some();
+            let b = Boxes::square(2);
+            let ours = solve(b, &p, 3, &mut out);
+            let clash = super::super::find_conflict(b, &p).is_some();
             let naive = if clash {
                 0
             } else {
-                super::super::naive::count(2, &mut p.clone(), 3)
+                super::super::naive::count(b, &mut p.clone(), 3)
             };
             assert_eq!(ours.count, naive, "seed {seed}: {p:?}");
             if ours.count > 0 {
-                verify(2, &p, &out).unwrap();
+                verify(b, &p, &out).unwrap();
             }
         }
     }
@@ -725,10 +753,11 @@ mod tests {
     fn solve_within_gives_up_past_its_cap() {
         let empty = [0u8; 256];
         let mut out = [0u8; 256];
-        assert_eq!(solve_within(4, &empty, None, 2, &mut out, 1), None);
-        let s = solve_within(4, &empty, None, 2, &mut out, u64::MAX).unwrap();
+        let b = Boxes::square(4);
+        assert_eq!(solve_within(b, &empty, None, 2, &mut out, 1), None);
+        let s = solve_within(b, &empty, None, 2, &mut out, u64::MAX).unwrap();
         assert_eq!(s.count, 2);
         assert!(s.guesses > 1);
-        verify(4, &empty, &out).unwrap();
+        verify(b, &empty, &out).unwrap();
     }
 }

@@ -12,10 +12,123 @@ pub mod generic;
 #[cfg(test)]
 pub(crate) mod naive;
 
-/// Smallest supported box size (4x4 grids).
-pub const MIN_BOX: usize = 2;
-/// Largest supported box size (36x36 grids).
-pub const MAX_BOX: usize = 6;
+/// Largest supported side: candidates of a cell are one `u64`.
+pub const MAX_SIDE: usize = 64;
+
+/// The shape of a grid's boxes: `rows` cells tall and `cols` cells wide, so
+/// the grid is `side = rows * cols` cells square (6x6 as 2x3 boxes, 9x9 as
+/// 3x3, 12x12 as 3x4). Boxes are laid out `cols` box-rows ("bands") down
+/// and `rows` box-columns ("stacks") across.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Boxes {
+    rows: u8,
+    cols: u8,
+}
+
+impl Boxes {
+    /// 3x3 boxes: the classic 9x9 grid.
+    pub const NINE: Boxes = Boxes { rows: 3, cols: 3 };
+
+    /// Boxes of `rows` x `cols` cells, if supported: both at least 2 and a
+    /// side of at most [`MAX_SIDE`].
+    pub const fn new(rows: usize, cols: usize) -> Option<Boxes> {
+        if rows >= 2 && cols >= 2 && rows * cols <= MAX_SIDE {
+            Some(Boxes {
+                rows: rows as u8,
+                cols: cols as u8,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Square boxes of `b` x `b` cells (`2..=8`).
+    ///
+    /// # Panics
+    /// If `b` is outside `2..=8`.
+    pub const fn square(b: usize) -> Boxes {
+        match Boxes::new(b, b) {
+            Some(x) => x,
+            None => panic!("square boxes are 2x2 to 8x8"),
+        }
+    }
+
+    /// The usual boxes of a grid with `side` rows: square when `side` is a
+    /// square (9 → 3x3, 16 → 4x4), else as square as the divisors allow,
+    /// wider than tall (6 → 2x3, 8 → 2x4, 10 → 2x5, 12 → 3x4, 20 → 4x5).
+    /// `None` when no box of at least 2x2 tiles it (primes, over 64).
+    pub fn for_side(side: usize) -> Option<Boxes> {
+        if !(4..=MAX_SIDE).contains(&side) {
+            return None;
+        }
+        let rows = (2..=side)
+            .take_while(|r| r * r <= side)
+            .filter(|r| side % r == 0)
+            .last()?;
+        Boxes::new(rows, side / rows)
+    }
+
+    /// Parses `RxC` (`3x4`, `2X3`) as rows x columns of a box.
+    pub fn parse(s: &str) -> Result<Boxes, String> {
+        let (r, c) = s
+            .split_once(['x', 'X'])
+            .ok_or_else(|| format!("{s:?}: expected ROWSxCOLS, such as 3x4"))?;
+        let num = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{s:?}: expected ROWSxCOLS, such as 3x4"))
+        };
+        let (r, c) = (num(r)?, num(c)?);
+        Boxes::new(r, c).ok_or_else(|| {
+            format!("{s:?}: boxes must be at least 2x2 with at most {MAX_SIDE} cells")
+        })
+    }
+
+    /// Cells a box is tall.
+    pub const fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// Cells a box is wide.
+    pub const fn cols(self) -> usize {
+        self.cols as usize
+    }
+
+    /// Rows (and columns, and digits) of the grid.
+    pub const fn side(self) -> usize {
+        self.rows as usize * self.cols as usize
+    }
+
+    /// Cells of the grid.
+    pub const fn cells(self) -> usize {
+        self.side() * self.side()
+    }
+
+    /// True for square boxes.
+    pub const fn is_square(self) -> bool {
+        self.rows == self.cols
+    }
+
+    /// Box index (row-major over the boxes) of the cell at row `r`, column `c`.
+    #[inline]
+    pub const fn box_of(self, r: usize, c: usize) -> usize {
+        (r / self.rows()) * self.rows() + c / self.cols()
+    }
+
+    /// Row-major index of the `k`-th cell of box `b`.
+    #[inline]
+    pub const fn box_cell(self, b: usize, k: usize) -> usize {
+        let r = (b / self.rows()) * self.rows() + k / self.cols();
+        let c = (b % self.rows()) * self.cols() + k % self.cols();
+        r * self.side() + c
+    }
+}
+
+impl std::fmt::Display for Boxes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
 
 /// What a search found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,10 +154,9 @@ pub struct Conflict {
 /// Returns the first pair of givens that break the rules, scanning cells in
 /// row-major order, or `None` when the givens are consistent.
 ///
-/// `cells.len()` must be `side * side` with `side = box_size * box_size`, and
-/// every value `<= side`.
-pub fn find_conflict(box_size: usize, cells: &[u8]) -> Option<Conflict> {
-    let side = box_size * box_size;
+/// `cells.len()` must be `boxes.cells()`, and every value `<= side`.
+pub fn find_conflict(boxes: Boxes, cells: &[u8]) -> Option<Conflict> {
+    let side = boxes.side();
     debug_assert_eq!(cells.len(), side * side);
     // For each (unit, digit) remember the first cell that holds it: units are
     // rows 0..side, columns side..2side, boxes 2side..3side.
@@ -54,7 +166,7 @@ pub fn find_conflict(box_size: usize, cells: &[u8]) -> Option<Conflict> {
             continue;
         }
         let (r, c) = (i / side, i % side);
-        let b = (r / box_size) * box_size + c / box_size;
+        let b = boxes.box_of(r, c);
         for unit in [r, side + c, 2 * side + b] {
             let slot = &mut seen[unit * (side + 1) + d as usize];
             if *slot == u16::MAX {
@@ -75,24 +187,24 @@ pub fn find_conflict(box_size: usize, cells: &[u8]) -> Option<Conflict> {
 /// writes the first one found into `out` (left unspecified when none is found).
 ///
 /// 9x9 puzzles take the fast path; other sizes the generic solver.
-/// Requires `cells.len() == out.len() == side * side`, values `<= side`, and
-/// `MIN_BOX <= box_size <= MAX_BOX`. Givens that clash give `count == 0`.
-pub fn solve(box_size: usize, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
-    if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
+/// Requires `cells.len() == out.len() == boxes.cells()` and values `<= side`.
+/// Givens that clash give `count == 0`.
+pub fn solve(boxes: Boxes, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
+    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
         return fast9::solve(cells, limit, out);
     }
-    generic::solve(box_size, cells, limit, out)
+    generic::solve(boxes, cells, limit, out)
 }
 
 /// Finds one solution of an easy, wide-open puzzle (such as a grid seeded
 /// with a few random boxes): the `band` solver, whose nodes are cheaper
 /// than `fast9`'s where deep deduction does not pay (generate's grids:
 /// 68k -> 36k instructions each, callgrind). True when one was found.
-pub fn solve_first_cheap(box_size: usize, cells: &[u8], out: &mut [u8]) -> bool {
-    if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
+pub fn solve_first_cheap(boxes: Boxes, cells: &[u8], out: &mut [u8]) -> bool {
+    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
         return band::solve(cells, 1, out).count == 1;
     }
-    generic::solve(box_size, cells, 1, out).count == 1
+    generic::solve(boxes, cells, 1, out).count == 1
 }
 
 /// [`solve`] that may give up (`None`) on a puzzle bigger than 9x9 once
@@ -101,16 +213,16 @@ pub fn solve_first_cheap(box_size: usize, cells: &[u8], out: &mut [u8]) -> bool 
 /// generator) can treat a give-up as "not proven". 9x9 searches always
 /// finish (the hardest known puzzles take a few thousand guesses).
 pub fn solve_within(
-    box_size: usize,
+    boxes: Boxes,
     cells: &[u8],
     limit: u32,
     out: &mut [u8],
     max_guesses: u64,
 ) -> Option<Search> {
-    if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
+    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
         return Some(fast9::solve(cells, limit, out));
     }
-    generic::solve_within(box_size, cells, None, limit, out, max_guesses)
+    generic::solve_within(boxes, cells, None, limit, out, max_guesses)
 }
 
 /// [`solve_within`] with one more rule: the blank cell `cell` may not hold
@@ -121,7 +233,7 @@ pub fn solve_within(
 /// avoids the cell's old digit, so a search for one (limit 1) that fails
 /// fast replaces a count to 2 that must find the solution first.
 pub fn solve_excluding(
-    box_size: usize,
+    boxes: Boxes,
     cells: &[u8],
     cell: usize,
     digit: u8,
@@ -130,7 +242,7 @@ pub fn solve_excluding(
     max_guesses: u64,
 ) -> Option<Search> {
     debug_assert_eq!(cells[cell], 0, "the excluded cell must be blank");
-    if let (3, Ok(cells), Ok(out)) = (box_size, cells.try_into(), out.try_into()) {
+    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
         return Some(band::solve_excluding(
             cells,
             Some((cell, digit)),
@@ -139,7 +251,7 @@ pub fn solve_excluding(
         ));
     }
     generic::solve_within(
-        box_size,
+        boxes,
         cells,
         Some((cell, digit)),
         limit,
@@ -151,8 +263,8 @@ pub fn solve_excluding(
 /// Checks a candidate answer on its own terms, without trusting any solver:
 /// every cell filled with `1..=side`, each row, column and box a permutation,
 /// and every given of `puzzle` kept. Returns the reason it is not, if any.
-pub fn verify(box_size: usize, puzzle: &[u8], answer: &[u8]) -> Result<(), String> {
-    let side = box_size * box_size;
+pub fn verify(boxes: Boxes, puzzle: &[u8], answer: &[u8]) -> Result<(), String> {
+    let side = boxes.side();
     if puzzle.len() != side * side || answer.len() != side * side {
         return Err(format!("expected {} cells", side * side));
     }
@@ -164,7 +276,7 @@ pub fn verify(box_size: usize, puzzle: &[u8], answer: &[u8]) -> Result<(), Strin
             return Err(format!("cell {}: given {p} changed to {a}", i + 1));
         }
     }
-    match find_conflict(box_size, answer) {
+    match find_conflict(boxes, answer) {
         None => Ok(()),
         Some(c) => Err(format!(
             "cells {} and {} both hold {}",
@@ -185,7 +297,7 @@ mod tests {
         cells[0] = 5;
         cells[8] = 5; // same row
         assert_eq!(
-            find_conflict(3, &cells),
+            find_conflict(Boxes::NINE, &cells),
             Some(Conflict {
                 first: 0,
                 second: 8,
@@ -195,15 +307,15 @@ mod tests {
         let mut cells = [0u8; 81];
         cells[4] = 7;
         cells[76] = 7; // same column
-        assert_eq!(find_conflict(3, &cells).map(|c| c.second), Some(76));
+        assert_eq!(find_conflict(Boxes::NINE, &cells).map(|c| c.second), Some(76));
         let mut cells = [0u8; 81];
         cells[0] = 2;
         cells[20] = 2; // same box, other row and column
-        assert_eq!(find_conflict(3, &cells).map(|c| c.second), Some(20));
+        assert_eq!(find_conflict(Boxes::NINE, &cells).map(|c| c.second), Some(20));
         let mut cells = [0u8; 81];
         cells[0] = 2;
         cells[40] = 2;
-        assert_eq!(find_conflict(3, &cells), None);
+        assert_eq!(find_conflict(Boxes::NINE, &cells), None);
     }
 
     #[test]
@@ -214,13 +326,13 @@ mod tests {
                 .map(|b| if b == b'.' { 0 } else { b - b'0' })
                 .collect();
         let mut sol = vec![0u8; 81];
-        assert_eq!(solve(3, &p, 2, &mut sol).count, 1);
-        verify(3, &p, &sol).unwrap();
+        assert_eq!(solve(Boxes::NINE, &p, 2, &mut sol).count, 1);
+        verify(Boxes::NINE, &p, &sol).unwrap();
         let blank = p.iter().position(|&v| v == 0).unwrap();
         let mut out = vec![0u8; 81];
         // Unique: no solution avoids the solution's digit in a blank cell.
         assert_eq!(
-            solve_excluding(3, &p, blank, sol[blank], 2, &mut out, u64::MAX)
+            solve_excluding(Boxes::NINE, &p, blank, sol[blank], 2, &mut out, u64::MAX)
                 .unwrap()
                 .count,
             0
@@ -228,7 +340,7 @@ mod tests {
         // Forbidding another digit there keeps the one solution.
         let other = if sol[blank] == 1 { 2 } else { 1 };
         assert_eq!(
-            solve_excluding(3, &p, blank, other, 2, &mut out, u64::MAX)
+            solve_excluding(Boxes::NINE, &p, blank, other, 2, &mut out, u64::MAX)
                 .unwrap()
                 .count,
             1
@@ -241,14 +353,14 @@ mod tests {
             q[i] = 0; // 1 2 / 3 4 can swap with 2 1 / 4 3? only with columns too
         }
         let mut o = [0u8; 16];
-        let total = generic::solve(2, &q, 3, &mut o).count;
-        let without = solve_excluding(2, &q, 0, 1, 3, &mut o, u64::MAX)
+        let total = generic::solve(Boxes::square(2), &q, 3, &mut o).count;
+        let without = solve_excluding(Boxes::square(2), &q, 0, 1, 3, &mut o, u64::MAX)
             .unwrap()
             .count;
         let with_only = {
             let mut r = q;
             r[0] = 1;
-            generic::solve(2, &r, 3, &mut o).count
+            generic::solve(Boxes::square(2), &r, 3, &mut o).count
         };
         assert_eq!(without + with_only, total);
     }
@@ -259,14 +371,14 @@ mod tests {
         let good = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
         let mut puzzle = [0u8; 16];
         puzzle[0] = 1;
-        assert_eq!(verify(2, &puzzle, &good), Ok(()));
+        assert_eq!(verify(Boxes::square(2), &puzzle, &good), Ok(()));
         puzzle[0] = 2;
-        assert!(verify(2, &puzzle, &good).unwrap_err().contains("given"));
+        assert!(verify(Boxes::square(2), &puzzle, &good).unwrap_err().contains("given"));
         let mut bad = good;
         bad.swap(0, 1);
-        assert!(verify(2, &[0; 16], &bad).is_err());
+        assert!(verify(Boxes::square(2), &[0; 16], &bad).is_err());
         let mut blank = good;
         blank[5] = 0;
-        assert!(verify(2, &[0; 16], &blank).is_err());
+        assert!(verify(Boxes::square(2), &[0; 16], &blank).is_err());
     }
 }

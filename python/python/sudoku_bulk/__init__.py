@@ -386,7 +386,8 @@ def generate(
 
     Args:
         n: how many.
-        size: 9, 16 or 25.
+        size: grid side: 9, 16, 25, or any side from 4 to 64 that boxes
+            tile (6 as 2x3 boxes, 12 as 3x4 ...).
         seed: run seed (each puzzle comes from (seed, index)).
         clues: stop removing clues at this many (when reachable).
         difficulty: ``"easy"``, ``"medium"``, ``"hard"`` or ``"extreme"``.
@@ -399,16 +400,15 @@ def generate(
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be a non-negative int, not {n!r}")
-    boxes = {9: 3, 16: 4, 25: 5}
-    if size not in boxes:
-        raise ValueError(f"size must be 9, 16 or 25, not {size!r}")
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+        raise ValueError(f"size must be an int grid side (9, 16, 25, 6, 12 ...), not {size!r}")
     if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int in 0..2**64, not {seed!r}")
     if clues is not None and (not isinstance(clues, (int, np.integer)) or clues < 0):
         raise ValueError(f"clues must be a non-negative int, not {clues!r}")
     cells, _, _ = _native.generate_cells(
         int(n),
-        boxes[size],
+        int(size),
         int(seed),
         None if clues is None else int(clues),
         difficulty,
@@ -417,4 +417,4 @@ def generate(
     )
     if as_array:
         return cells.reshape(int(n), size * size)
-    return _native.cells_to_strings(cells, boxes[size])
+    return _native.cells_to_strings(cells, int(size))
