@@ -175,7 +175,9 @@ def run_ours(binary, path, mode, split):
         j = json.loads(p.stdout)
         j = j[0] if isinstance(j, list) else j
     except (ValueError, IndexError):
-        res["error"] = f"exit {p.returncode}: {p.stderr.strip()[:200]}"
+        first = (p.stderr.strip().splitlines() or [""])[0]
+        res["stderr"] = p.stderr.strip()[:2000]
+        res["error"] = f"exit {p.returncode}: {first[:90]}{'...' if len(first) > 90 else ''}"
         return res
     res["raw"] = j
     n = j.get("puzzles", 0)
