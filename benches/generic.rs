@@ -217,7 +217,10 @@ fn generic(c: &mut Criterion) {
     for p in &set16 {
         let mut out = vec![0u8; 256];
         let t = std::time::Instant::now();
-        assert_eq!(solver::solve(solver::Boxes::square(4), p, 1, &mut out).count, 1);
+        assert_eq!(
+            solver::solve(solver::Boxes::square(4), p, 1, &mut out).count,
+            1
+        );
         let ours = t.elapsed().as_secs_f64();
         solver::verify(solver::Boxes::square(4), p, &out).expect("ours: valid answer");
         let t = std::time::Instant::now();
@@ -248,7 +251,10 @@ fn generic(c: &mut Criterion) {
         let mut out = vec![0u8; 256];
         b.iter(|| {
             for p in &set16 {
-                assert_eq!(solver::solve(solver::Boxes::square(4), p, 1, &mut out).count, 1);
+                assert_eq!(
+                    solver::solve(solver::Boxes::square(4), p, 1, &mut out).count,
+                    1
+                );
             }
         })
     });
@@ -257,7 +263,10 @@ fn generic(c: &mut Criterion) {
     let set25 = puzzles(5, 50, 10, 0x5EED_0025);
     for p in &set25 {
         let mut out = vec![0u8; 625];
-        assert_eq!(solver::solve(solver::Boxes::square(5), p, 1, &mut out).count, 1);
+        assert_eq!(
+            solver::solve(solver::Boxes::square(5), p, 1, &mut out).count,
+            1
+        );
         solver::verify(solver::Boxes::square(5), p, &out).expect("ours: valid answer");
     }
     let mut group = c.benchmark_group("25x25_50pct_blank");
@@ -267,7 +276,10 @@ fn generic(c: &mut Criterion) {
         let mut out = vec![0u8; 625];
         b.iter(|| {
             for p in &set25 {
-                assert_eq!(solver::solve(solver::Boxes::square(5), p, 1, &mut out).count, 1);
+                assert_eq!(
+                    solver::solve(solver::Boxes::square(5), p, 1, &mut out).count,
+                    1
+                );
             }
         })
     });

@@ -49,7 +49,9 @@ fn solvers(c: &mut Criterion) {
                 b.iter(|| {
                     let mut solved = 0;
                     for p in set.cells.chunks_exact(81) {
-                        solved += (solver::solve(solver::Boxes::square(3), p, limit, &mut out).count > 0) as usize;
+                        solved += (solver::solve(solver::Boxes::square(3), p, limit, &mut out)
+                            .count
+                            > 0) as usize;
                     }
                     assert_eq!(solved, puzzles);
                 })

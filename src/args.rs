@@ -37,7 +37,10 @@ struct GridArgs {
 }
 
 fn parse_side(s: &str) -> Result<usize, String> {
-    let n: usize = s.trim().parse().map_err(|_| format!("{s:?}: not a number"))?;
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: not a number"))?;
     match Boxes::for_side(n) {
         Some(_) => Ok(n),
         None => Err(format!(

@@ -87,11 +87,17 @@ mod tests {
             .build()
             .unwrap();
         let task = Task::Solve { unique: false };
-        let out = pool.install(|| solve_rows(Boxes::NINE, task, &puzzles, None, false, &mut answers));
+        let out =
+            pool.install(|| solve_rows(Boxes::NINE, task, &puzzles, None, false, &mut answers));
         assert_eq!(out.len(), rows.len());
         for (k, row) in rows.iter().enumerate() {
             assert_eq!(out[k].verdict, Verdict::Answered(1), "row {k}");
-            crate::solver::verify(crate::solver::Boxes::NINE, row, &answers[k * 81..(k + 1) * 81]).unwrap();
+            crate::solver::verify(
+                crate::solver::Boxes::NINE,
+                row,
+                &answers[k * 81..(k + 1) * 81],
+            )
+            .unwrap();
         }
         // Every other row labelled with the answer, one with a broken one.
         let mut broken = answers[81..162].to_vec();
@@ -104,7 +110,16 @@ mod tests {
             })
             .collect();
         let mut again = vec![0u8; puzzles.len()];
-        let out = pool.install(|| solve_rows(Boxes::NINE, task, &puzzles, Some(&labels), false, &mut again));
+        let out = pool.install(|| {
+            solve_rows(
+                Boxes::NINE,
+                task,
+                &puzzles,
+                Some(&labels),
+                false,
+                &mut again,
+            )
+        });
         assert!(matches!(out[1].verdict, Verdict::Bad(_)));
         assert_eq!(&again[81..162], &[0u8; 81][..]);
         for k in (0..rows.len()).filter(|&k| k != 1) {
@@ -114,7 +129,12 @@ mod tests {
                 Verdict::Answered(1)
             };
             assert_eq!(out[k].verdict, want, "row {k}");
-            crate::solver::verify(crate::solver::Boxes::NINE, &rows[k], &again[k * 81..(k + 1) * 81]).unwrap();
+            crate::solver::verify(
+                crate::solver::Boxes::NINE,
+                &rows[k],
+                &again[k * 81..(k + 1) * 81],
+            )
+            .unwrap();
         }
     }
 }

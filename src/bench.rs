@@ -146,31 +146,32 @@ pub fn measure(set: &Set, mode: Mode, threads: usize, min_time: Duration) -> Mea
         *t = start.elapsed();
         (*c, *g) = (s.count, s.guesses);
     };
-    let pass = |answers: &mut [u8], counts: &mut [u32], guesses: &mut [u64], times: &mut [Duration]| {
-        if threads <= 1 {
-            for ((((p, a), c), g), t) in set
-                .cells
-                .chunks_exact(stride)
-                .zip(answers.chunks_exact_mut(stride))
-                .zip(counts.iter_mut())
-                .zip(guesses.iter_mut())
-                .zip(times.iter_mut())
-            {
-                one(p, a, c, g, t);
+    let pass =
+        |answers: &mut [u8], counts: &mut [u32], guesses: &mut [u64], times: &mut [Duration]| {
+            if threads <= 1 {
+                for ((((p, a), c), g), t) in set
+                    .cells
+                    .chunks_exact(stride)
+                    .zip(answers.chunks_exact_mut(stride))
+                    .zip(counts.iter_mut())
+                    .zip(guesses.iter_mut())
+                    .zip(times.iter_mut())
+                {
+                    one(p, a, c, g, t);
+                }
+            } else {
+                pool.install(|| {
+                    set.cells
+                        .par_chunks_exact(stride)
+                        .zip(answers.par_chunks_exact_mut(stride))
+                        .zip(counts.par_iter_mut())
+                        .zip(guesses.par_iter_mut())
+                        .zip(times.par_iter_mut())
+                        .with_min_len(64)
+                        .for_each(|((((p, a), c), g), t)| one(p, a, c, g, t));
+                });
             }
-        } else {
-            pool.install(|| {
-                set.cells
-                    .par_chunks_exact(stride)
-                    .zip(answers.par_chunks_exact_mut(stride))
-                    .zip(counts.par_iter_mut())
-                    .zip(guesses.par_iter_mut())
-                    .zip(times.par_iter_mut())
-                    .with_min_len(64)
-                    .for_each(|((((p, a), c), g), t)| one(p, a, c, g, t));
-            });
-        }
-    };
+        };
     // Untimed warm-up on a slice of the set: caches, tables, branch
     // predictors. Only a few of the big grids, where one puzzle may take
     // a second: with `--seconds 0` a set of them is measured in one pass.

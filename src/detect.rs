@@ -394,10 +394,8 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     let guess = |cells: Vec<Vec<u8>>| -> Result<Symbols, String> {
         match forced.symbols {
             Some(s) => Ok(s),
-            None => {
-                guess_symbols(side, cells.iter().map(Vec::as_slice))
-                    .map_err(|e| format!("{at}: {e}"))
-            }
+            None => guess_symbols(side, cells.iter().map(Vec::as_slice))
+                .map_err(|e| format!("{at}: {e}")),
         }
     };
     let token = |t: &[u8]| {
@@ -597,12 +595,16 @@ fn looks_like_header(line: &[u8], d: u8) -> bool {
             .iter()
             .any(|(p, _)| fields[0].eq_ignore_ascii_case(p.as_bytes()));
     }
-    fields
+    fields.iter().all(|f| {
+        Sizes {
+            small: false,
+            side: None,
+        }
+        .of_cells(f.len())
+        .is_none()
+    }) && fields
         .iter()
-        .all(|f| Sizes { small: false, side: None }.of_cells(f.len()).is_none())
-        && fields
-            .iter()
-            .any(|f| f.first().is_some_and(u8::is_ascii_alphabetic))
+        .any(|f| f.first().is_some_and(u8::is_ascii_alphabetic))
 }
 
 /// A CSV field without surrounding whitespace and quotes (detection only
@@ -736,7 +738,10 @@ fn detect_csv(
 /// records. Up to 9 they are digits; 16x16 may be letters `A`-`P` or hex
 /// digits `0`-`F` / `1`-`G`; other sides up to 35 are `1`-`9` then letters
 /// or, up to 26, letters alone (judge files); 36x36 is `0`-`9` then `A`-`Z`.
-fn guess_symbols<'a>(side: usize, sample: impl Iterator<Item = &'a [u8]>) -> Result<Symbols, String> {
+fn guess_symbols<'a>(
+    side: usize,
+    sample: impl Iterator<Item = &'a [u8]>,
+) -> Result<Symbols, String> {
     if side <= 9 {
         return Ok(Symbols::Digits);
     }

@@ -626,13 +626,12 @@ impl Layout {
                             found: count_numbers(raw),
                         });
                     }
-                    cells[k] =
-                        parse_number(token, self.boxes.side()).ok_or_else(|| {
-                            RecordError::BadNumber {
-                                cell: k + 1,
-                                token: quote(token),
-                            }
-                        })?;
+                    cells[k] = parse_number(token, self.boxes.side()).ok_or_else(|| {
+                        RecordError::BadNumber {
+                            cell: k + 1,
+                            token: quote(token),
+                        }
+                    })?;
                     k += 1;
                 }
                 if k == n {
@@ -1419,9 +1418,17 @@ mod tests {
                 out.push(Layout::new(Shape::Csv(cols), Boxes::square(b), sym));
             }
         }
-        out.push(Layout::new(Shape::Spaced, Boxes::square(b), Symbols::Numbers));
+        out.push(Layout::new(
+            Shape::Spaced,
+            Boxes::square(b),
+            Symbols::Numbers,
+        ));
         for d in [b' ', b',', b'\t'] {
-            out.push(Layout::new(Shape::Numbers(d), Boxes::square(b), Symbols::Numbers));
+            out.push(Layout::new(
+                Shape::Numbers(d),
+                Boxes::square(b),
+                Symbols::Numbers,
+            ));
         }
         out
     }

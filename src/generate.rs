@@ -18,8 +18,8 @@
 //! instructions before the unavoidable sets, the cheaper clue loading in
 //! `band` and the `band` solver for the seed grid; 774k after.
 
-use crate::solver::Boxes;
 use crate::solver;
+use crate::solver::Boxes;
 
 /// SplitMix64: seeds and the stream of one puzzle. Small, fast and good
 /// enough for shuffling (Steele et al., "Fast splittable pseudorandom
@@ -621,7 +621,10 @@ mod tests {
         let p = generate(&s, 1, 0);
         solver::verify(crate::solver::Boxes::square(4), &p.cells, &p.solution).unwrap();
         let mut out = vec![0u8; 256];
-        assert_eq!(solver::solve(crate::solver::Boxes::square(4), &p.cells, 2, &mut out).count, 1);
+        assert_eq!(
+            solver::solve(crate::solver::Boxes::square(4), &p.cells, 2, &mut out).count,
+            1
+        );
     }
 
     /// Without a symmetry or clue target the puzzles are minimal: every
@@ -635,7 +638,11 @@ mod tests {
             for i in (0..81).filter(|&i| p.cells[i] != 0) {
                 let mut g = p.cells.clone();
                 g[i] = 0;
-                assert_eq!(naive::count(Boxes::NINE, &mut g, 2), 2, "index {index} cell {i}");
+                assert_eq!(
+                    naive::count(Boxes::NINE, &mut g, 2),
+                    2,
+                    "index {index} cell {i}"
+                );
             }
         }
     }

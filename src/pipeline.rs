@@ -816,7 +816,11 @@ mod tests {
     #[test]
     fn chunks_end_at_record_boundaries_and_cover_everything() {
         let line = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
-        let grid = Layout::new(Shape::Grid, crate::solver::Boxes::square(2), Symbols::Digits);
+        let grid = Layout::new(
+            Shape::Grid,
+            crate::solver::Boxes::square(2),
+            Symbols::Digits,
+        );
         let lines: &[u8] = b"aaa\nbb\n\ncccccc\nd";
         let grids: &[u8] = b"1234\n3412\n2143\n4321\n\n1...\n\n.2..\n..3.\n...4\n4...\n12";
         for (layout, data) in [(&line, lines), (&grid, grids)] {

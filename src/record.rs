@@ -13,9 +13,9 @@
 //! --overwrite                  -> ignore every label, solve    (Answered)
 //! ```
 
-use crate::solver::Boxes;
 use crate::format::RecordError;
 use crate::solver;
+use crate::solver::Boxes;
 
 /// What to do with each puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,7 +198,14 @@ mod tests {
         let p = puzzle();
         for label in [Label::Absent, Label::Empty] {
             let mut out = [0u8; 16];
-            let o = answer(B2, Task::Solve { unique: false }, label, false, &p, &mut out);
+            let o = answer(
+                B2,
+                Task::Solve { unique: false },
+                label,
+                false,
+                &p,
+                &mut out,
+            );
             assert_eq!(o.verdict, Verdict::Answered(1));
             assert!(is_solution(&p, &out));
         }

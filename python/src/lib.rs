@@ -20,9 +20,9 @@ use pyo3::types::{PyList, PyString};
 use sudoku_bulk::batch;
 use sudoku_bulk::detect::{self, Forced, ShapeName};
 use sudoku_bulk::format::{Layout, Shape};
-use sudoku_bulk::solver::Boxes;
 use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::record::{self, Label, Outcome, Task, Verdict};
+use sudoku_bulk::solver::Boxes;
 
 /// Cells of the largest grid the package takes (25x25), the size of the
 /// per-row stack buffers.

@@ -506,11 +506,7 @@ pub fn check(
             .row(row, &mut ac)
             .map(|()| &ac[..])
             .map_err(|e| e.to_string());
-        super::record(
-            &mut report,
-            row as u64,
-            super::check_row(p.boxes, pr, ar),
-        );
+        super::record(&mut report, row as u64, super::check_row(p.boxes, pr, ar));
     }
     if p.rows != a.rows {
         report.count_mismatch = Some((p.rows as u64, a.rows as u64));

@@ -763,10 +763,7 @@ pub fn solve(
     max_conflicts: u64,
 ) -> Option<Search> {
     let n = box_rows * box_cols;
-    assert!(
-        (1..=64).contains(&n),
-        "side {n} is not supported (1..=64)"
-    );
+    assert!((1..=64).contains(&n), "side {n} is not supported (1..=64)");
     assert_eq!(cells.len(), n * n, "expected {} cells", n * n);
     assert_eq!(out.len(), n * n, "expected room for {} cells", n * n);
     let mut result = Search::default();
@@ -814,8 +811,20 @@ pub fn solve(
             }
             if s.conflicts > max_conflicts {
                 if std::env::var("CDCL_DEBUG").is_ok() {
-                    let lits: usize = s.learnts.iter().map(|&c| s.arena[c as usize] as usize).sum();
-                    eprintln!("conf {} dec {} learnts {} avglen {:.1} restarts {restarts} trail {} nv {}", s.conflicts, s.decisions, s.learnts.len(), lits as f64 / s.learnts.len() as f64, s.trail.len(), s.nv);
+                    let lits: usize = s
+                        .learnts
+                        .iter()
+                        .map(|&c| s.arena[c as usize] as usize)
+                        .sum();
+                    eprintln!(
+                        "conf {} dec {} learnts {} avglen {:.1} restarts {restarts} trail {} nv {}",
+                        s.conflicts,
+                        s.decisions,
+                        s.learnts.len(),
+                        lits as f64 / s.learnts.len() as f64,
+                        s.trail.len(),
+                        s.nv
+                    );
                 }
                 return None;
             }
@@ -1023,7 +1032,16 @@ mod tests {
     #[test]
     fn counts_match_naive_on_small_grids() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        for &(br, bc) in &[(1, 1), (1, 2), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+        for &(br, bc) in &[
+            (1, 1),
+            (1, 2),
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 4),
+            (4, 2),
+            (3, 3),
+        ] {
             let n = br * bc;
             for round in 0..60 {
                 let grid = pattern_grid(br, bc, &mut rng);
@@ -1140,8 +1158,7 @@ mod tests {
                 // must avoid it.
                 let cell = p.iter().position(|&v| v == 0).unwrap();
                 let mut o2 = vec![0u8; p.len()];
-                let s = solve(br, bc, &p, Some((cell, out[cell])), 1, &mut o2, u64::MAX)
-                    .unwrap();
+                let s = solve(br, bc, &p, Some((cell, out[cell])), 1, &mut o2, u64::MAX).unwrap();
                 if s.count == 1 {
                     check(br, bc, &p, &o2);
                     assert_ne!(o2[cell], out[cell]);

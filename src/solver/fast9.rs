@@ -1583,7 +1583,8 @@ mod tests {
             let mut first = [0u8; 81];
             let one = solve(&cells, 1, &mut first);
             assert_eq!(one.count, 1, "{p}");
-            verify(crate::solver::Boxes::NINE, &cells, &first).unwrap_or_else(|e| panic!("{p}: {e}"));
+            verify(crate::solver::Boxes::NINE, &cells, &first)
+                .unwrap_or_else(|e| panic!("{p}: {e}"));
             // Stopping at the first solution never explores more.
             assert!(one.guesses <= two.guesses, "{p}");
         }

@@ -251,14 +251,7 @@ pub fn solve_excluding(
             out,
         ));
     }
-    generic::solve_within(
-        boxes,
-        cells,
-        Some((cell, digit)),
-        limit,
-        out,
-        max_guesses,
-    )
+    generic::solve_within(boxes, cells, Some((cell, digit)), limit, out, max_guesses)
 }
 
 /// Checks a candidate answer on its own terms, without trusting any solver:
@@ -308,11 +301,17 @@ mod tests {
         let mut cells = [0u8; 81];
         cells[4] = 7;
         cells[76] = 7; // same column
-        assert_eq!(find_conflict(Boxes::NINE, &cells).map(|c| c.second), Some(76));
+        assert_eq!(
+            find_conflict(Boxes::NINE, &cells).map(|c| c.second),
+            Some(76)
+        );
         let mut cells = [0u8; 81];
         cells[0] = 2;
         cells[20] = 2; // same box, other row and column
-        assert_eq!(find_conflict(Boxes::NINE, &cells).map(|c| c.second), Some(20));
+        assert_eq!(
+            find_conflict(Boxes::NINE, &cells).map(|c| c.second),
+            Some(20)
+        );
         let mut cells = [0u8; 81];
         cells[0] = 2;
         cells[40] = 2;
@@ -374,7 +373,9 @@ mod tests {
         puzzle[0] = 1;
         assert_eq!(verify(Boxes::square(2), &puzzle, &good), Ok(()));
         puzzle[0] = 2;
-        assert!(verify(Boxes::square(2), &puzzle, &good).unwrap_err().contains("given"));
+        assert!(verify(Boxes::square(2), &puzzle, &good)
+            .unwrap_err()
+            .contains("given"));
         let mut bad = good;
         bad.swap(0, 1);
         assert!(verify(Boxes::square(2), &[0; 16], &bad).is_err());

@@ -16,7 +16,9 @@ pub fn count(boxes: Boxes, grid: &mut [u8], limit: u32) -> u32 {
     let mut total = 0;
     for d in 1..=n as u8 {
         let clash = (0..n).any(|k| {
-            grid[r * n + k] == d || grid[k * n + c] == d || grid[(top + k / w) * n + left + k % w] == d
+            grid[r * n + k] == d
+                || grid[k * n + c] == d
+                || grid[(top + k / w) * n + left + k % w] == d
         });
         if !clash {
             grid[i] = d;
