@@ -599,3 +599,18 @@ fn one_and_two_threads_write_the_same_bytes() {
         assert!(errors >= 2, "{errors} error lines");
     }
 }
+
+#[test]
+fn the_checker_and_the_counter_know_their_boxes() {
+    // 288 is the known number of 4x4 Sudoku grids.
+    assert_eq!(count_naive(2, 2, &[0; 16], 1000), 288);
+    for (rows, cols) in [(2, 3), (3, 2), (2, 4), (3, 4), (4, 3), (5, 4)] {
+        let grid = full_grid_boxes(rows, cols, 42);
+        assert_valid_boxes(rows, cols, &grid, &grid);
+        assert_eq!(count_naive(rows, cols, &grid, 2), 1);
+        // The transposed shape is wrong for this grid: its boxes repeat.
+        let wrong = std::panic::catch_unwind(|| assert_valid_boxes(cols, rows, &grid, &grid));
+        assert!(wrong.is_err(), "{rows}x{cols} grid passed as {cols}x{rows}");
+        assert_eq!(count_naive(cols, rows, &grid, 2), 0);
+    }
+}
