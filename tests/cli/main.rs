@@ -3,6 +3,7 @@
 mod columnar;
 mod detect;
 mod formats;
+mod grids;
 mod io;
 mod labels;
 mod reliability;

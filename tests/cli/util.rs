@@ -65,7 +65,16 @@ pub fn cells(text: &str, blanks: &str, alphabet: &str) -> Vec<u8> {
 /// Panics unless `answer` is a complete valid grid of box size `b` that keeps
 /// every given of `puzzle` (cells 0 = blank, 1..=side).
 pub fn assert_valid(b: usize, puzzle: &[u8], answer: &[u8]) {
-    let side = b * b;
+    assert_valid_boxes(b, b, puzzle, answer);
+}
+
+/// Panics unless `answer` is a complete valid grid of boxes `rows` cells tall
+/// and `cols` cells wide (side `rows * cols`) that keeps every given of
+/// `puzzle` (cells 0 = blank, 1..=side): each row, column and box holds each
+/// digit once. Box `u` (row-major over the boxes) starts at row
+/// `(u / rows) * rows`, column `(u % rows) * cols`.
+pub fn assert_valid_boxes(rows: usize, cols: usize, puzzle: &[u8], answer: &[u8]) {
+    let side = rows * cols;
     assert_eq!(answer.len(), side * side, "answer size");
     assert_eq!(puzzle.len(), side * side, "puzzle size");
     for (i, (&p, &a)) in puzzle.iter().zip(answer).enumerate() {
@@ -81,9 +90,14 @@ pub fn assert_valid(b: usize, puzzle: &[u8], answer: &[u8]) {
         for k in 0..side {
             let r = answer[unit * side + k] as usize;
             let c = answer[k * side + unit] as usize;
-            let (br, bc) = ((unit / b) * b + k / b, (unit % b) * b + k % b);
+            let (br, bc) = (
+                (unit / rows) * rows + k / cols,
+                (unit % rows) * cols + k % cols,
+            );
             let x = answer[br * side + bc] as usize;
-            assert!(!row[r] && !col[c] && !bx[x], "unit {unit} repeats a digit");
+            assert!(!row[r], "row {unit} repeats {r}");
+            assert!(!col[c], "column {unit} repeats {c}");
+            assert!(!bx[x], "box {unit} ({rows}x{cols}) repeats {x}");
             row[r] = true;
             col[c] = true;
             bx[x] = true;
@@ -154,6 +168,44 @@ pub fn full_grid(b: usize, seed: u64) -> Vec<u8> {
         for c in 0..side {
             let v = (b * (r % b) + r / b + c) % side;
             grid.push(relabel[v]);
+        }
+    }
+    grid
+}
+
+/// A random permutation of `0..n`.
+pub fn shuffled(n: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        v.swap(i, rng.below(i + 1));
+    }
+    v
+}
+
+/// A valid full grid of boxes `rows` x `cols` (side N = rows * cols) from
+/// the pattern `((r % rows) * cols + r / rows + c) % N`, then shuffled in
+/// ways that keep it valid: digits relabelled, rows moved within their band
+/// of `rows` rows, bands moved, columns moved within their stack of `cols`
+/// columns, stacks moved. Needs no solver.
+pub fn full_grid_boxes(rows: usize, cols: usize, seed: u64) -> Vec<u8> {
+    let side = rows * cols;
+    let mut rng = Rng(seed | 1);
+    let relabel = shuffled(side, &mut rng);
+    // `cols` bands of `rows` rows; `rows` stacks of `cols` columns.
+    let order = |groups: usize, size: usize, rng: &mut Rng| -> Vec<usize> {
+        let mut out = Vec::with_capacity(groups * size);
+        for g in shuffled(groups, rng) {
+            out.extend(shuffled(size, rng).into_iter().map(|i| g * size + i));
+        }
+        out
+    };
+    let row_order = order(cols, rows, &mut rng);
+    let col_order = order(rows, cols, &mut rng);
+    let mut grid = Vec::with_capacity(side * side);
+    for &r in &row_order {
+        for &c in &col_order {
+            let v = ((r % rows) * cols + r / rows + c) % side;
+            grid.push(relabel[v] as u8 + 1);
         }
     }
     grid

@@ -1,0 +1,616 @@
+//! Grids of every size and box shape (4x4 to 64x64, square and rectangular
+//! boxes): `solve`, `count`, `generate` and layout detection end to end.
+//! Answers are checked by `assert_valid_boxes`, and solution counts by the
+//! naive counter below, never by asking the solver again.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::util::*;
+
+/// A box shape under test: rows (box height), cols (box width), and whether
+/// it is the usual shape of its side (read without `--box`).
+struct Shape {
+    rows: usize,
+    cols: usize,
+    usual: bool,
+}
+
+const fn shape(rows: usize, cols: usize, usual: bool) -> Shape {
+    Shape { rows, cols, usual }
+}
+
+/// Every box shape of test 1: square 2x2 to 8x8 and rectangular ones both
+/// ways round (the usual wide one and its tall transpose).
+const SHAPES: &[Shape] = &[
+    shape(2, 2, true),
+    shape(2, 3, true),
+    shape(3, 2, false),
+    shape(2, 4, true),
+    shape(4, 2, false),
+    shape(3, 3, true),
+    shape(2, 5, true),
+    shape(3, 4, true),
+    shape(4, 3, false),
+    shape(4, 4, true),
+    shape(2, 7, true),
+    shape(3, 5, true),
+    shape(3, 6, true),
+    shape(4, 5, true),
+    shape(5, 4, false),
+    shape(5, 5, true),
+    shape(5, 6, true),
+    shape(6, 6, true),
+    shape(7, 7, true),
+    shape(8, 8, true),
+];
+
+/// `1`-`9` then letters: the symbols of sides 10 to 35 in `hex1` order.
+const HEX1: &str = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/// `0`-`9` then letters: the symbols of side 36.
+const HEX0: &str = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// Counts the solutions of `puzzle` (boxes `rows` x `cols`) up to `limit`
+/// by plain backtracking on the cell with the fewest candidates; clashing
+/// givens count as no solution. Shares nothing with the project's solver.
+fn count_naive(rows: usize, cols: usize, puzzle: &[u8], limit: usize) -> usize {
+    struct Search {
+        rows: usize,
+        cols: usize,
+        side: usize,
+        grid: Vec<u8>,
+        used: Vec<u64>, // rows, then columns, then boxes
+    }
+    impl Search {
+        fn units(&self, i: usize) -> [usize; 3] {
+            let (r, c) = (i / self.side, i % self.side);
+            let b = (r / self.rows) * self.rows + c / self.cols;
+            [r, self.side + c, 2 * self.side + b]
+        }
+        fn free(&self, i: usize) -> u64 {
+            let all = if self.side == 64 {
+                u64::MAX
+            } else {
+                (1u64 << self.side) - 1
+            };
+            let [a, b, c] = self.units(i);
+            all & !(self.used[a] | self.used[b] | self.used[c])
+        }
+        fn flip(&mut self, i: usize, bit: u64) {
+            for u in self.units(i) {
+                self.used[u] ^= bit;
+            }
+        }
+        fn count(&mut self, limit: usize) -> usize {
+            let mut best: Option<(usize, u64)> = None;
+            for i in 0..self.grid.len() {
+                if self.grid[i] == 0 {
+                    let free = self.free(i);
+                    if best.is_none_or(|(_, f)| free.count_ones() < f.count_ones()) {
+                        best = Some((i, free));
+                        if free.count_ones() <= 1 {
+                            break;
+                        }
+                    }
+                }
+            }
+            let Some((i, mut free)) = best else {
+                return 1;
+            };
+            let mut found = 0;
+            while free != 0 && found < limit {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                self.grid[i] = bit.trailing_zeros() as u8 + 1;
+                self.flip(i, bit);
+                found += self.count(limit - found);
+                self.flip(i, bit);
+                self.grid[i] = 0;
+            }
+            found
+        }
+    }
+    let side = rows * cols;
+    assert_eq!(puzzle.len(), side * side);
+    let mut s = Search {
+        rows,
+        cols,
+        side,
+        grid: puzzle.to_vec(),
+        used: vec![0; 3 * side],
+    };
+    for (i, &v) in puzzle.iter().enumerate() {
+        if v != 0 {
+            let bit = 1u64 << (v - 1);
+            if s.free(i) & bit == 0 {
+                return 0;
+            }
+            s.flip(i, bit);
+        }
+    }
+    s.count(limit)
+}
+
+/// `count`'s word for a naive count limited to 2.
+fn count_word(n: usize) -> &'static str {
+    match n {
+        0 => "0",
+        1 => "1",
+        _ => "2+",
+    }
+}
+
+/// Cells as space-separated numbers, 0 blank.
+fn numbers(cells: &[u8]) -> String {
+    cells
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Parses whitespace-separated numbers.
+fn parse_numbers(text: &str) -> Vec<u8> {
+    text.split_whitespace()
+        .map(|t| t.parse().unwrap_or_else(|_| panic!("not a number: {t:?}")))
+        .collect()
+}
+
+/// The one-character symbols a side is written in on one line, if any
+/// (`1`-`9`, letters `A`.. up to 26, `hex1` up to 35, `hex0` for 36).
+fn alphabet(side: usize) -> Option<&'static str> {
+    match side {
+        0..=9 => Some(&"123456789"[..side]),
+        10..=26 => Some(&LETTERS[..side]),
+        27..=35 => Some(&HEX1[..side]),
+        36 => Some(HEX0),
+        _ => None,
+    }
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// `puzzle` with one blank cell set to a digit that clashes with no given
+/// but is not the solution's, so the puzzle (usually) has no solution;
+/// `puzzle` itself when no cell allows one.
+fn corrupt(rows: usize, cols: usize, puzzle: &[u8], solution: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let side = rows * cols;
+    let mut p = puzzle.to_vec();
+    for _ in 0..200 {
+        let i = rng.below(side * side);
+        if p[i] != 0 {
+            continue;
+        }
+        let (r, c) = (i / side, i % side);
+        let seen: Vec<u8> = (0..side * side)
+            .filter(|&j| {
+                let (jr, jc) = (j / side, j % side);
+                jr == r || jc == c || (jr / rows == r / rows && jc / cols == c / cols)
+            })
+            .map(|j| p[j])
+            .collect();
+        let options: Vec<u8> = (1..=side as u8)
+            .filter(|v| *v != solution[i] && !seen.contains(v))
+            .collect();
+        if !options.is_empty() {
+            p[i] = options[rng.below(options.len())];
+            return p;
+        }
+    }
+    p
+}
+
+/// Runs `sudoku-bulk ARGS` and returns stdout, asserting exit status 0.
+fn ok(args: &[&str]) -> String {
+    let o = run(args, b"");
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// Solves `text` (written to a file) with `flags` and checks every answer
+/// line against its puzzle with `decode`.
+fn solve_lines(
+    rows: usize,
+    cols: usize,
+    puzzles: &[Vec<u8>],
+    text: &str,
+    flags: &[&str],
+    decode: impl Fn(&str) -> Vec<u8>,
+) -> Duration {
+    let (_dir, path) = temp_file("p.txt", text.as_bytes());
+    let mut args = vec!["solve"];
+    args.extend_from_slice(flags);
+    args.push(path_str(&path));
+    let start = Instant::now();
+    let out = ok(&args);
+    let took = start.elapsed();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines.len(),
+        puzzles.len(),
+        "{args:?}: one answer per puzzle"
+    );
+    for (p, a) in puzzles.iter().zip(&lines) {
+        assert_valid_boxes(rows, cols, p, &decode(a));
+    }
+    took
+}
+
+#[test]
+fn every_box_shape_solves_as_numbers_and_symbols() {
+    for (k, s) in SHAPES.iter().enumerate() {
+        let (rows, cols) = (s.rows, s.cols);
+        let side = rows * cols;
+        let (count, blank) = match side {
+            0..=20 => (4, 60),
+            21..=36 => (2, 40),
+            _ => (1, 35),
+        };
+        let puzzles: Vec<Vec<u8>> = (0..count)
+            .map(|i| {
+                let seed = 1000 * k as u64 + i;
+                blank_out(&full_grid_boxes(rows, cols, seed), blank, seed + 7)
+            })
+            .collect();
+        let boxes = format!("{rows}x{cols}");
+        let what = format!("{boxes} boxes ({side}x{side})");
+
+        // One line of space-separated numbers, any side.
+        let text: String = puzzles.iter().map(|p| numbers(p) + "\n").collect();
+        solve_lines(
+            rows,
+            cols,
+            &puzzles,
+            &text,
+            &["--box", &boxes],
+            parse_numbers,
+        );
+        if s.usual && side > 4 {
+            solve_lines(rows, cols, &puzzles, &text, &[], parse_numbers);
+        }
+
+        // One line of one-character symbols, where the side has them.
+        if let Some(abc) = alphabet(side) {
+            let text: String = puzzles.iter().map(|p| encode(p, abc, '.') + "\n").collect();
+            let decode = |a: &str| {
+                assert_eq!(a.len(), side * side, "{what}: answer {a:?}");
+                cells(a, "", abc)
+            };
+            solve_lines(rows, cols, &puzzles, &text, &["--box", &boxes], decode);
+            if s.usual && side > 4 {
+                solve_lines(rows, cols, &puzzles, &text, &[], decode);
+            }
+        }
+    }
+}
+
+#[test]
+fn count_matches_a_naive_counter_on_small_rectangular_grids() {
+    // (rows, cols, flags): 2x3 and 2x4 are the usual boxes of 6x6 and 8x8.
+    let cases: &[(usize, usize, &[&str])] = &[
+        (2, 3, &[]),
+        (3, 2, &["--box", "3x2"]),
+        (2, 4, &[]),
+        (4, 2, &["--box", "4x2"]),
+        (2, 2, &["--size", "4"]),
+    ];
+    for &(rows, cols, flags) in cases {
+        let side = rows * cols;
+        let abc = alphabet(side).unwrap();
+        let mut rng = Rng(side as u64 * 31 + rows as u64);
+        let mut puzzles = Vec::new();
+        for i in 0..60u64 {
+            let seed = 7000 + 100 * rows as u64 + 10 * cols as u64 + i;
+            let grid = full_grid_boxes(rows, cols, seed);
+            let blank = 30 + (i as usize % 11) * 5; // 30% to 80%
+            let p = blank_out(&grid, blank, seed * 3);
+            puzzles.push(if i % 4 == 3 {
+                corrupt(rows, cols, &p, &grid, &mut rng)
+            } else {
+                p
+            });
+        }
+        let text: String = puzzles.iter().map(|p| encode(p, abc, '.') + "\n").collect();
+        let (_dir, path) = temp_file("p.txt", text.as_bytes());
+        let mut args = vec!["count"];
+        args.extend_from_slice(flags);
+        args.push(path_str(&path));
+        let out = ok(&args);
+        let got: Vec<&str> = out.lines().collect();
+        let want: Vec<&str> = puzzles
+            .iter()
+            .map(|p| count_word(count_naive(rows, cols, p, 2)))
+            .collect();
+        assert_eq!(
+            got, want,
+            "{rows}x{cols} boxes: count against the naive counter"
+        );
+        for w in ["0", "1", "2+"] {
+            assert!(
+                want.contains(&w),
+                "{rows}x{cols}: the fixture has no puzzle with {w} solutions"
+            );
+        }
+    }
+}
+
+/// The records of a multi-line answer: its non-empty lines, `side` at a time.
+fn grid_records(out: &str, side: usize) -> Vec<String> {
+    let rows: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(rows.len() % side, 0, "whole grids: {out}");
+    rows.chunks(side).map(|r| r.join("\n")).collect()
+}
+
+/// Which lines of `text` are empty: the shape of a multi-line layout.
+fn empty_lines(text: &str) -> Vec<bool> {
+    text.lines().map(|l| l.trim().is_empty()).collect()
+}
+
+#[test]
+fn layouts_of_every_size_are_detected_without_flags() {
+    let grids = |rows: usize, cols: usize, n: u64, blank: usize, seed: u64| -> Vec<Vec<u8>> {
+        (0..n)
+            .map(|i| blank_out(&full_grid_boxes(rows, cols, seed + i), blank, seed + 50 + i))
+            .collect()
+    };
+    let digits = |side: usize| {
+        move |a: &str| {
+            assert_eq!(a.len(), side * side, "answer {a:?}");
+            cells(a, "", &"123456789"[..side])
+        }
+    };
+    let numbers_of = |side: usize| {
+        move |a: &str| {
+            // Same separator as the input: single spaces.
+            assert_eq!(a.split(' ').count(), side * side, "answer {a:?}");
+            parse_numbers(a)
+        }
+    };
+
+    // 6x6 and 8x8 lines of digits (blanks `.` and `0`).
+    let six = grids(2, 3, 6, 55, 100);
+    let text: String = six
+        .iter()
+        .map(|p| encode(p, "123456", '.') + "\n")
+        .collect();
+    solve_lines(2, 3, &six, &text, &[], digits(6));
+    let eight = grids(2, 4, 6, 55, 200);
+    let text: String = eight
+        .iter()
+        .map(|p| encode(p, "12345678", '0') + "\n")
+        .collect();
+    solve_lines(2, 4, &eight, &text, &[], digits(8));
+
+    // 36 numbers on a line are a 6x6 puzzle.
+    let text: String = six.iter().map(|p| numbers(p) + "\n").collect();
+    solve_lines(2, 3, &six, &text, &[], numbers_of(6));
+
+    // 12x12 in letters as `generate` writes them, one a line and as grids.
+    let gen = ok(&[
+        "generate", "-n", "3", "--size", "12", "--seed", "5", "-j", "2",
+    ]);
+    let abc = &LETTERS[..12];
+    let twelve: Vec<Vec<u8>> = gen.lines().map(|l| cells(l, ".", abc)).collect();
+    assert_eq!(twelve.len(), 3, "{gen}");
+    solve_lines(3, 4, &twelve, &gen, &[], |a: &str| {
+        assert_eq!(a.len(), 144, "answer {a:?}");
+        cells(a, "", abc)
+    });
+    let text: String = gen
+        .lines()
+        .map(|l| {
+            let rows: Vec<&str> = (0..12).map(|r| &l[12 * r..12 * r + 12]).collect();
+            rows.join("\n") + "\n"
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (_dir, path) = temp_file("g.txt", text.as_bytes());
+    let out = ok(&["solve", path_str(&path)]);
+    assert_eq!(
+        empty_lines(&out),
+        empty_lines(&text),
+        "grid layout kept:\n{out}"
+    );
+    let answers = grid_records(&out, 12);
+    assert_eq!(answers.len(), 3);
+    for (p, a) in twelve.iter().zip(&answers) {
+        assert!(a.lines().all(|r| r.len() == 12), "{a}");
+        assert_valid_boxes(3, 4, p, &cells(&a.replace('\n', ""), "", abc));
+    }
+
+    // A spaced 10x10 grid: 10 rows of 10 numbers, an empty line between.
+    let ten = grids(2, 5, 3, 55, 300);
+    let text = ten
+        .iter()
+        .map(|p| {
+            p.chunks(10)
+                .map(|row| numbers(row) + "\n")
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (_dir, path) = temp_file("s.txt", text.as_bytes());
+    let out = ok(&["solve", path_str(&path)]);
+    assert_eq!(
+        empty_lines(&out),
+        empty_lines(&text),
+        "spaced layout kept:\n{out}"
+    );
+    let answers = grid_records(&out, 10);
+    assert_eq!(answers.len(), 3);
+    for (p, a) in ten.iter().zip(&answers) {
+        assert!(a.lines().all(|r| r.split(' ').count() == 10), "{a}");
+        assert_valid_boxes(2, 5, p, &parse_numbers(a));
+    }
+
+    // 25x25, 49x49 and 64x64 as one line of numbers each; big grids must
+    // not take long.
+    for (b, n, blank, seed) in [(5, 2, 50, 400), (7, 1, 35, 500), (8, 1, 35, 600)] {
+        let puzzles = grids(b, b, n, blank, seed);
+        let text: String = puzzles.iter().map(|p| numbers(p) + "\n").collect();
+        let took = solve_lines(b, b, &puzzles, &text, &[], numbers_of(b * b));
+        eprintln!("{0}x{0}: {n} puzzle(s) solved in {took:?}", b * b);
+        assert!(
+            took < Duration::from_secs(20),
+            "{0}x{0} at {blank}% blanks took {took:?}",
+            b * b
+        );
+    }
+}
+
+#[test]
+fn box_flags_that_do_not_fit_are_usage_errors() {
+    let six = encode(&blank_out(&full_grid_boxes(2, 3, 9), 50, 10), "123456", '.');
+    let (_dir, path) = temp_file("six.txt", format!("# six\n{six}\n").as_bytes());
+    for cmd in ["solve", "count"] {
+        let o = run(&[cmd, "--box", "2x5", path_str(&path)], b"");
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{}", stdout(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{}:2", path.display())), "{err}");
+        assert!(err.contains("100 cells"), "{err}");
+    }
+    let o = run(&["solve", "--box", "2x5"], format!("{six}\n").as_bytes());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("<stdin>:1"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("100 cells"), "{}", stderr(&o));
+
+    let bad: &[(&[&str], &str)] = &[
+        (&["solve", "--box", "2x3", "--size", "9"], "2x3"),
+        (&["solve", "--size", "7"], "7"),
+        (&["solve", "--size", "65"], "65"),
+        (&["solve", "--size", "3"], "3"),
+        (&["solve", "--box", "1x9"], "1x9"),
+        (&["solve", "--box", "8x9"], "8x9"),
+        (&["solve", "--box", "3"], "3"),
+        (&["count", "--size", "11"], "11"),
+        (&["generate", "-n", "1", "--size", "7"], "7"),
+        (
+            &["generate", "-n", "1", "--box", "2x3", "--size", "8"],
+            "2x3",
+        ),
+    ];
+    for &(args, named) in bad {
+        let o = run(args, format!("{six}\n").as_bytes());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains(named), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn generated_puzzles_of_other_sizes_are_unique_and_solve() {
+    // (rows, cols, generate flags, count, solve also without flags)
+    let cases: &[(usize, usize, &[&str], usize, bool)] = &[
+        (2, 3, &["--size", "6"], 30, true),
+        (2, 5, &["--size", "10"], 4, true),
+        (4, 3, &["--size", "12", "--box", "4x3"], 3, false),
+    ];
+    for &(rows, cols, flags, n, usual) in cases {
+        let side = rows * cols;
+        let abc = alphabet(side).unwrap();
+        let count = n.to_string();
+        let mut args = vec!["generate", "-n", &count, "--seed", "11", "-j", "2"];
+        args.extend_from_slice(flags);
+        let gen = ok(&args);
+        let puzzles: Vec<Vec<u8>> = gen
+            .lines()
+            .map(|l| {
+                assert_eq!(l.len(), side * side, "{flags:?}: {l:?}");
+                cells(l, ".", abc)
+            })
+            .collect();
+        assert_eq!(puzzles.len(), n, "{flags:?}: {gen}");
+        let mut distinct = puzzles.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), n, "{flags:?}: repeated puzzles");
+        for p in &puzzles {
+            assert_eq!(count_naive(rows, cols, p, 2), 1, "{flags:?}: {p:?}");
+        }
+        let boxes = format!("{rows}x{cols}");
+        let decode = |a: &str| cells(a, "", abc);
+        solve_lines(rows, cols, &puzzles, &gen, &["--box", &boxes], decode);
+        if usual {
+            solve_lines(rows, cols, &puzzles, &gen, &[], decode);
+        }
+    }
+}
+
+#[test]
+fn one_and_two_threads_write_the_same_bytes() {
+    let (rows, cols) = (3, 4);
+    let abc = &LETTERS[..12];
+    // Minimal (harder) puzzles, blanked grids from easy to many solutions,
+    // puzzles without a solution, and a clash, shuffled together.
+    let gen = ok(&["generate", "-n", "8", "--size", "12", "--seed", "21"]);
+    let mut puzzles: Vec<Vec<u8>> = gen.lines().map(|l| cells(l, ".", abc)).collect();
+    let mut rng = Rng(77);
+    for i in 0..60u64 {
+        let grid = full_grid_boxes(rows, cols, 900 + i);
+        let p = blank_out(&grid, 20 + (i as usize % 14) * 5, 950 + i);
+        puzzles.push(if i % 10 == 9 {
+            corrupt(rows, cols, &p, &grid, &mut rng)
+        } else {
+            p
+        });
+    }
+    let mut clash = full_grid_boxes(rows, cols, 5);
+    clash[1] = clash[0];
+    puzzles.push(clash);
+    let order = shuffled(puzzles.len(), &mut rng);
+    let puzzles: Vec<Vec<u8>> = order.into_iter().map(|i| puzzles[i].clone()).collect();
+    let text: String = puzzles.iter().map(|p| encode(p, abc, '.') + "\n").collect();
+    let (_dir, path) = temp_file("mixed.txt", text.as_bytes());
+
+    for extra in [&[][..], &["--stats"][..]] {
+        let outs: Vec<_> = ["1", "2"]
+            .iter()
+            .map(|j| {
+                let mut args = vec!["solve", "-j", j, "--chunk-size", "1024"];
+                args.extend_from_slice(extra);
+                args.push(path_str(&path));
+                run(&args, b"")
+            })
+            .collect();
+        assert_eq!(outs[0].status.code(), Some(1), "{}", stderr(&outs[0]));
+        assert_eq!(outs[1].status.code(), outs[0].status.code());
+        assert!(
+            outs[0].stdout == outs[1].stdout,
+            "{extra:?}: -j 1 and -j 2 differ"
+        );
+        let out = stdout(&outs[0]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), puzzles.len());
+        let mut errors = 0;
+        for (p, a) in puzzles.iter().zip(&lines) {
+            if a.starts_with("error:") {
+                errors += 1;
+                assert_eq!(count_naive(rows, cols, p, 1), 0, "{a}");
+            } else {
+                let fields: Vec<&str> = a.split_whitespace().collect();
+                assert_eq!(fields.len(), 1 + 2 * extra.len(), "{a}");
+                let a = fields[0];
+                assert_valid_boxes(rows, cols, p, &cells(a, "", abc));
+            }
+        }
+        assert!(errors >= 2, "{errors} error lines");
+    }
+}
+
+#[test]
+fn the_checker_and_the_counter_know_their_boxes() {
+    // 288 is the known number of 4x4 Sudoku grids.
+    assert_eq!(count_naive(2, 2, &[0; 16], 1000), 288);
+    for (rows, cols) in [(2, 3), (3, 2), (2, 4), (3, 4), (4, 3), (5, 4)] {
+        let grid = full_grid_boxes(rows, cols, 42);
+        assert_valid_boxes(rows, cols, &grid, &grid);
+        assert_eq!(count_naive(rows, cols, &grid, 2), 1);
+        // The transposed shape is wrong for this grid: its boxes repeat.
+        let wrong = std::panic::catch_unwind(|| assert_valid_boxes(cols, rows, &grid, &grid));
+        assert!(wrong.is_err(), "{rows}x{cols} grid passed as {cols}x{rows}");
+        assert_eq!(count_naive(cols, rows, &grid, 2), 0);
+    }
+}
