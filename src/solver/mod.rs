@@ -7,6 +7,7 @@
 //! [`find_conflict`]'s, so a solver may assume its input is well formed.
 
 pub mod band;
+pub mod cdcl;
 pub mod fast9;
 pub mod generic;
 #[cfg(test)]

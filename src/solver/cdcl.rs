@@ -1,0 +1,1263 @@
+//! Conflict-driven (CDCL) search for big grids: the pure solver core for the
+//! hard tail. Cells in, outcome out; no I/O, no threads, one set of flat
+//! `Vec`s allocated per call.
+//!
+//! The caller runs the cheap propagate-and-guess solver first and hands over
+//! here after a guess budget: on 25x25 and 36x36 random puzzles a wrong guess
+//! made deep leaves a grid with no solution that chronological backtracking
+//! needs 30k-445k guesses to refute. Learning the reason of each conflict as
+//! a clause (and jumping back past the guesses that did not matter) refutes
+//! such a subtree in a few hundred conflicts.
+//!
+//! Model: one boolean variable per (cell, digit), grouped in exactly-one
+//! constraints, each variable in four of them:
+//!
+//! ```text
+//!   var  v = cell * N + (digit - 1)            N = box_rows * box_cols <= 64
+//!   lit  2v (v true) | 2v + 1 (v false)
+//!   group g = t * N*N + i, members k = 0..N:
+//!     t = 0 cell i                 member k = digit k + 1
+//!     t = 1 (row, digit)  i = r*N+d member k = column k
+//!     t = 2 (col, digit)  i = c*N+d member k = row k
+//!     t = 3 (box, digit)  i = b*N+d member k = k-th cell of the box
+//!   member(g, k) = base[g] + offs[t * N + k]      (no table of N^3 entries)
+//!   alive[g]  u64, bit k set while member k is not false
+//!   vg[v]     [g << 6 | k; 4]: the groups of v and its place in each
+//!   arena     learned clauses: [len, lbd | KEEP, lit, lit, ...]
+//! ```
+//!
+//! Propagation needs no clauses for the rules themselves: a variable set
+//! true sets the other alive members of its four groups false (reason: that
+//! variable), and a group left with one alive member sets it true (reason:
+//! the group), with none it is a conflict. Learned clauses use two watched
+//! literals. Decisions take the most active unassigned variable (EVSIDS)
+//! and set it true, "this cell holds this digit"; restarts follow the Luby
+//! sequence and keep the learned clauses.
+//!
+//! Counting is exact: after each solution a clause forbidding its decisions
+//! (which imply it) is added and the search goes on until it runs out.
+
+use super::Search;
+
+/// Assignment of a variable.
+const UNSET: i8 = 0;
+const TRUE: i8 = 1;
+const FALSE: i8 = -1;
+
+/// Learned clause header: `[len, lbd | KEEP]`, then the literals.
+const HDR: usize = 2;
+/// Set in the lbd word of clauses that must never be deleted (the blocking
+/// clauses of counted solutions: dropping one could count a solution twice).
+const KEEP: u32 = 1 << 31;
+
+/// Why a variable holds its value; what conflict analysis resolves on.
+#[derive(Clone, Copy, Debug)]
+enum Reason {
+    /// Branch point, or a fact at level 0 (never analysed).
+    Decision,
+    /// False because this variable of a shared group is true.
+    Peer(u32),
+    /// True because every other member of this group is false.
+    Group(u32),
+    /// Implied by the learned clause at this arena offset (literal 0).
+    Clause(u32),
+}
+
+/// A clause found with every literal false.
+#[derive(Clone, Copy, Debug)]
+enum Conflict {
+    /// Two true variables in one group: the clause (!a | !b).
+    Pair(u32, u32),
+    /// Every member of a group false: its at-least-one clause.
+    Group(u32),
+    /// A learned clause.
+    Clause(u32),
+}
+
+#[derive(Clone, Copy)]
+struct Watch {
+    cref: u32,
+    /// Another literal of the clause: when it is true the clause is skipped
+    /// without touching the arena.
+    blocker: u32,
+}
+
+/// Max-heap of variables by activity, with positions for decrease-key.
+struct Heap {
+    heap: Vec<u32>,
+    pos: Vec<u32>,
+}
+
+const NOT_IN_HEAP: u32 = u32::MAX;
+
+impl Heap {
+    fn contains(&self, v: u32) -> bool {
+        self.pos[v as usize] != NOT_IN_HEAP
+    }
+
+    fn up(&mut self, mut i: usize, act: &[f64]) {
+        let v = self.heap[i];
+        while i > 0 {
+            let p = (i - 1) / 2;
+            let pv = self.heap[p];
+            if act[pv as usize] >= act[v as usize] {
+                break;
+            }
+            self.heap[i] = pv;
+            self.pos[pv as usize] = i as u32;
+            i = p;
+        }
+        self.heap[i] = v;
+        self.pos[v as usize] = i as u32;
+    }
+
+    fn down(&mut self, mut i: usize, act: &[f64]) {
+        let v = self.heap[i];
+        let len = self.heap.len();
+        loop {
+            let l = 2 * i + 1;
+            if l >= len {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < len && act[self.heap[r] as usize] > act[self.heap[l] as usize] {
+                r
+            } else {
+                l
+            };
+            let cv = self.heap[c];
+            if act[cv as usize] <= act[v as usize] {
+                break;
+            }
+            self.heap[i] = cv;
+            self.pos[cv as usize] = i as u32;
+            i = c;
+        }
+        self.heap[i] = v;
+        self.pos[v as usize] = i as u32;
+    }
+
+    fn insert(&mut self, v: u32, act: &[f64]) {
+        if self.contains(v) {
+            return;
+        }
+        self.heap.push(v);
+        let i = self.heap.len() - 1;
+        self.up(i, act);
+    }
+
+    fn pop(&mut self, act: &[f64]) -> Option<u32> {
+        let top = *self.heap.first()?;
+        let last = self.heap.pop().expect("non-empty");
+        self.pos[top as usize] = NOT_IN_HEAP;
+        if !self.heap.is_empty() {
+            self.heap[0] = last;
+            self.down(0, act);
+        }
+        Some(top)
+    }
+}
+
+/// The `i`-th term (0-based) of the Luby sequence 1 1 2 1 1 2 4 ...
+fn luby(mut i: u64) -> u64 {
+    // Find the finite subsequence that contains index i, and its size.
+    let (mut size, mut seq) = (1u64, 0u32);
+    while size < i + 1 {
+        seq += 1;
+        size = 2 * size + 1;
+    }
+    while size - 1 != i {
+        size = (size - 1) >> 1;
+        seq -= 1;
+        i %= size;
+    }
+    1 << seq
+}
+
+/// Conflicts per Luby unit between restarts.
+const RESTART_UNIT: u64 = 64;
+/// Activity decay per conflict (EVSIDS): bumps grow by 1/0.95.
+const VAR_DECAY: f64 = 0.95;
+
+struct Solver {
+    n: usize,
+    nv: usize,
+    vg: Vec<[u32; 4]>,
+    gbase: Vec<u32>,
+    goff: Vec<u32>,
+    offs: Vec<u32>,
+    alive: Vec<u64>,
+    val: Vec<i8>,
+    level: Vec<u32>,
+    reason: Vec<Reason>,
+    trail: Vec<u32>,
+    trail_lim: Vec<usize>,
+    qhead: usize,
+    arena: Vec<u32>,
+    learnts: Vec<u32>,
+    watches: Vec<Vec<Watch>>,
+    act: Vec<f64>,
+    var_inc: f64,
+    heap: Heap,
+    seen: Vec<bool>,
+    level_stamp: Vec<u64>,
+    stamp: u64,
+    // Scratch buffers, kept to avoid allocating per conflict.
+    buf: Vec<u32>,
+    learnt: Vec<u32>,
+    stack: Vec<u32>,
+    toclear: Vec<u32>,
+    conflicts: u64,
+    decisions: u64,
+}
+
+impl Solver {
+    fn new(box_rows: usize, box_cols: usize) -> Solver {
+        let n = box_rows * box_cols;
+        let nn = n * n;
+        let nv = nn * n;
+        let stacks = n / box_cols;
+        let mut offs = vec![0u32; 4 * n];
+        for k in 0..n {
+            offs[k] = k as u32;
+            offs[n + k] = (k * n) as u32;
+            offs[2 * n + k] = (k * nn) as u32;
+            offs[3 * n + k] = (((k / box_cols) * n + k % box_cols) * n) as u32;
+        }
+        let mut gbase = vec![0u32; 4 * nn];
+        let mut goff = vec![0u32; 4 * nn];
+        for i in 0..nn {
+            let (a, d) = (i / n, i % n);
+            gbase[i] = (i * n) as u32; // cell i
+            gbase[nn + i] = (a * nn + d) as u32; // row a, digit d
+            gbase[2 * nn + i] = (a * n + d) as u32; // column a, digit d
+            let (band, stack) = (a / stacks, a % stacks);
+            let corner = band * box_rows * n + stack * box_cols;
+            gbase[3 * nn + i] = (corner * n + d) as u32; // box a, digit d
+            for t in 0..4 {
+                goff[t * nn + i] = (t * n) as u32;
+            }
+        }
+        let mut vg = vec![[0u32; 4]; nv];
+        for (v, slot) in vg.iter_mut().enumerate() {
+            let (cell, d) = (v / n, v % n);
+            let (r, c) = (cell / n, cell % n);
+            let b = (r / box_rows) * stacks + c / box_cols;
+            let kb = (r % box_rows) * box_cols + c % box_cols;
+            let g = |t: usize, i: usize, k: usize| (((t * nn + i) << 6) | k) as u32;
+            *slot = [
+                g(0, cell, d),
+                g(1, r * n + d, c),
+                g(2, c * n + d, r),
+                g(3, b * n + d, kb),
+            ];
+        }
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        Solver {
+            n,
+            nv,
+            vg,
+            gbase,
+            goff,
+            offs,
+            alive: vec![full; 4 * nn],
+            val: vec![UNSET; nv],
+            level: vec![0; nv],
+            reason: vec![Reason::Decision; nv],
+            trail: Vec::with_capacity(nv),
+            trail_lim: Vec::new(),
+            qhead: 0,
+            arena: Vec::new(),
+            learnts: Vec::new(),
+            watches: vec![Vec::new(); 2 * nv],
+            act: vec![0.0; nv],
+            var_inc: 1.0,
+            heap: Heap {
+                heap: Vec::with_capacity(nv),
+                pos: vec![NOT_IN_HEAP; nv],
+            },
+            seen: vec![false; nv],
+            level_stamp: vec![0; nv + 1],
+            stamp: 0,
+            buf: Vec::new(),
+            learnt: Vec::new(),
+            stack: Vec::new(),
+            toclear: Vec::new(),
+            conflicts: 0,
+            decisions: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn member(&self, g: usize, k: u32) -> u32 {
+        self.gbase[g] + self.offs[self.goff[g] as usize + k as usize]
+    }
+
+    #[inline(always)]
+    fn lit_value(&self, l: u32) -> i8 {
+        let v = self.val[(l >> 1) as usize];
+        if l & 1 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn decision_level(&self) -> u32 {
+        self.trail_lim.len() as u32
+    }
+
+    #[inline(always)]
+    fn assign(&mut self, l: u32, why: Reason) {
+        let v = (l >> 1) as usize;
+        debug_assert_eq!(self.val[v], UNSET);
+        self.level[v] = self.decision_level();
+        self.reason[v] = why;
+        self.trail.push(l);
+        if l & 1 == 0 {
+            self.val[v] = TRUE;
+        } else {
+            self.val[v] = FALSE;
+            for gk in self.vg[v] {
+                self.alive[(gk >> 6) as usize] &= !(1u64 << (gk & 63));
+            }
+        }
+    }
+
+    fn backtrack(&mut self, lvl: u32) {
+        if self.decision_level() <= lvl {
+            return;
+        }
+        let start = self.trail_lim[lvl as usize];
+        for i in (start..self.trail.len()).rev() {
+            let l = self.trail[i];
+            let v = (l >> 1) as usize;
+            if l & 1 == 1 {
+                for gk in self.vg[v] {
+                    self.alive[(gk >> 6) as usize] |= 1u64 << (gk & 63);
+                }
+            }
+            self.val[v] = UNSET;
+            self.heap.insert(v as u32, &self.act);
+        }
+        self.trail.truncate(start);
+        self.trail_lim.truncate(lvl as usize);
+        self.qhead = start;
+    }
+
+    /// Runs every implication of the trail to a fixed point; the first
+    /// clause found all false, if any.
+    fn propagate(&mut self) -> Option<Conflict> {
+        while self.qhead < self.trail.len() {
+            let p = self.trail[self.qhead];
+            self.qhead += 1;
+            let v = p >> 1;
+            if p & 1 == 0 {
+                for gk in self.vg[v as usize] {
+                    let g = (gk >> 6) as usize;
+                    let mut m = self.alive[g] & !(1u64 << (gk & 63));
+                    while m != 0 {
+                        let w = self.member(g, m.trailing_zeros());
+                        m &= m - 1;
+                        match self.val[w as usize] {
+                            UNSET => self.assign(2 * w + 1, Reason::Peer(v)),
+                            TRUE => return Some(Conflict::Pair(v, w)),
+                            _ => {}
+                        }
+                    }
+                }
+            } else {
+                for gk in self.vg[v as usize] {
+                    let g = (gk >> 6) as usize;
+                    let m = self.alive[g];
+                    if m == 0 {
+                        return Some(Conflict::Group(g as u32));
+                    }
+                    if m & (m - 1) == 0 {
+                        let w = self.member(g, m.trailing_zeros());
+                        if self.val[w as usize] == UNSET {
+                            self.assign(2 * w, Reason::Group(g as u32));
+                        }
+                    }
+                }
+            }
+            if let Some(c) = self.propagate_watches(p ^ 1) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// Visits the learned clauses watching `fl`, which just became false.
+    fn propagate_watches(&mut self, fl: u32) -> Option<Conflict> {
+        if self.watches[fl as usize].is_empty() {
+            return None;
+        }
+        let mut ws = std::mem::take(&mut self.watches[fl as usize]);
+        let (mut i, mut j) = (0, 0);
+        let mut conflict = None;
+        while i < ws.len() {
+            let w = ws[i];
+            i += 1;
+            if self.lit_value(w.blocker) == TRUE {
+                ws[j] = w;
+                j += 1;
+                continue;
+            }
+            let c = w.cref as usize;
+            let len = self.arena[c] as usize;
+            let lits = c + HDR;
+            if self.arena[lits] == fl {
+                self.arena.swap(lits, lits + 1);
+            }
+            let first = self.arena[lits];
+            let kept = Watch {
+                cref: w.cref,
+                blocker: first,
+            };
+            if first != w.blocker && self.lit_value(first) == TRUE {
+                ws[j] = kept;
+                j += 1;
+                continue;
+            }
+            let mut moved = false;
+            for k in 2..len {
+                let l = self.arena[lits + k];
+                if self.lit_value(l) != FALSE {
+                    self.arena[lits + 1] = l;
+                    self.arena[lits + k] = fl;
+                    self.watches[l as usize].push(kept);
+                    moved = true;
+                    break;
+                }
+            }
+            if moved {
+                continue;
+            }
+            ws[j] = kept;
+            j += 1;
+            if self.lit_value(first) == FALSE {
+                conflict = Some(Conflict::Clause(w.cref));
+                while i < ws.len() {
+                    ws[j] = ws[i];
+                    i += 1;
+                    j += 1;
+                }
+                self.qhead = self.trail.len();
+            } else {
+                self.assign(first, Reason::Clause(w.cref));
+            }
+        }
+        ws.truncate(j);
+        self.watches[fl as usize] = ws;
+        conflict
+    }
+
+    /// The literals of the reason of `v` other than `v`'s own (all false),
+    /// appended to `out`.
+    fn reason_lits(&self, v: u32, out: &mut Vec<u32>) {
+        match self.reason[v as usize] {
+            Reason::Decision => {}
+            Reason::Peer(u) => out.push(2 * u + 1),
+            Reason::Group(g) => self.group_lits(g as usize, Some(v), out),
+            Reason::Clause(c) => {
+                let c = c as usize;
+                let len = self.arena[c] as usize;
+                out.extend_from_slice(&self.arena[c + HDR + 1..c + HDR + len]);
+            }
+        }
+    }
+
+    /// Positive literals of the members of group `g`, but `skip`.
+    fn group_lits(&self, g: usize, skip: Option<u32>, out: &mut Vec<u32>) {
+        for k in 0..self.n as u32 {
+            let w = self.member(g, k);
+            if Some(w) != skip {
+                out.push(2 * w);
+            }
+        }
+    }
+
+    fn conflict_lits(&self, c: Conflict, out: &mut Vec<u32>) {
+        match c {
+            Conflict::Pair(a, b) => out.extend([2 * a + 1, 2 * b + 1]),
+            Conflict::Group(g) => self.group_lits(g as usize, None, out),
+            Conflict::Clause(c) => {
+                let c = c as usize;
+                let len = self.arena[c] as usize;
+                out.extend_from_slice(&self.arena[c + HDR..c + HDR + len]);
+            }
+        }
+    }
+
+    fn bump(&mut self, v: u32) {
+        let v = v as usize;
+        self.act[v] += self.var_inc;
+        if self.act[v] > 1e100 {
+            for a in &mut self.act {
+                *a *= 1e-100;
+            }
+            self.var_inc *= 1e-100;
+        }
+        if self.heap.contains(v as u32) {
+            let i = self.heap.pos[v] as usize;
+            self.heap.up(i, &self.act);
+        }
+    }
+
+    /// First-UIP analysis of `confl` into `self.learnt` (asserting literal
+    /// first, one of the highest remaining level second); returns the level
+    /// to jump back to and the clause's LBD.
+    fn analyze(&mut self, confl: Conflict) -> (u32, u32) {
+        let cur = self.decision_level();
+        let mut learnt = std::mem::take(&mut self.learnt);
+        let mut buf = std::mem::take(&mut self.buf);
+        learnt.clear();
+        learnt.push(0);
+        buf.clear();
+        self.conflict_lits(confl, &mut buf);
+        let mut path = 0usize;
+        let mut idx = self.trail.len();
+        let p = loop {
+            for &q in &buf {
+                let v = (q >> 1) as usize;
+                if !self.seen[v] && self.level[v] > 0 {
+                    self.seen[v] = true;
+                    self.bump(v as u32);
+                    if self.level[v] == cur {
+                        path += 1;
+                    } else {
+                        learnt.push(q);
+                    }
+                }
+            }
+            let p = loop {
+                idx -= 1;
+                let p = self.trail[idx];
+                if self.seen[(p >> 1) as usize] {
+                    break p;
+                }
+            };
+            self.seen[(p >> 1) as usize] = false;
+            path -= 1;
+            if path == 0 {
+                break p;
+            }
+            buf.clear();
+            self.reason_lits(p >> 1, &mut buf);
+        };
+        learnt[0] = p ^ 1;
+
+        // Minimise: drop literals implied by the others (MiniSat's
+        // recursive test, bounded by the levels present in the clause).
+        let mut abstract_levels = 0u32;
+        for &q in &learnt[1..] {
+            abstract_levels |= 1 << (self.level[(q >> 1) as usize] & 31);
+        }
+        self.toclear.clear();
+        self.toclear.extend_from_slice(&learnt);
+        let mut j = 1;
+        for i in 1..learnt.len() {
+            let q = learnt[i];
+            let v = q >> 1;
+            if matches!(self.reason[v as usize], Reason::Decision)
+                || !self.redundant(q, abstract_levels, &mut buf)
+            {
+                learnt[j] = q;
+                j += 1;
+            }
+        }
+        learnt.truncate(j);
+        for &q in &self.toclear {
+            self.seen[(q >> 1) as usize] = false;
+        }
+
+        // Jump back to the highest level below the conflict's.
+        let mut bt = 0;
+        if learnt.len() > 1 {
+            let mut best = 1;
+            for i in 2..learnt.len() {
+                if self.level[(learnt[i] >> 1) as usize] > self.level[(learnt[best] >> 1) as usize]
+                {
+                    best = i;
+                }
+            }
+            learnt.swap(1, best);
+            bt = self.level[(learnt[1] >> 1) as usize];
+        }
+        self.stamp += 1;
+        let mut lbd = 0;
+        for &q in &learnt {
+            let l = self.level[(q >> 1) as usize] as usize;
+            if self.level_stamp[l] != self.stamp {
+                self.level_stamp[l] = self.stamp;
+                lbd += 1;
+            }
+        }
+        self.learnt = learnt;
+        self.buf = buf;
+        (bt, lbd)
+    }
+
+    /// Whether false literal `p` follows from literals already in the
+    /// learned clause (marked `seen`) through reasons at levels present in
+    /// the clause.
+    fn redundant(&mut self, p: u32, abstract_levels: u32, buf: &mut Vec<u32>) -> bool {
+        self.stack.clear();
+        self.stack.push(p);
+        let top = self.toclear.len();
+        while let Some(q) = self.stack.pop() {
+            buf.clear();
+            self.reason_lits(q >> 1, buf);
+            for &r in buf.iter() {
+                let v = (r >> 1) as usize;
+                if self.seen[v] || self.level[v] == 0 {
+                    continue;
+                }
+                if !matches!(self.reason[v], Reason::Decision)
+                    && abstract_levels & (1 << (self.level[v] & 31)) != 0
+                {
+                    self.seen[v] = true;
+                    self.stack.push(r);
+                    self.toclear.push(r);
+                } else {
+                    for &c in &self.toclear[top..] {
+                        self.seen[(c >> 1) as usize] = false;
+                    }
+                    self.toclear.truncate(top);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Stores clause `lits` (asserting literal first, a literal of the
+    /// highest other level second) and watches its first two literals.
+    fn add_clause(&mut self, lits: &[u32], lbd: u32) -> u32 {
+        let cref = self.arena.len() as u32;
+        self.arena.push(lits.len() as u32);
+        self.arena.push(lbd);
+        self.arena.extend_from_slice(lits);
+        self.watches[lits[0] as usize].push(Watch {
+            cref,
+            blocker: lits[1],
+        });
+        self.watches[lits[1] as usize].push(Watch {
+            cref,
+            blocker: lits[0],
+        });
+        self.learnts.push(cref);
+        cref
+    }
+
+    /// Learns `lits` at the current (already backtracked) level: a unit
+    /// becomes a level-0 fact, a longer clause is stored and its first
+    /// literal implied.
+    fn learn(&mut self, lits: &[u32], lbd: u32) {
+        if lits.len() == 1 {
+            self.assign(lits[0], Reason::Decision);
+        } else {
+            let cref = self.add_clause(lits, lbd);
+            self.assign(lits[0], Reason::Clause(cref));
+        }
+    }
+
+    /// Deletes the worse half of the deletable learned clauses (by LBD,
+    /// then length) and every clause satisfied at level 0, then compacts
+    /// the arena and rebuilds the watch lists. Only called at level 0, where
+    /// no reason that analysis can reach points into the arena.
+    fn reduce(&mut self) {
+        debug_assert_eq!(self.decision_level(), 0);
+        let mut order: Vec<(u32, u32, u32)> = Vec::with_capacity(self.learnts.len());
+        let mut keep = vec![false; self.learnts.len()];
+        for (i, &c) in self.learnts.iter().enumerate() {
+            let c = c as usize;
+            let len = self.arena[c] as usize;
+            let satisfied = self.arena[c + HDR..c + HDR + len]
+                .iter()
+                .any(|&l| self.lit_value(l) == TRUE);
+            if satisfied {
+                continue;
+            }
+            let lbd = self.arena[c + 1];
+            if lbd & KEEP != 0 || lbd <= 2 {
+                keep[i] = true;
+            } else {
+                order.push((lbd, len as u32, i as u32));
+            }
+        }
+        // Newer first among equals: the later index wins the tie.
+        order.sort_unstable_by_key(|&(lbd, len, i)| (lbd, len, u32::MAX - i));
+        for &(_, _, i) in &order[..order.len() / 2] {
+            keep[i as usize] = true;
+        }
+        let old = std::mem::take(&mut self.arena);
+        let learnts = std::mem::take(&mut self.learnts);
+        for w in &mut self.watches {
+            w.clear();
+        }
+        for (i, &c) in learnts.iter().enumerate() {
+            if !keep[i] {
+                continue;
+            }
+            let c = c as usize;
+            let len = old[c] as usize;
+            let cref = self.arena.len() as u32;
+            self.arena.extend_from_slice(&old[c..c + HDR + len]);
+            let (a, b) = (old[c + HDR], old[c + HDR + 1]);
+            self.watches[a as usize].push(Watch { cref, blocker: b });
+            self.watches[b as usize].push(Watch { cref, blocker: a });
+            self.learnts.push(cref);
+        }
+        for r in &mut self.reason {
+            if matches!(r, Reason::Clause(_)) {
+                *r = Reason::Decision;
+            }
+        }
+    }
+
+    /// Activity before any conflict: variables in groups with few alive
+    /// members first, the "fewest candidates" rule, too small to matter once
+    /// conflicts start bumping.
+    fn init_heap(&mut self) {
+        for v in 0..self.nv {
+            if self.val[v] != UNSET {
+                continue;
+            }
+            let mut a = 0.0;
+            for gk in self.vg[v] {
+                a += 1.0 / self.alive[(gk >> 6) as usize].count_ones() as f64;
+            }
+            self.act[v] = a * 1e-3;
+        }
+        for v in 0..self.nv as u32 {
+            if self.val[v as usize] == UNSET {
+                self.heap.pos[v as usize] = self.heap.heap.len() as u32;
+                self.heap.heap.push(v);
+            }
+        }
+        for i in (0..self.heap.heap.len() / 2).rev() {
+            self.heap.down(i, &self.act);
+        }
+    }
+}
+
+/// Searches for up to `limit` solutions; writes the first found into `out`.
+/// `exclude`: blank cell `exclude.0` may not hold digit `exclude.1`.
+/// Gives up (None) after `max_conflicts` conflicts. `guesses` in the result = decisions made.
+/// Clashing givens or no solution -> Some(Search { count: 0, .. }). limit == 0 -> count 0.
+///
+/// Grid: boxes `box_rows` tall and `box_cols` wide, side
+/// `N = box_rows * box_cols <= 64`, `cells` and `out` hold `N * N` values
+/// row-major, 0 for a blank. A value above `N` cannot be satisfied (count
+/// 0); an `exclude` outside the grid or digit range is ignored. The count is
+/// exact up to `limit`, and the same input always gives the same result.
+pub fn solve(
+    box_rows: usize,
+    box_cols: usize,
+    cells: &[u8],
+    exclude: Option<(usize, u8)>,
+    limit: u32,
+    out: &mut [u8],
+    max_conflicts: u64,
+) -> Option<Search> {
+    let n = box_rows * box_cols;
+    assert!(
+        (1..=64).contains(&n),
+        "side {n} is not supported (1..=64)"
+    );
+    assert_eq!(cells.len(), n * n, "expected {} cells", n * n);
+    assert_eq!(out.len(), n * n, "expected room for {} cells", n * n);
+    let mut result = Search::default();
+    if limit == 0 {
+        return Some(result);
+    }
+    let mut s = Solver::new(box_rows, box_cols);
+    for (cell, &d) in cells.iter().enumerate() {
+        if d == 0 {
+            continue;
+        }
+        if d as usize > n {
+            return Some(result);
+        }
+        let v = cell * n + d as usize - 1;
+        if s.val[v] == UNSET {
+            s.assign(2 * v as u32, Reason::Decision);
+        }
+    }
+    if let Some((cell, d)) = exclude {
+        if cell < n * n && (1..=n).contains(&(d as usize)) {
+            let v = cell * n + d as usize - 1;
+            match s.val[v] {
+                TRUE => return Some(result),
+                UNSET => s.assign(2 * v as u32 + 1, Reason::Decision),
+                _ => {}
+            }
+        }
+    }
+    if s.propagate().is_some() {
+        return Some(result);
+    }
+    s.init_heap();
+
+    let mut restarts = 0u64;
+    let mut restart_at = RESTART_UNIT * luby(0);
+    let mut since_restart = 0u64;
+    let mut max_learnts = 2000usize;
+    let mut learnt = Vec::new();
+    loop {
+        if let Some(confl) = s.propagate() {
+            s.conflicts += 1;
+            if s.decision_level() == 0 {
+                break;
+            }
+            if s.conflicts > max_conflicts {
+                if std::env::var("CDCL_DEBUG").is_ok() {
+                    let lits: usize = s.learnts.iter().map(|&c| s.arena[c as usize] as usize).sum();
+                    eprintln!("conf {} dec {} learnts {} avglen {:.1} restarts {restarts} trail {} nv {}", s.conflicts, s.decisions, s.learnts.len(), lits as f64 / s.learnts.len() as f64, s.trail.len(), s.nv);
+                }
+                return None;
+            }
+            since_restart += 1;
+            let (bt, lbd) = s.analyze(confl);
+            s.backtrack(bt);
+            learnt.clear();
+            learnt.extend_from_slice(&s.learnt);
+            s.learn(&learnt, lbd);
+            s.var_inc /= VAR_DECAY;
+            continue;
+        }
+        if s.trail.len() == s.nv {
+            // Every variable set without conflict: each group has exactly
+            // one true member, a solution.
+            result.count += 1;
+            if result.count == 1 {
+                for (cell, o) in out.iter_mut().enumerate() {
+                    let base = cell * n;
+                    let d = (0..n)
+                        .find(|&d| s.val[base + d] == TRUE)
+                        .expect("a full assignment sets one digit per cell");
+                    *o = d as u8 + 1;
+                }
+            }
+            let level = s.decision_level() as usize;
+            if result.count >= limit || level == 0 {
+                break;
+            }
+            // Forbid this solution: not all of its decisions again. The
+            // latest decision is the one flipped after jumping back.
+            learnt.clear();
+            for l in (0..level).rev() {
+                learnt.push(s.trail[s.trail_lim[l]] ^ 1);
+            }
+            s.backtrack(level as u32 - 1);
+            if learnt.len() == 1 {
+                s.assign(learnt[0], Reason::Decision);
+            } else {
+                let cref = s.add_clause(&learnt, level as u32 | KEEP);
+                s.assign(learnt[0], Reason::Clause(cref));
+            }
+            continue;
+        }
+        if since_restart >= restart_at && s.decision_level() > 0 {
+            restarts += 1;
+            since_restart = 0;
+            restart_at = RESTART_UNIT * luby(restarts);
+            s.backtrack(0);
+            if s.learnts.len() >= max_learnts {
+                s.reduce();
+                max_learnts += max_learnts / 10;
+            }
+            continue;
+        }
+        let v = loop {
+            match s.heap.pop(&s.act) {
+                Some(v) if s.val[v as usize] == UNSET => break v,
+                Some(_) => {}
+                None => unreachable!("unassigned variables are in the heap"),
+            }
+        };
+        s.decisions += 1;
+        s.trail_lim.push(s.trail.len());
+        s.assign(2 * v, Reason::Decision);
+    }
+    result.guesses = s.decisions;
+    Some(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*: small, seedable, and the same on every machine.
+    pub(super) struct Rng(pub(super) u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn shuffle<T>(&mut self, xs: &mut [T]) {
+            for i in (1..xs.len()).rev() {
+                xs.swap(i, self.below(i + 1));
+            }
+        }
+    }
+
+    fn box_of(r: usize, c: usize, br: usize, bc: usize) -> usize {
+        let n = br * bc;
+        (r / br) * (n / bc) + c / bc
+    }
+
+    /// Plain backtracking count for rectangular boxes, sharing nothing with
+    /// the solver. Givens are trusted not to clash.
+    fn naive_count(br: usize, bc: usize, grid: &mut [u8], limit: u32) -> u32 {
+        let n = br * bc;
+        let Some(i) = grid.iter().position(|&v| v == 0) else {
+            return 1;
+        };
+        let (r, c) = (i / n, i % n);
+        let mut total = 0;
+        for d in 1..=n as u8 {
+            let clash = (0..n * n).any(|j| {
+                let (r2, c2) = (j / n, j % n);
+                grid[j] == d
+                    && (r2 == r || c2 == c || box_of(r, c, br, bc) == box_of(r2, c2, br, bc))
+            });
+            if !clash {
+                grid[i] = d;
+                total += naive_count(br, bc, grid, limit - total);
+                grid[i] = 0;
+                if total >= limit {
+                    break;
+                }
+            }
+        }
+        total
+    }
+
+    /// Whether two givens share a row, column or box and a digit.
+    fn clashes(br: usize, bc: usize, grid: &[u8]) -> bool {
+        let n = br * bc;
+        (0..n * n).any(|i| {
+            (i + 1..n * n).any(|j| {
+                let (r, c, r2, c2) = (i / n, i % n, j / n, j % n);
+                grid[i] != 0
+                    && grid[i] == grid[j]
+                    && (r == r2 || c == c2 || box_of(r, c, br, bc) == box_of(r2, c2, br, bc))
+            })
+        })
+    }
+
+    /// Every row, column and box a permutation of 1..=N, givens kept.
+    pub(super) fn check(br: usize, bc: usize, puzzle: &[u8], answer: &[u8]) {
+        let n = br * bc;
+        let full: u128 = ((1u128 << n) - 1) << 1;
+        let (mut rows, mut cols, mut boxes) = (vec![0u128; n], vec![0u128; n], vec![0u128; n]);
+        for i in 0..n * n {
+            let (r, c, a) = (i / n, i % n, answer[i]);
+            assert!(a >= 1 && a as usize <= n, "cell {i} holds {a}");
+            assert!(puzzle[i] == 0 || puzzle[i] == a, "given {i} changed");
+            rows[r] |= 1 << a;
+            cols[c] |= 1 << a;
+            boxes[box_of(r, c, br, bc)] |= 1 << a;
+        }
+        for u in rows.iter().chain(&cols).chain(&boxes) {
+            assert_eq!(*u, full, "a unit is not a permutation");
+        }
+    }
+
+    /// A random valid full grid: the pattern grid, then digit, row-in-band,
+    /// band, column-in-stack and stack shuffles (all keep it valid).
+    pub(super) fn pattern_grid(br: usize, bc: usize, rng: &mut Rng) -> Vec<u8> {
+        let n = br * bc;
+        let mut digits: Vec<u8> = (1..=n as u8).collect();
+        rng.shuffle(&mut digits);
+        // Row order: bands (n/br of them, br rows each) shuffled, rows in
+        // each band shuffled; columns the same with stacks of bc.
+        let order = |rng: &mut Rng, size: usize| {
+            let mut blocks: Vec<usize> = (0..n / size).collect();
+            rng.shuffle(&mut blocks);
+            let mut out = Vec::with_capacity(n);
+            for b in blocks {
+                let mut inner: Vec<usize> = (0..size).collect();
+                rng.shuffle(&mut inner);
+                out.extend(inner.iter().map(|k| b * size + k));
+            }
+            out
+        };
+        let rows = order(rng, br);
+        let cols = order(rng, bc);
+        let mut g = vec![0u8; n * n];
+        for r in 0..n {
+            for c in 0..n {
+                let (pr, pc) = (rows[r], cols[c]);
+                let v = ((pr % br) * bc + pr / br + pc) % n;
+                g[r * n + c] = digits[v];
+            }
+        }
+        check(br, bc, &g, &g);
+        g
+    }
+
+    pub(super) fn blank(grid: &[u8], percent: usize, rng: &mut Rng) -> Vec<u8> {
+        grid.iter()
+            .map(|&v| if rng.below(100) < percent { 0 } else { v })
+            .collect()
+    }
+
+    pub(super) fn count(br: usize, bc: usize, cells: &[u8], limit: u32) -> (u32, Vec<u8>) {
+        let mut out = vec![0u8; cells.len()];
+        let s = solve(br, bc, cells, None, limit, &mut out, u64::MAX).expect("unbounded");
+        (s.count, out)
+    }
+
+    #[test]
+    fn counts_match_naive_on_small_grids() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for &(br, bc) in &[(1, 1), (1, 2), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+            let n = br * bc;
+            for round in 0..60 {
+                let grid = pattern_grid(br, bc, &mut rng);
+                let mut p = blank(&grid, 30 + rng.below(60), &mut rng);
+                // Corrupt some: random givens that may clash or leave no
+                // solution.
+                if round % 3 == 0 {
+                    for _ in 0..1 + rng.below(3) {
+                        let i = rng.below(n * n);
+                        p[i] = 1 + rng.below(n) as u8;
+                    }
+                }
+                let (got, out) = count(br, bc, &p, 3);
+                let want = if clashes(br, bc, &p) {
+                    0
+                } else {
+                    naive_count(br, bc, &mut p.clone(), 3)
+                };
+                assert_eq!(got, want, "{br}x{br} boxes, puzzle {p:?}");
+                if got > 0 {
+                    check(br, bc, &p, &out);
+                }
+                // Exact for every limit below the count too.
+                for limit in 1..=want {
+                    assert_eq!(count(br, bc, &p, limit).0, limit);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exclude_splits_the_count() {
+        let mut rng = Rng(7);
+        for &(br, bc) in &[(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)] {
+            let n = br * bc;
+            for _ in 0..40 {
+                let grid = pattern_grid(br, bc, &mut rng);
+                let p = blank(&grid, 40 + rng.below(25), &mut rng);
+                let Some(cell) = (0..n * n).find(|&i| p[i] == 0) else {
+                    continue;
+                };
+                let d = 1 + rng.below(n) as u8;
+                let mut out = vec![0u8; n * n];
+                let without = solve(br, bc, &p, Some((cell, d)), 20, &mut out, u64::MAX)
+                    .unwrap()
+                    .count;
+                if without > 0 {
+                    check(br, bc, &p, &out);
+                    assert_ne!(out[cell], d, "excluded digit used");
+                }
+                let mut q = p.clone();
+                q[cell] = d;
+                let with = if clashes(br, bc, &q) {
+                    0
+                } else {
+                    naive_count(br, bc, &mut q, 20)
+                };
+                let total = naive_count(br, bc, &mut p.clone(), 20);
+                if total < 20 {
+                    assert_eq!(without + with, total);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn edge_cases() {
+        let mut out = [0u8; 16];
+        let empty = [0u8; 16];
+        assert_eq!(solve(2, 2, &empty, None, 0, &mut out, 0).unwrap().count, 0);
+        // The empty 4x4 grid has 288 solutions.
+        assert_eq!(count(2, 2, &empty, 1000).0, 288);
+        // Clash in a box only.
+        let mut p = [0u8; 16];
+        p[0] = 1;
+        p[5] = 1;
+        assert_eq!(count(2, 2, &p, 3).0, 0);
+        // A digit out of range cannot stand.
+        p[5] = 5;
+        assert_eq!(count(2, 2, &p, 3).0, 0);
+        // Excluding a given's own digit leaves nothing.
+        let mut p = [0u8; 16];
+        p[3] = 2;
+        let s = solve(2, 2, &p, Some((3, 2)), 3, &mut out, u64::MAX).unwrap();
+        assert_eq!(s.count, 0);
+        // 6x6 empty grids: 28200960 solutions; count to a limit.
+        let e = [0u8; 36];
+        assert_eq!(count(2, 3, &e, 500).0, 500);
+        assert_eq!(count(3, 2, &e, 500).0, 500);
+    }
+
+    #[test]
+    fn big_grids_solve_and_verify() {
+        let mut rng = Rng(42);
+        for &(br, bc, pct, reps) in &[
+            (4, 4, 60, 6),
+            (3, 4, 50, 6),
+            (4, 3, 55, 4),
+            (5, 5, 50, 4),
+            (4, 5, 50, 3),
+            (6, 6, 60, 2),
+            (7, 7, 40, 1),
+            (8, 8, 40, 1),
+        ] {
+            for _ in 0..reps {
+                let grid = pattern_grid(br, bc, &mut rng);
+                let p = blank(&grid, pct, &mut rng);
+                let t = std::time::Instant::now();
+                let (c, out) = count(br, bc, &p, 1);
+                eprintln!("{br}x{bc} {:?}", t.elapsed());
+                assert_eq!(c, 1, "{br}x{bc}");
+                check(br, bc, &p, &out);
+                // Exclude the found digit of a blank: any other solution
+                // must avoid it.
+                let cell = p.iter().position(|&v| v == 0).unwrap();
+                let mut o2 = vec![0u8; p.len()];
+                let s = solve(br, bc, &p, Some((cell, out[cell])), 1, &mut o2, u64::MAX)
+                    .unwrap();
+                if s.count == 1 {
+                    check(br, bc, &p, &o2);
+                    assert_ne!(o2[cell], out[cell]);
+                }
+            }
+        }
+    }
+
+    /// A full grid from the solver itself: a random first row, a few random
+    /// consistent givens, solved. Varied unlike the pattern grids.
+    pub(super) fn solved_grid(br: usize, bc: usize, rng: &mut Rng) -> Vec<u8> {
+        let n = br * bc;
+        let mut p = vec![0u8; n * n];
+        let mut row: Vec<u8> = (1..=n as u8).collect();
+        rng.shuffle(&mut row);
+        p[..n].copy_from_slice(&row);
+        for _ in 0..n {
+            let i = n + rng.below(n * n - n);
+            let d = 1 + rng.below(n) as u8;
+            let old = p[i];
+            p[i] = d;
+            if clashes_at(br, bc, &p, i) {
+                p[i] = old;
+            }
+        }
+        loop {
+            let (c, out) = count(br, bc, &p, 1);
+            if c == 1 {
+                return out;
+            }
+            // The extra givens made it unsolvable: drop one and retry.
+            let i = (n..n * n).rev().find(|&i| p[i] != 0).unwrap();
+            p[i] = 0;
+        }
+    }
+
+    fn clashes_at(br: usize, bc: usize, g: &[u8], i: usize) -> bool {
+        let n = br * bc;
+        let (r, c) = (i / n, i % n);
+        (0..n * n).any(|j| {
+            let (r2, c2) = (j / n, j % n);
+            j != i
+                && g[j] == g[i]
+                && (r2 == r || c2 == c || box_of(r, c, br, bc) == box_of(r2, c2, br, bc))
+        })
+    }
+
+    #[test]
+    fn deterministic_and_bounded() {
+        let mut rng = Rng(99);
+        let grid = solved_grid(5, 5, &mut rng);
+        check(5, 5, &grid, &grid);
+        let p = blank(&grid, 60, &mut rng);
+        let mut a = vec![0u8; 625];
+        let mut b = vec![0u8; 625];
+        let sa = solve(5, 5, &p, None, 2, &mut a, u64::MAX).unwrap();
+        let sb = solve(5, 5, &p, None, 2, &mut b, u64::MAX).unwrap();
+        assert_eq!(sa, sb);
+        assert_eq!(a, b);
+        check(5, 5, &p, &a);
+        // An empty 25x25 grid with a contradiction planted deep: not
+        // solvable, and not refuted without conflicts.
+        let mut q = vec![0u8; 625];
+        q[..25].copy_from_slice(&grid[..25]);
+        // Two cells of row 1, box 0, may only hold one digit between them.
+        let hard = find_hard(&grid, &mut rng);
+        let mut o = vec![0u8; 625];
+        assert_eq!(solve(5, 5, &hard, None, 1, &mut o, 0), None);
+        assert!(solve(5, 5, &hard, None, 1, &mut o, u64::MAX).is_some());
+    }
+
+    /// A 25x25 puzzle that needs at least one conflict: blank more and more
+    /// of `grid` until an unbounded search reports a conflict-free run is
+    /// not enough.
+    fn find_hard(grid: &[u8], rng: &mut Rng) -> Vec<u8> {
+        let mut out = vec![0u8; grid.len()];
+        for pct in (50..95).step_by(5) {
+            for _ in 0..20 {
+                let p = blank(grid, pct, rng);
+                if solve(5, 5, &p, None, 2, &mut out, 0).is_none() {
+                    return p;
+                }
+            }
+        }
+        panic!("no puzzle needed a conflict");
+    }
+}
+
+#[cfg(test)]
+mod bench {
+    //! Measurements, not checks: `cargo test --release --no-default-features
+    //! --lib solver::cdcl::bench -- --ignored --nocapture`.
+    use super::tests::*;
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn probe() {
+        let mut rng = Rng(42);
+        for &(br, bc, pct) in &[(5, 5, 50), (6, 6, 60), (7, 7, 40), (8, 8, 40)] {
+            let t = std::time::Instant::now();
+            let grid = solved_grid(br, bc, &mut rng);
+            eprintln!("{br}x{bc} grid {:?}", t.elapsed());
+            for _ in 0..3 {
+                let p = blank(&grid, pct, &mut rng);
+                let mut out = vec![0u8; p.len()];
+                let t = std::time::Instant::now();
+                let s = solve(br, bc, &p, None, 1, &mut out, 20000);
+                eprintln!("{br}x{bc} {pct}% {:?} {s:?}", t.elapsed());
+            }
+            let grid = pattern_grid(br, bc, &mut rng);
+            let p = blank(&grid, pct, &mut rng);
+            let mut out = vec![0u8; p.len()];
+            let t = std::time::Instant::now();
+            let s = solve(br, bc, &p, None, 1, &mut out, 20000);
+            eprintln!("{br}x{bc} pattern {pct}% {:?} {s:?}", t.elapsed());
+        }
+    }
+}
