@@ -763,10 +763,7 @@ pub fn solve(
     max_conflicts: u64,
 ) -> Option<Search> {
     let n = box_rows * box_cols;
-    assert!(
-        (1..=64).contains(&n),
-        "side {n} is not supported (1..=64)"
-    );
+    assert!((1..=64).contains(&n), "side {n} is not supported (1..=64)");
     assert_eq!(cells.len(), n * n, "expected {} cells", n * n);
     assert_eq!(out.len(), n * n, "expected room for {} cells", n * n);
     let mut result = Search::default();
@@ -813,10 +810,6 @@ pub fn solve(
                 break;
             }
             if s.conflicts > max_conflicts {
-                if std::env::var("CDCL_DEBUG").is_ok() {
-                    let lits: usize = s.learnts.iter().map(|&c| s.arena[c as usize] as usize).sum();
-                    eprintln!("conf {} dec {} learnts {} avglen {:.1} restarts {restarts} trail {} nv {}", s.conflicts, s.decisions, s.learnts.len(), lits as f64 / s.learnts.len() as f64, s.trail.len(), s.nv);
-                }
                 return None;
             }
             since_restart += 1;
@@ -1023,7 +1016,16 @@ mod tests {
     #[test]
     fn counts_match_naive_on_small_grids() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        for &(br, bc) in &[(1, 1), (1, 2), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+        for &(br, bc) in &[
+            (1, 1),
+            (1, 2),
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 4),
+            (4, 2),
+            (3, 3),
+        ] {
             let n = br * bc;
             for round in 0..60 {
                 let grid = pattern_grid(br, bc, &mut rng);
@@ -1126,22 +1128,19 @@ mod tests {
             (4, 5, 50, 3),
             (6, 6, 60, 2),
             (7, 7, 40, 1),
-            (8, 8, 40, 1),
+            (8, 8, 30, 1),
         ] {
             for _ in 0..reps {
                 let grid = pattern_grid(br, bc, &mut rng);
                 let p = blank(&grid, pct, &mut rng);
-                let t = std::time::Instant::now();
                 let (c, out) = count(br, bc, &p, 1);
-                eprintln!("{br}x{bc} {:?}", t.elapsed());
                 assert_eq!(c, 1, "{br}x{bc}");
                 check(br, bc, &p, &out);
                 // Exclude the found digit of a blank: any other solution
                 // must avoid it.
                 let cell = p.iter().position(|&v| v == 0).unwrap();
                 let mut o2 = vec![0u8; p.len()];
-                let s = solve(br, bc, &p, Some((cell, out[cell])), 1, &mut o2, u64::MAX)
-                    .unwrap();
+                let s = solve(br, bc, &p, Some((cell, out[cell])), 1, &mut o2, u64::MAX).unwrap();
                 if s.count == 1 {
                     check(br, bc, &p, &o2);
                     assert_ne!(o2[cell], out[cell]);
@@ -1202,11 +1201,7 @@ mod tests {
         assert_eq!(sa, sb);
         assert_eq!(a, b);
         check(5, 5, &p, &a);
-        // An empty 25x25 grid with a contradiction planted deep: not
-        // solvable, and not refuted without conflicts.
-        let mut q = vec![0u8; 625];
-        q[..25].copy_from_slice(&grid[..25]);
-        // Two cells of row 1, box 0, may only hold one digit between them.
+        // A puzzle that needs conflicts: no budget gives up, none solves.
         let hard = find_hard(&grid, &mut rng);
         let mut o = vec![0u8; 625];
         assert_eq!(solve(5, 5, &hard, None, 1, &mut o, 0), None);
@@ -1241,23 +1236,21 @@ mod bench {
     #[ignore]
     fn probe() {
         let mut rng = Rng(42);
-        for &(br, bc, pct) in &[(5, 5, 50), (6, 6, 60), (7, 7, 40), (8, 8, 40)] {
-            let t = std::time::Instant::now();
-            let grid = solved_grid(br, bc, &mut rng);
-            eprintln!("{br}x{bc} grid {:?}", t.elapsed());
-            for _ in 0..3 {
+        for &(br, bc, pct) in &[(5, 5, 50), (6, 6, 60)] {
+            for _ in 0..6 {
+                let grid = pattern_grid(br, bc, &mut rng);
                 let p = blank(&grid, pct, &mut rng);
                 let mut out = vec![0u8; p.len()];
                 let t = std::time::Instant::now();
                 let s = solve(br, bc, &p, None, 1, &mut out, 20000);
-                eprintln!("{br}x{bc} {pct}% {:?} {s:?}", t.elapsed());
+                let e = t.elapsed();
+                let t = std::time::Instant::now();
+                let g = crate::solver::generic::solve(br, &p, 1, &mut out);
+                eprintln!(
+                    "{br}x{bc} {pct}% {e:?} {s:?} generic {:?} {g:?}",
+                    t.elapsed()
+                );
             }
-            let grid = pattern_grid(br, bc, &mut rng);
-            let p = blank(&grid, pct, &mut rng);
-            let mut out = vec![0u8; p.len()];
-            let t = std::time::Instant::now();
-            let s = solve(br, bc, &p, None, 1, &mut out, 20000);
-            eprintln!("{br}x{bc} pattern {pct}% {:?} {s:?}", t.elapsed());
         }
     }
 }
