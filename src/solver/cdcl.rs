@@ -200,6 +200,8 @@ struct Solver {
     var_inc: f64,
     heap: Heap,
     seen: Vec<bool>,
+    /// Value each variable last held (progress saving), true at first.
+    phase: Vec<bool>,
     level_stamp: Vec<u64>,
     stamp: u64,
     // Scratch buffers, kept to avoid allocating per conflict.
@@ -277,6 +279,7 @@ impl Solver {
                 pos: vec![NOT_IN_HEAP; nv],
             },
             seen: vec![false; nv],
+            phase: vec![true; nv],
             level_stamp: vec![0; nv + 1],
             stamp: 0,
             buf: Vec::new(),
@@ -337,6 +340,7 @@ impl Solver {
                     self.alive[(gk >> 6) as usize] |= 1u64 << (gk & 63);
                 }
             }
+            self.phase[v] = l & 1 == 0;
             self.val[v] = UNSET;
             self.heap.insert(v as u32, &self.act);
         }
@@ -762,13 +766,35 @@ pub fn solve(
     out: &mut [u8],
     max_conflicts: u64,
 ) -> Option<Search> {
+    run(
+        box_rows,
+        box_cols,
+        cells,
+        exclude,
+        limit,
+        out,
+        max_conflicts,
+    )
+    .0
+}
+
+/// [`solve`], also returning the conflicts it met (for measurements).
+fn run(
+    box_rows: usize,
+    box_cols: usize,
+    cells: &[u8],
+    exclude: Option<(usize, u8)>,
+    limit: u32,
+    out: &mut [u8],
+    max_conflicts: u64,
+) -> (Option<Search>, u64) {
     let n = box_rows * box_cols;
     assert!((1..=64).contains(&n), "side {n} is not supported (1..=64)");
     assert_eq!(cells.len(), n * n, "expected {} cells", n * n);
     assert_eq!(out.len(), n * n, "expected room for {} cells", n * n);
     let mut result = Search::default();
     if limit == 0 {
-        return Some(result);
+        return (Some(result), 0);
     }
     let mut s = Solver::new(box_rows, box_cols);
     for (cell, &d) in cells.iter().enumerate() {
@@ -776,7 +802,7 @@ pub fn solve(
             continue;
         }
         if d as usize > n {
-            return Some(result);
+            return (Some(result), 0);
         }
         let v = cell * n + d as usize - 1;
         if s.val[v] == UNSET {
@@ -787,14 +813,14 @@ pub fn solve(
         if cell < n * n && (1..=n).contains(&(d as usize)) {
             let v = cell * n + d as usize - 1;
             match s.val[v] {
-                TRUE => return Some(result),
+                TRUE => return (Some(result), 0),
                 UNSET => s.assign(2 * v as u32 + 1, Reason::Decision),
                 _ => {}
             }
         }
     }
     if s.propagate().is_some() {
-        return Some(result);
+        return (Some(result), 0);
     }
     s.init_heap();
 
@@ -810,23 +836,7 @@ pub fn solve(
                 break;
             }
             if s.conflicts > max_conflicts {
-                if std::env::var("CDCL_DEBUG").is_ok() {
-                    let lits: usize = s
-                        .learnts
-                        .iter()
-                        .map(|&c| s.arena[c as usize] as usize)
-                        .sum();
-                    eprintln!(
-                        "conf {} dec {} learnts {} avglen {:.1} restarts {restarts} trail {} nv {}",
-                        s.conflicts,
-                        s.decisions,
-                        s.learnts.len(),
-                        lits as f64 / s.learnts.len() as f64,
-                        s.trail.len(),
-                        s.nv
-                    );
-                }
-                return None;
+                return (None, s.conflicts);
             }
             since_restart += 1;
             let (bt, lbd) = s.analyze(confl);
@@ -889,10 +899,10 @@ pub fn solve(
         };
         s.decisions += 1;
         s.trail_lim.push(s.trail.len());
-        s.assign(2 * v, Reason::Decision);
+        s.assign(2 * v + !s.phase[v as usize] as u32, Reason::Decision);
     }
     result.guesses = s.decisions;
-    Some(result)
+    (Some(result), s.conflicts)
 }
 
 #[cfg(test)]
@@ -1144,14 +1154,12 @@ mod tests {
             (4, 5, 50, 3),
             (6, 6, 60, 2),
             (7, 7, 40, 1),
-            (8, 8, 40, 1),
+            (8, 8, 30, 1),
         ] {
             for _ in 0..reps {
                 let grid = pattern_grid(br, bc, &mut rng);
                 let p = blank(&grid, pct, &mut rng);
-                let t = std::time::Instant::now();
                 let (c, out) = count(br, bc, &p, 1);
-                eprintln!("{br}x{bc} {:?}", t.elapsed());
                 assert_eq!(c, 1, "{br}x{bc}");
                 check(br, bc, &p, &out);
                 // Exclude the found digit of a blank: any other solution
@@ -1219,11 +1227,7 @@ mod tests {
         assert_eq!(sa, sb);
         assert_eq!(a, b);
         check(5, 5, &p, &a);
-        // An empty 25x25 grid with a contradiction planted deep: not
-        // solvable, and not refuted without conflicts.
-        let mut q = vec![0u8; 625];
-        q[..25].copy_from_slice(&grid[..25]);
-        // Two cells of row 1, box 0, may only hold one digit between them.
+        // A puzzle that needs conflicts: no budget gives up, none solves.
         let hard = find_hard(&grid, &mut rng);
         let mut o = vec![0u8; 625];
         assert_eq!(solve(5, 5, &hard, None, 1, &mut o, 0), None);
@@ -1254,27 +1258,134 @@ mod bench {
     use super::tests::*;
     use super::*;
 
+    use std::time::{Duration, Instant};
+
+    /// Solves each puzzle with `limit`, prints total, median, p99 and max
+    /// time, and mean conflicts and decisions; with `generic`, the same for
+    /// the existing generic solver.
+    fn measure(name: &str, br: usize, bc: usize, puzzles: &[Vec<u8>], limit: u32, generic: bool) {
+        let mut times = Vec::new();
+        let (mut confl, mut dec, mut counts) = (0u64, 0u64, [0usize; 3]);
+        for p in puzzles {
+            let mut out = vec![0u8; p.len()];
+            let t = Instant::now();
+            let (s, c) = run(br, bc, p, None, limit, &mut out, 200_000);
+            times.push(t.elapsed());
+            let Some(s) = s else {
+                eprintln!("    gave up after {c} conflicts");
+                confl += c;
+                continue;
+            };
+            if s.count > 0 {
+                check(br, bc, p, &out);
+            }
+            counts[s.count.min(2) as usize] += 1;
+            confl += c;
+            dec += s.guesses;
+        }
+        let k = puzzles.len() as u64;
+        report(name, &mut times);
+        eprintln!(
+            "    counts 0/1/2+: {counts:?}, mean conflicts {}, mean decisions {}",
+            confl / k,
+            dec / k
+        );
+        if generic && br == bc && (2..=6).contains(&br) {
+            let mut times = Vec::new();
+            let mut guesses = 0;
+            for p in puzzles {
+                let mut out = vec![0u8; p.len()];
+                let t = Instant::now();
+                let g =
+                    crate::solver::generic::solve_within(br, p, None, limit, &mut out, 20_000_000);
+                times.push(t.elapsed());
+                guesses += g.map_or(u64::MAX / 2 / k, |g| g.guesses);
+            }
+            report(&format!("{name} generic"), &mut times);
+            eprintln!("    generic mean guesses {}", guesses / k);
+        }
+    }
+
+    fn report(name: &str, times: &mut [Duration]) {
+        times.sort();
+        let total: Duration = times.iter().sum();
+        let q = |f: f64| times[((times.len() - 1) as f64 * f).round() as usize];
+        eprintln!(
+            "{name}: n={} total {total:.2?} median {:.2?} p99 {:.2?} max {:.2?}",
+            times.len(),
+            q(0.5),
+            q(0.99),
+            times[times.len() - 1]
+        );
+    }
+
+    fn puzzles(
+        br: usize,
+        bc: usize,
+        pct: usize,
+        k: usize,
+        varied: bool,
+        seed: u64,
+    ) -> Vec<Vec<u8>> {
+        let mut rng = Rng(seed);
+        (0..k)
+            .map(|_| {
+                let g = if varied {
+                    solved_grid(br, bc, &mut rng)
+                } else {
+                    pattern_grid(br, bc, &mut rng)
+                };
+                blank(&g, pct, &mut rng)
+            })
+            .collect()
+    }
+
+    #[test]
+    #[ignore]
+    fn sets() {
+        let generic = std::env::var_os("GENERIC").is_some();
+        if std::env::var_os("ONLY36").is_none() {
+            let p = puzzles(5, 5, 50, 50, true, 1);
+            measure("25x25 50% varied", 5, 5, &p, 1, generic);
+            let p = puzzles(5, 5, 50, 50, false, 2);
+            measure("25x25 50% pattern", 5, 5, &p, 1, generic);
+        }
+        let p = puzzles(6, 6, 60, 20, true, 3);
+        measure("36x36 60% varied", 6, 6, &p, 1, generic);
+        let p = puzzles(6, 6, 60, 20, false, 4);
+        measure("36x36 60% pattern", 6, 6, &p, 1, generic);
+    }
+
+    #[test]
+    #[ignore]
+    fn huge() {
+        let p = puzzles(7, 7, 40, 5, false, 5);
+        measure("49x49 40% pattern", 7, 7, &p, 1, false);
+        let p = puzzles(8, 8, 40, 5, false, 6);
+        measure("64x64 40% pattern", 8, 8, &p, 1, false);
+        let p = puzzles(8, 8, 30, 5, false, 6);
+        measure("64x64 30% pattern", 8, 8, &p, 1, false);
+    }
+
     #[test]
     #[ignore]
     fn probe() {
         let mut rng = Rng(42);
-        for &(br, bc, pct) in &[(5, 5, 50), (6, 6, 60), (7, 7, 40), (8, 8, 40)] {
-            let t = std::time::Instant::now();
-            let grid = solved_grid(br, bc, &mut rng);
-            eprintln!("{br}x{bc} grid {:?}", t.elapsed());
-            for _ in 0..3 {
+        for &(br, bc, pct) in &[(5, 5, 50), (6, 6, 60)] {
+            for _ in 0..6 {
+                let grid = pattern_grid(br, bc, &mut rng);
                 let p = blank(&grid, pct, &mut rng);
                 let mut out = vec![0u8; p.len()];
                 let t = std::time::Instant::now();
                 let s = solve(br, bc, &p, None, 1, &mut out, 20000);
-                eprintln!("{br}x{bc} {pct}% {:?} {s:?}", t.elapsed());
+                let e = t.elapsed();
+                let t = std::time::Instant::now();
+                let g = crate::solver::generic::solve(br, &p, 1, &mut out);
+                eprintln!(
+                    "{br}x{bc} {pct}% {e:?} {s:?} generic {:?} {g:?}",
+                    t.elapsed()
+                );
             }
-            let grid = pattern_grid(br, bc, &mut rng);
-            let p = blank(&grid, pct, &mut rng);
-            let mut out = vec![0u8; p.len()];
-            let t = std::time::Instant::now();
-            let s = solve(br, bc, &p, None, 1, &mut out, 20000);
-            eprintln!("{br}x{bc} pattern {pct}% {:?} {s:?}", t.elapsed());
         }
     }
 }
