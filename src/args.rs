@@ -113,13 +113,14 @@ enum CliCommand {
     Check(CheckArgs),
 
     /// Generate COUNT distinct puzzles, each with exactly one solution, one
-    /// per line (`.` blanks; letters for 16x16 and 25x25).
+    /// per line (`.` blanks; digits up to 9x9, letters `A`.. up to 26x26,
+    /// numbers beyond 36x36).
     ///
     /// The same seed gives byte-identical output whatever the thread count;
-    /// puzzles are minimal unless --clues stops the removal earlier. On
-    /// 16x16 and 25x25 a uniqueness search that runs past 16,384 guesses
+    /// puzzles are minimal unless --clues stops the removal earlier. Above
+    /// 9x9 a uniqueness search that runs past 16,384 guesses and conflicts
     /// keeps its clue, so such puzzles may be a few clues above minimal;
-    /// a 25x25 puzzle takes about a minute on one core.
+    /// a 25x25 puzzle takes tens of seconds on one core.
     Generate(GenerateArgs),
 }
 

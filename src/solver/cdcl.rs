@@ -1296,8 +1296,14 @@ mod bench {
             for p in puzzles {
                 let mut out = vec![0u8; p.len()];
                 let t = Instant::now();
-                let g =
-                    crate::solver::generic::solve_within(br, p, None, limit, &mut out, 20_000_000);
+                let g = crate::solver::generic::solve_within(
+                    crate::solver::Boxes::square(br),
+                    p,
+                    None,
+                    limit,
+                    &mut out,
+                    20_000_000,
+                );
                 times.push(t.elapsed());
                 guesses += g.map_or(u64::MAX / 2 / k, |g| g.guesses);
             }
@@ -1380,7 +1386,12 @@ mod bench {
                 let s = solve(br, bc, &p, None, 1, &mut out, 20000);
                 let e = t.elapsed();
                 let t = std::time::Instant::now();
-                let g = crate::solver::generic::solve(br, &p, 1, &mut out);
+                let g = crate::solver::generic::solve(
+                    crate::solver::Boxes::square(br),
+                    &p,
+                    1,
+                    &mut out,
+                );
                 eprintln!(
                     "{br}x{bc} {pct}% {e:?} {s:?} generic {:?} {g:?}",
                     t.elapsed()
