@@ -924,7 +924,7 @@ mod tests {
             (self.next() % n as u64) as usize
         }
 
-        fn shuffle<T>(&mut self, xs: &mut [T]) {
+        pub(super) fn shuffle<T>(&mut self, xs: &mut [T]) {
             for i in (1..xs.len()).rev() {
                 xs.swap(i, self.below(i + 1));
             }
@@ -1354,6 +1354,48 @@ mod bench {
         measure("36x36 60% varied", 6, 6, &p, 1, generic);
         let p = puzzles(6, 6, 60, 20, false, 4);
         measure("36x36 60% pattern", 6, 6, &p, 1, generic);
+    }
+
+    /// Unique 25x25 puzzles: blank cells of a varied full grid in random
+    /// order while no solution avoids the removed digit.
+    #[test]
+    #[ignore]
+    fn unique() {
+        let mut rng = Rng(11);
+        let mut set = Vec::new();
+        let t = Instant::now();
+        for _ in 0..10 {
+            let g = solved_grid(5, 5, &mut rng);
+            let mut p = g.clone();
+            let mut order: Vec<usize> = (0..625).collect();
+            rng.shuffle(&mut order);
+            let mut out = vec![0u8; 625];
+            for i in order {
+                p[i] = 0;
+                let s = solve(5, 5, &p, Some((i, g[i])), 1, &mut out, 20_000);
+                if s.is_none_or(|s| s.count != 0) {
+                    p[i] = g[i];
+                }
+            }
+            set.push(p);
+        }
+        let clues: usize = set
+            .iter()
+            .map(|p| p.iter().filter(|&&v| v != 0).count())
+            .sum();
+        eprintln!(
+            "made 10 unique 25x25 puzzles in {:.2?}, mean clues {}",
+            t.elapsed(),
+            clues / 10
+        );
+        measure(
+            "25x25 unique, count to 2",
+            5,
+            5,
+            &set,
+            2,
+            std::env::var_os("GENERIC").is_some(),
+        );
     }
 
     #[test]
