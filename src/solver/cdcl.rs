@@ -31,8 +31,10 @@
 //! variable), and a group left with one alive member sets it true (reason:
 //! the group), with none it is a conflict. Learned clauses use two watched
 //! literals. Decisions take the most active unassigned variable (EVSIDS)
-//! and set it true, "this cell holds this digit"; restarts follow the Luby
-//! sequence and keep the learned clauses.
+//! and give it the value it last held (true, "this cell holds this digit",
+//! the first time); restarts follow the Luby sequence and keep the learned
+//! clauses. Always deciding true was worse: 36x36 at 60% blanks, 20 varied
+//! grids, 68 s with 2 give-ups at 200k conflicts against 28 s with none.
 //!
 //! Counting is exact: after each solution a clause forbidding its decisions
 //! (which imply it) is added and the search goes on until it runs out.
