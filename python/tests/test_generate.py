@@ -24,6 +24,9 @@ def cli_lines(cli, *args):
          dict(seed=3, clues=26, symmetry="rotate180")),
         (["-n", "40", "--seed", "11", "--difficulty", "hard"], dict(seed=11, difficulty="hard")),
         (["-n", "4", "--seed", "2", "--size", "16"], dict(seed=2, size=16)),
+        # Rectangular boxes: 6x6 as 2x3, 12x12 as 3x4 (letters A-L).
+        (["-n", "30", "--seed", "4", "--size", "6"], dict(seed=4, size=6)),
+        (["-n", "5", "--seed", "6", "--size", "12"], dict(seed=6, size=12)),
     ],
 )
 def test_generate_equals_cli_bytes(cli, args, kwargs):
@@ -45,8 +48,10 @@ def test_generated_puzzles_are_unique_and_solvable():
 
 
 def test_generate_argument_errors():
-    with pytest.raises(ValueError, match="size"):
-        sudoku_bulk.generate(1, size=10)
+    # 7 is prime: no box of at least 2x2 tiles a 7x7 grid; 65 is too big.
+    for size in (7, 65, 3):
+        with pytest.raises(ValueError, match="size"):
+            sudoku_bulk.generate(1, size=size)
     with pytest.raises(ValueError, match="difficulty"):
         sudoku_bulk.generate(1, difficulty="tricky")
     with pytest.raises(ValueError, match="n must be"):
