@@ -22,7 +22,8 @@ use crate::solver::Boxes;
 #[derive(Args, Debug, Default)]
 struct GridArgs {
     /// Grid side N (4 to 64 with a box shape that tiles it: 6, 8, 9, 10,
-    /// 12, 16, 25, 36, 49, 64 ...) [default: from the cell count]. Boxes
+    /// 12, 16, 25, 36, 49, 64 ...) [default: from the cell count; 9 for
+    /// `generate`]. Boxes
     /// are square for square sides, else as square as possible and wider
     /// than tall: 6 → 2x3, 8 → 2x4, 10 → 2x5, 12 → 3x4, 14 → 2x7,
     /// 15 → 3x5, 18 → 3x6, 20 → 4x5.
