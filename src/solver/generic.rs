@@ -473,13 +473,14 @@ fn solve_plain(boxes: Boxes, cells: &[u8], limit: u32, out: &mut [u8]) -> Search
 /// tree as big). The learning search refutes those in hundreds of
 /// conflicts, but its nodes cost more, so the cheap search goes first.
 /// From 25x25 up the hand-over comes early (25x25 at 50% blanks, 50
-/// puzzles: 1024 guesses 0.36 s, 128 guesses 0.20 s in all); on 16x16 the
+/// puzzles: 1024 guesses 0.36 s, 128 guesses 0.20 s in all). On 16x16 the
 /// depth-first search finishes almost everything itself (55-75% blanks:
-/// 100 guesses per puzzle), and the learning search's dearer nodes would
-/// only slow the rare long ones (p99 1.1 ms at 1024, 4.2 ms at 128).
+/// 17-105 guesses per puzzle); the rare long ones are handed over after 256
+/// (`scripts/bench_big.sh` sets, p99 against 1024: 68% blanks 0.91 -> 0.51
+/// ms, 75% 1.28 -> 0.53 ms; unique puzzles counted to 2: 3.5 -> 2.5 ms mean).
 const fn handover(side: usize) -> u64 {
     if side <= 16 {
-        1024
+        256
     } else {
         128
     }
