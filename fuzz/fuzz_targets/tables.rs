@@ -22,6 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let spec = CheckSpec {
         column: None,
         symbols: None,
+        boxes: None,
     };
     if let Ok(report) = table::check(&spec, "fuzz", kind, Data::Owned(data.to_vec()), None) {
         assert_eq!(report.good + report.bad, report.records);
