@@ -68,7 +68,8 @@ impl GridArgs {
 /// Solve huge Sudoku puzzle files as fast as the hardware allows.
 ///
 /// Puzzle files in any common layout (one per line, judge-style grids,
-/// space-separated rows, 16x16 and 25x25 letters, CSV datasets) are solved on
+/// space-separated rows, letters up to 26x26, numbers up to 64x64 with any box
+/// shape, CSV datasets) are solved on
 /// all cores and answered in input order, in the input's own layout.
 #[derive(Parser, Debug)]
 #[command(name = "sudoku-bulk", version, max_term_width = 100)]

@@ -30,7 +30,7 @@ where
         .collect()
 }
 
-/// Solves (or counts) every row of `puzzles` (cells, `0` blank, box size
+/// Solves (or counts) every row of `puzzles` (cells, `0` blank, boxes
 /// `boxes`) with the label rule: `labels` gives each row's existing
 /// solution (`None`: all absent). Rows answered or kept get their solution in
 /// `answers`; bad rows are all zeros.

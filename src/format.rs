@@ -6,7 +6,7 @@
 //! Shapes of a record:
 //!
 //! ```text
-//! Line     4.....8.5.3....     one puzzle per line (81, 256 or 625 cells)
+//! Line     4.....8.5.3....     one puzzle per line (N*N cells: 36, 81, 256 ...)
 //! Grid     103000509           `side` rows of `side` cells, one row per line
 //!          002109400 ...
 //! Spaced   8 0 0 0 0 0 0 0 0   `side` rows of `side` numbers (0 = blank)

@@ -79,7 +79,7 @@ impl Outcome {
     }
 }
 
-/// Solves or counts the puzzle `cells` (box size `boxes`, `0` blank),
+/// Solves or counts the puzzle `cells` (boxes `boxes`, `0` blank),
 /// applying the label rule for `label` (ignored by `Count`, and by `Solve`
 /// when `overwrite`). `answer` must be as long as `cells`; it holds the
 /// answer written for `Answered` and `Kept` (zeros for `Bad`).

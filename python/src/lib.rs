@@ -576,7 +576,7 @@ impl Packed<'_> {
             .map_err(|e| PyValueError::new_err(format!("cannot tell the puzzle layout: {e}")))?;
         if d.layout.shape != Shape::Line {
             return Err(PyValueError::new_err(
-                "strings must hold one puzzle each (81, 256 or 625 cells)",
+                "strings must hold one puzzle each (N*N cells for a side N: 36, 81, 256, 625 ...)",
             ));
         }
         Ok(d.layout)

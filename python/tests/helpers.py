@@ -39,9 +39,10 @@ def letters_to_cells(lines, side):
     return cells.astype(np.uint8)
 
 
-def valid_solutions(puzzles, answers):
+def valid_solutions(puzzles, answers, box_rows=None, box_cols=None):
     """Per row: is `answers` a full valid grid that keeps the givens of
-    `puzzles`? Both (N, cells) or (N, side, side), any integer dtype."""
+    `puzzles`? Both (N, cells) or (N, side, side), any integer dtype. Boxes
+    are square unless `box_rows` x `box_cols` (height x width) is given."""
     p = np.asarray(puzzles).astype(np.int64)
     a = np.asarray(answers).astype(np.int64)
     n = p.shape[0]
@@ -49,11 +50,13 @@ def valid_solutions(puzzles, answers):
     a = a.reshape(n, -1)
     cells = p.shape[1]
     side = int(round(cells ** 0.5))
-    box = int(round(side ** 0.5))
-    assert box * box == side and side * side == cells
+    h = box_rows or int(round(side ** 0.5))
+    w = box_cols or side // h
+    assert h * w == side and side * side == cells
     want = np.arange(1, side + 1)
     g = a.reshape(n, side, side)
-    boxes = g.reshape(n, box, box, box, box).transpose(0, 1, 3, 2, 4).reshape(n, side, side)
+    # (band, row in band, stack, column in stack) -> one row per box.
+    boxes = g.reshape(n, side // h, h, side // w, w).transpose(0, 1, 3, 2, 4).reshape(n, side, side)
     ok = ((a >= 1) & (a <= side)).all(axis=1)
     ok &= ((p == 0) | (p == a)).all(axis=1)
     for units in (g, g.transpose(0, 2, 1), boxes):

@@ -47,6 +47,21 @@ def test_generated_puzzles_are_unique_and_solvable():
     assert (to_cells(sudoku_bulk.generate(300, seed=5)) == p).all()
 
 
+@pytest.mark.parametrize("size,h,w", [(6, 2, 3), (8, 2, 4), (12, 3, 4)])
+def test_rectangular_boxes_solve_and_count(size, h, w):
+    # Rectangular boxes end to end: generated puzzles (arrays and strings)
+    # are unique by count() and solve() answers are valid h x w box grids.
+    p = sudoku_bulk.generate(20, size=size, seed=9, as_array=True)
+    assert p.shape == (20, size * size)
+    assert (sudoku_bulk.count(p) == 1).all()
+    assert valid_solutions(p, sudoku_bulk.solve(p), h, w).all()
+    strings = sudoku_bulk.generate(20, size=size, seed=9)
+    answers = sudoku_bulk.solve(strings)
+    assert len(answers) == 20 and all(len(a) == size * size for a in answers)
+    # A box shape check that can fail: the answers break the transposed boxes.
+    assert not valid_solutions(p, sudoku_bulk.solve(p), w, h).all()
+
+
 def test_generate_argument_errors():
     # 7 is prime: no box of at least 2x2 tiles a 7x7 grid; 65 is too big.
     for size in (7, 65, 3):

@@ -155,8 +155,8 @@ impl Header {
         self.len() == 0
     }
 
-    /// The grid of each row: (box size, cells per row, leading dimensions
-    /// that count rows). `(N, 81)`, `(N, 9, 9)` and their 16x16 and 25x25
+    /// The grid of each row: (boxes, cells per row, leading dimensions
+    /// that count rows). `(N, 81)`, `(N, 9, 9)` and their other-size
     /// twins; a lone `(81,)` or `(9, 9)` is one puzzle.
     pub fn grid(&self) -> Result<(Boxes, usize, usize), String> {
         let s = &self.shape;

@@ -48,8 +48,14 @@ from . import _native
 __all__ = ["solve", "count", "check", "generate", "grade", "SIZES"]
 __version__ = "0.1.0"
 
-#: Grid sides the package solves, by cells per row.
-SIZES = {16: 4, 81: 9, 256: 16, 625: 25}
+#: Grid sides the package solves, by cells per row: every side from 4 to 64
+#: that boxes of at least 2x2 tile (6x6 as 2x3, 12x12 as 3x4, ...; primes
+#: have none). Rectangular boxes are the usual wider-than-tall ones.
+SIZES = {
+    s * s: s
+    for s in range(4, 65)
+    if any(s % r == 0 for r in range(2, int(s**0.5) + 1))
+}
 
 _ON_ERROR = ("mark", "raise")
 
@@ -107,14 +113,16 @@ def _rows(a: np.ndarray, what: str = "puzzles") -> Tuple[np.ndarray, int]:
         n, cells = a.shape
         if cells not in SIZES:
             raise ValueError(
-                f"{what} has rows of {cells} cells: expected 81 (9x9), 256 (16x16) or "
-                f"625 (25x25), shape (N, cells) or (N, side, side)"
+                f"{what} has rows of {cells} cells: expected side*side cells for a grid side "
+                f"from 4 to 64 that boxes tile (81 for 9x9, 36 for 6x6, 256 for 16x16 ...), "
+                f"shape (N, cells) or (N, side, side)"
             )
     elif a.ndim == 3:
         n, rows, cols = a.shape
         if rows != cols or rows * cols not in SIZES:
             raise ValueError(
-                f"{what} has shape {a.shape}: expected (N, 9, 9), (N, 16, 16) or (N, 25, 25)"
+                f"{what} has shape {a.shape}: expected (N, side, side) for a grid side from 4 "
+                f"to 64 that boxes tile: (N, 9, 9), (N, 6, 6), (N, 16, 16) ..."
             )
         cells = rows * cols
     else:
@@ -396,7 +404,7 @@ def generate(
         threads: worker threads (default: all cores).
         as_array: return a uint8 array of shape (n, size*size) (0 = blank)
             instead of a list of str (``.`` blank, digits for 9x9, letters
-            ``A``.. for 16x16 and 25x25, as the command writes them).
+            ``A``.. up to 26x26, as the command writes them).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be a non-negative int, not {n!r}")
