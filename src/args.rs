@@ -587,7 +587,9 @@ fn forced(
     let mut f = Forced {
         column,
         side: grid.size,
-        boxes: grid.boxes()?,
+        // Checked against --size here; kept only when given, so messages
+        // name the flag the user wrote.
+        boxes: grid.boxes()?.and(grid.boxes),
         ..Forced::default()
     };
     for &name in formats {

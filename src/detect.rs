@@ -56,6 +56,11 @@ impl Forced {
         }
     }
 
+    /// The boxes `--box` or `--size` fix, if any.
+    pub fn boxes_or_side(&self) -> Option<Boxes> {
+        self.boxes.or(self.side.and_then(Boxes::for_side))
+    }
+
     /// The boxes the flags fix, else `default`.
     pub fn boxes_or(&self, default: Boxes) -> Boxes {
         match (self.boxes, self.side) {

@@ -210,7 +210,7 @@ fn run_hook(cfg: &BulkConfig, name: &str, kind: Kind, data: Data<'_>) -> anyhow:
         overwrite: cfg.overwrite,
         column: cfg.forced.column.as_deref(),
         symbols: cfg.forced.symbols,
-        boxes: cfg.forced.boxes,
+        boxes: cfg.forced.boxes_or_side(),
         output: cfg.output.as_deref(),
         progress: cfg.progress,
         reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
@@ -467,7 +467,7 @@ pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>>
     let spec = CheckSpec {
         column: cfg.forced.column.as_deref(),
         symbols: cfg.forced.symbols,
-        boxes: cfg.forced.boxes,
+        boxes: cfg.forced.boxes_or_side(),
     };
     let report = match kind {
         Kind::Npy => npy::check(&pname, data, answers)?,
