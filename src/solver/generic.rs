@@ -830,33 +830,11 @@ mod tests {
         verify(b, &empty, &out).unwrap();
     }
 
-    /// A valid grid with `b`'s boxes: the shifted pattern, digits and
-    /// rows within bands relabelled by `seed`.
+    /// A valid grid with `b`'s boxes: `generate`'s pattern grid under a
+    /// random symmetry drawn from `seed`.
     fn rect_grid(b: Boxes, seed: u64) -> Vec<u8> {
-        let (n, h, w) = (b.side(), b.rows(), b.cols());
-        let mut x = seed | 1;
-        let mut rnd = move |m: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m as u64) as usize
-        };
-        let mut perm: Vec<u8> = (1..=n as u8).collect();
-        for i in (1..n).rev() {
-            perm.swap(i, rnd(i + 1));
-        }
-        let mut rows: Vec<usize> = (0..n).collect();
-        for band in 0..n / h {
-            for i in (1..h).rev() {
-                rows.swap(band * h + i, band * h + rnd(i + 1));
-            }
-        }
-        (0..n * n)
-            .map(|i| {
-                let (r, c) = (rows[i / n], i % n);
-                perm[(w * (r % h) + r / h + c) % n]
-            })
-            .collect()
+        use crate::generate::{pattern_grid, shuffle_grid, Rng};
+        shuffle_grid(b, &pattern_grid(b), &mut Rng::for_puzzle(seed, 0, 0))
     }
 
     /// The learning search and the plain depth-first search agree on the
