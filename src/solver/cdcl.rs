@@ -31,10 +31,15 @@
 //! variable), and a group left with one alive member sets it true (reason:
 //! the group), with none it is a conflict. Learned clauses use two watched
 //! literals. Decisions take the most active unassigned variable (EVSIDS)
-//! and give it the value it last held (true, "this cell holds this digit",
-//! the first time); restarts follow the Luby sequence and keep the learned
-//! clauses. Always deciding true was worse: 36x36 at 60% blanks, 20 varied
-//! grids, 68 s with 2 give-ups at 200k conflicts against 28 s with none.
+//! and give it its value in the longest conflict-free trail met so far (the
+//! "best" or target phase of CaDiCaL; true, "this cell holds this digit",
+//! before it was ever on such a trail); restarts follow the Luby sequence
+//! and keep the learned clauses and that phase. Always deciding true was
+//! worse: 36x36 at 60% blanks, 20 varied grids, 68 s with 2 give-ups at
+//! 200k conflicts against 28 s with none. The best-trail phase against the
+//! value each variable last held (progress saving): 25x25 at 55% blanks, 50
+//! + 200 puzzles of two seeds, 87.7k + 322k conflicts down to 41.1k + 156k;
+//! 36x36 at 60%, 5 + 5 puzzles, 115k + 561k down to 90k + 150k.
 //!
 //! Counting is exact: after each solution a clause forbidding its decisions
 //! (which imply it) is added and the search goes on until it runs out.
@@ -202,8 +207,13 @@ struct Solver {
     var_inc: f64,
     heap: Heap,
     seen: Vec<bool>,
-    /// Value each variable last held (progress saving), true at first.
-    phase: Vec<bool>,
+    /// Value of each variable in the longest trail below a conflicting
+    /// level met so far (`best_len` long), true before it was on one.
+    /// Resetting the length at restarts (so the phase follows the longest
+    /// trail since the restart) or every 1000 to 20000 conflicts doubled
+    /// the conflicts or changed nothing beyond noise.
+    best: Vec<bool>,
+    best_len: usize,
     level_stamp: Vec<u64>,
     stamp: u64,
     // Scratch buffers, kept to avoid allocating per conflict.
@@ -281,7 +291,8 @@ impl Solver {
                 pos: vec![NOT_IN_HEAP; nv],
             },
             seen: vec![false; nv],
-            phase: vec![true; nv],
+            best: vec![true; nv],
+            best_len: 0,
             level_stamp: vec![0; nv + 1],
             stamp: 0,
             buf: Vec::new(),
@@ -342,7 +353,6 @@ impl Solver {
                     self.alive[(gk >> 6) as usize] |= 1u64 << (gk & 63);
                 }
             }
-            self.phase[v] = l & 1 == 0;
             self.val[v] = UNSET;
             self.heap.insert(v as u32, &self.act);
         }
@@ -723,6 +733,20 @@ impl Solver {
         }
     }
 
+    /// Remembers the values of the trail below the conflicting level when
+    /// it is the longest such trail so far: the phase of later decisions.
+    fn save_best(&mut self) {
+        let Some(&end) = self.trail_lim.last() else {
+            return;
+        };
+        if end > self.best_len {
+            self.best_len = end;
+            for &l in &self.trail[..end] {
+                self.best[(l >> 1) as usize] = l & 1 == 0;
+            }
+        }
+    }
+
     /// Activity before any conflict: variables in groups with few alive
     /// members first, the "fewest candidates" rule, too small to matter once
     /// conflicts start bumping.
@@ -842,6 +866,7 @@ fn run(
             }
             since_restart += 1;
             let (bt, lbd) = s.analyze(confl);
+            s.save_best();
             s.backtrack(bt);
             learnt.clear();
             learnt.extend_from_slice(&s.learnt);
@@ -901,7 +926,7 @@ fn run(
         };
         s.decisions += 1;
         s.trail_lim.push(s.trail.len());
-        s.assign(2 * v + !s.phase[v as usize] as u32, Reason::Decision);
+        s.assign(2 * v + !s.best[v as usize] as u32, Reason::Decision);
     }
     result.guesses = s.decisions;
     (Some(result), s.conflicts)
@@ -1404,6 +1429,45 @@ mod bench {
             2,
             std::env::var_os("GENERIC").is_some(),
         );
+    }
+
+    /// The puzzles of a set file (`CDCL_SET=path`, one puzzle a line, N*N
+    /// numbers, 0 blank; square boxes), counted to `CDCL_LIMIT` (default 1)
+    /// by this solver alone: times and conflicts of the slowest puzzles too.
+    #[test]
+    #[ignore]
+    fn file() {
+        let Some(path) = std::env::var_os("CDCL_SET") else {
+            eprintln!("set CDCL_SET to a puzzle file");
+            return;
+        };
+        let limit = std::env::var("CDCL_LIMIT").map_or(1, |v| v.parse().unwrap());
+        let text = std::fs::read_to_string(path).unwrap();
+        let set: Vec<Vec<u8>> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
+            .collect();
+        let (mut times, mut rows, mut total) = (Vec::new(), Vec::new(), 0u64);
+        for (i, p) in set.iter().enumerate() {
+            let b = (p.len() as f64).sqrt().sqrt().round() as usize;
+            let mut out = vec![0u8; p.len()];
+            let t = Instant::now();
+            let (s, c) = run(b, b, p, None, limit, &mut out, u64::MAX);
+            let e = t.elapsed();
+            if s.unwrap().count > 0 {
+                check(b, b, p, &out);
+            }
+            times.push(e);
+            rows.push((e, c, i));
+            total += c;
+        }
+        report("file", &mut times);
+        rows.sort();
+        eprintln!("    total conflicts {total}; slowest (time, conflicts, line):");
+        for r in rows.iter().rev().take(5) {
+            eprintln!("    {:.2?} {} {}", r.0, r.1, r.2 + 1);
+        }
     }
 
     #[test]
