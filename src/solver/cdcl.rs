@@ -1433,7 +1433,8 @@ mod bench {
 
     /// The puzzles of a set file (`CDCL_SET=path`, one puzzle a line, N*N
     /// numbers, 0 blank; square boxes), counted to `CDCL_LIMIT` (default 1)
-    /// by this solver alone: times and conflicts of the slowest puzzles too.
+    /// by this solver alone, giving up after `CDCL_MAX` conflicts (default
+    /// none): times and conflicts of the slowest puzzles too.
     #[test]
     #[ignore]
     fn file() {
@@ -1442,6 +1443,7 @@ mod bench {
             return;
         };
         let limit = std::env::var("CDCL_LIMIT").map_or(1, |v| v.parse().unwrap());
+        let max = std::env::var("CDCL_MAX").map_or(u64::MAX, |v| v.parse().unwrap());
         let text = std::fs::read_to_string(path).unwrap();
         let set: Vec<Vec<u8>> = text
             .lines()
@@ -1453,9 +1455,11 @@ mod bench {
             let b = (p.len() as f64).sqrt().sqrt().round() as usize;
             let mut out = vec![0u8; p.len()];
             let t = Instant::now();
-            let (s, c) = run(b, b, p, None, limit, &mut out, u64::MAX);
+            let (s, c) = run(b, b, p, None, limit, &mut out, max);
             let e = t.elapsed();
-            if s.unwrap().count > 0 {
+            if s.is_none() {
+                eprintln!("    line {} gave up after {c} conflicts", i + 1);
+            } else if s.unwrap().count > 0 {
                 check(b, b, p, &out);
             }
             times.push(e);
