@@ -187,13 +187,15 @@ const RESTART_UNIT: u64 = 64;
 const VAR_DECAY: f64 = 0.95;
 
 struct Solver {
-    n: usize,
     nv: usize,
     vg: Vec<[u32; 4]>,
     gbase: Vec<u32>,
     goff: Vec<u32>,
     offs: Vec<u32>,
     alive: Vec<u64>,
+    /// `alive` as it was at level 0 when last saved: a superset of the
+    /// members not false at level 0.
+    root_alive: Vec<u64>,
     val: Vec<i8>,
     level: Vec<u32>,
     reason: Vec<Reason>,
@@ -268,13 +270,13 @@ impl Solver {
         }
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         Solver {
-            n,
             nv,
             vg,
             gbase,
             goff,
             offs,
             alive: vec![full; 4 * nn],
+            root_alive: vec![full; 4 * nn],
             val: vec![UNSET; nv],
             level: vec![0; nv],
             reason: vec![Reason::Decision; nv],
@@ -484,14 +486,27 @@ impl Solver {
         }
     }
 
-    /// Positive literals of the members of group `g`, but `skip`.
+    /// Positive literals of the members of group `g`, but `skip` and those
+    /// false at level 0 (which analysis passes over anyway): at 50-60%
+    /// blanks half the members or more. Skipping them: 25x25 at 55%, 200
+    /// puzzles, same conflicts, 3.4-4.5 s against 3.9-5.1 s (three runs
+    /// alternated); 36x36 at 60%, 5 puzzles, about 4% less time.
     fn group_lits(&self, g: usize, skip: Option<u32>, out: &mut Vec<u32>) {
-        for k in 0..self.n as u32 {
-            let w = self.member(g, k);
+        let mut m = self.root_alive[g];
+        while m != 0 {
+            let w = self.member(g, m.trailing_zeros());
+            m &= m - 1;
             if Some(w) != skip {
                 out.push(2 * w);
             }
         }
+    }
+
+    /// Records which group members are not false at level 0; only valid
+    /// at level 0.
+    fn save_root_alive(&mut self) {
+        debug_assert_eq!(self.decision_level(), 0);
+        self.root_alive.copy_from_slice(&self.alive);
     }
 
     fn conflict_lits(&self, c: Conflict, out: &mut Vec<u32>) {
@@ -849,6 +864,7 @@ fn run(
         return (Some(result), 0);
     }
     s.init_heap();
+    s.save_root_alive();
 
     let mut restarts = 0u64;
     let mut restart_at = RESTART_UNIT * luby(0);
@@ -911,6 +927,7 @@ fn run(
             since_restart = 0;
             restart_at = RESTART_UNIT * luby(restarts);
             s.backtrack(0);
+            s.save_root_alive();
             if s.learnts.len() >= max_learnts {
                 s.reduce();
                 max_learnts += max_learnts / 10;
