@@ -37,9 +37,10 @@
 //! and keep the learned clauses and that phase. Always deciding true was
 //! worse: 36x36 at 60% blanks, 20 varied grids, 68 s with 2 give-ups at
 //! 200k conflicts against 28 s with none. The best-trail phase against the
-//! value each variable last held (progress saving): 25x25 at 55% blanks, 50
-//! + 200 puzzles of two seeds, 87.7k + 322k conflicts down to 41.1k + 156k;
-//! 36x36 at 60%, 5 + 5 puzzles, 115k + 561k down to 90k + 150k.
+//! value each variable last held (progress saving): 25x25 at 55% blanks,
+//! 50 and 200 puzzles of two seeds, 87.7k and 322k conflicts down to 41.1k
+//! and 156k; 36x36 at 60%, 5 and 5 puzzles, 115k and 561k down to 90k and
+//! 150k.
 //!
 //! Counting is exact: after each solution a clause forbidding its decisions
 //! (which imply it) is added and the search goes on until it runs out.
@@ -181,7 +182,15 @@ fn luby(mut i: u64) -> u64 {
     1 << seq
 }
 
-/// Conflicts per Luby unit between restarts.
+/// Conflicts per Luby unit between restarts. Tried with the best-trail
+/// phase, conflicts on 25x25 at 55% (50 and 200 puzzles, 41.1k and 156k
+/// here): units 32 to 1024 within noise (35k-50k, 143k-177k); Glucose-style
+/// LBD moving-average restarts (fast 1/32, slow 1/4096, margin 1.1 or 1.25)
+/// 53k-61k and 155k-175k there and 2.6x to 10x the conflicts on 36x36 at
+/// 60%; alternating those with Luby 1024 (CaDiCaL's focused and stable
+/// modes) 62k and 235k. Reusing the trail at restarts (keeping the
+/// decisions more active than the next one) and keeping used clauses of
+/// LBD up to 6 or 8 at reductions did not help beyond noise either.
 const RESTART_UNIT: u64 = 64;
 /// Activity decay per conflict (EVSIDS): bumps grow by 1/0.95.
 const VAR_DECAY: f64 = 0.95;
@@ -1474,10 +1483,10 @@ mod bench {
             let t = Instant::now();
             let (s, c) = run(b, b, p, None, limit, &mut out, max);
             let e = t.elapsed();
-            if s.is_none() {
-                eprintln!("    line {} gave up after {c} conflicts", i + 1);
-            } else if s.unwrap().count > 0 {
-                check(b, b, p, &out);
+            match s {
+                None => eprintln!("    line {} gave up after {c} conflicts", i + 1),
+                Some(s) if s.count > 0 => check(b, b, p, &out),
+                Some(_) => {}
             }
             times.push(e);
             rows.push((e, c, i));
