@@ -107,9 +107,12 @@ struct State<const C: usize, const K: usize> {
     /// stand, or [`PLACED`] once it stands in the unit: dancing links'
     /// column sizes, kept as candidates go. `K` is `3*C`.
     places: [u8; K],
+    /// Candidates of each open cell, [`PLACED`] once placed: the cells'
+    /// column sizes.
+    width: [u8; C],
 }
 
-/// `places` of a digit placed in its unit.
+/// `places` of a digit placed in its unit, `width` of a placed cell.
 const PLACED: u8 = u8::MAX;
 
 /// Work found while placing: cells left with one candidate, and
@@ -141,9 +144,16 @@ impl<const C: usize, const K: usize> State<C, K> {
         [r as usize, n + c as usize, 2 * n + b as usize]
     }
 
-    /// Counts `places` from the candidates.
+    /// Counts `places` and `width` from the candidates.
     fn count_places(&mut self, g: &Geo) {
         let n = g.n;
+        for i in 0..n * n {
+            self.width[i] = if self.value[i] != 0 {
+                PLACED
+            } else {
+                self.cand[i].count_ones() as u8
+            };
+        }
         for u in 0..3 * n {
             let mut count = [0u8; 64];
             let mut placed = 0u64;
@@ -215,6 +225,7 @@ impl<const C: usize, const K: usize> State<C, K> {
         let mut ok = self.lose_all::<N>(g, i, self.cand[i] & !bit, &mut q.hidden);
         self.value[i] = d as u8 + 1;
         self.cand[i] = bit;
+        self.width[i] = PLACED;
         self.open -= 1;
         let units = Self::units_of(g, n, i);
         for u in units {
@@ -226,6 +237,7 @@ impl<const C: usize, const K: usize> State<C, K> {
                 if p != i && self.cand[p] & bit != 0 {
                     let left = self.cand[p] & !bit;
                     self.cand[p] = left;
+                    self.width[p] -= 1;
                     ok &= left != 0;
                     if left & left.wrapping_sub(1) == 0 {
                         q.singles.push(p as u16);
@@ -303,42 +315,27 @@ impl<const C: usize, const K: usize> State<C, K> {
                     Ok(false) => {}
                 }
             }
-            // The open cell with the fewest candidates; ties go to the
-            // first in row-major order. Open cells hold two or more (singles
-            // are drained), placed ones exactly their digit, so a cell with
-            // two is the first whose candidates less their lowest bit are a
-            // single bit: no bit counting (the default x86-64 target has no
-            // popcnt).
-            let two = (0..cells).find(|&i| {
-                let rest = self.cand[i] & self.cand[i].wrapping_sub(1);
-                rest != 0 && rest & (rest - 1) == 0
-            });
-            let mut best = (usize::MAX, 0u64, u32::MAX);
-            if let Some(i) = two {
-                best = (i, self.cand[i], 2);
-            } else {
-                for i in 0..cells {
-                    if self.value[i] == 0 {
-                        let k = self.cand[i].count_ones();
-                        if k < best.2 {
-                            best = (i, self.cand[i], k);
-                        }
-                    }
-                }
-            }
-            // The (unit, digit) with the fewest places (two or more once
-            // drained); ties go to the cell, as in dancing links. Ties to
-            // the unit handed 6-9 instead of 2-3 of 200 puzzles over to the
-            // learning search (16x16 at 75% blanks, two seeds), 20-22
-            // instead of 14-17 at 68%; taking a unit only at two places
-            // when no cell has two (the rule before) did as well as this.
+            // The open cell with the fewest candidates (the first in
+            // row-major order), and the (unit, digit) with the fewest places
+            // (the first in unit order); two or more of each once drained.
+            // Both are minima over byte arrays kept as candidates go: finding
+            // the cell by scanning candidate masks was 13% of the time on
+            // 16x16 at 75% blanks (the default x86-64 target counts bits
+            // without popcnt).
+            let wide = self.width[..cells].iter().copied().min();
+            let wide = wide.unwrap_or(PLACED);
             let fewest = self.places[..3 * cells].iter().copied().min();
             let fewest = fewest.unwrap_or(PLACED);
-            let unit_first = (fewest as u32) < best.2;
+            // Ties go to the cell, as in dancing links. Ties to the unit
+            // handed 6-9 instead of 2-3 of 200 puzzles over to the learning
+            // search (16x16 at 75% blanks, two seeds), 20-22 instead of
+            // 14-17 at 68%; taking a unit only at two places when no cell
+            // has two (the rule before) did as well as this.
+            let unit_first = fewest < wide;
             // Up to 16x16, locked candidates only when every branch would
             // be wider than two: a two-way split costs less than the pass
             // (16x16 at 68% blanks: 3.3k → 4.5-5.0k puzzles/s).
-            if lazy_locked && best.2 > 2 && fewest > 2 {
+            if lazy_locked && wide > 2 && fewest > 2 {
                 match self.locked::<N>(g, seg, q) {
                     Err(()) => return Err(()),
                     Ok(true) => continue,
@@ -353,9 +350,11 @@ impl<const C: usize, const K: usize> State<C, K> {
                     bit: 1 << (k % n),
                 }
             } else {
+                let i = self.width[..cells].iter().position(|&x| x == wide);
+                let i = i.expect("the minimum");
                 Branch::Cell {
-                    cell: best.0,
-                    digits: best.1,
+                    cell: i,
+                    digits: self.cand[i],
                 }
             }));
         }
@@ -378,6 +377,7 @@ impl<const C: usize, const K: usize> State<C, K> {
         }
         let left = self.cand[i] & !digits;
         self.cand[i] = left;
+        self.width[i] -= gone.count_ones() as u8;
         if left == 0 || !self.lose_all::<N>(g, i, gone, &mut q.hidden) {
             return Err(());
         }
@@ -583,6 +583,7 @@ fn run<const C: usize, const K: usize, const N: usize>(
         value: [0; C],
         open: n * n,
         places: [PLACED; K],
+        width: [PLACED; C],
     };
     // Givens clear their digit from their peers' candidates; the places
     // are counted once afterwards (counting as each given goes made 25x25
