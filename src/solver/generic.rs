@@ -298,7 +298,6 @@ impl<const C: usize, const K: usize> State<C, K> {
     ) -> Result<Option<Branch>, ()> {
         let n = g.side::<N>();
         let cells = n * n;
-        let lazy_locked = n <= 16;
         loop {
             if !self.drain::<N>(g, q) {
                 return Err(());
@@ -308,7 +307,16 @@ impl<const C: usize, const K: usize> State<C, K> {
             }
             // From 25x25 up, locked candidates run before every branch:
             // run lazily there, 25x25 at 50% blanks fell from 8.0 to 3.5/s.
-            if !lazy_locked {
+            // Up to 16x16 they do not run at all. They ran only when every
+            // branch would be wider than two, which paid while nodes were
+            // dear; with counted places a pass costs several nodes: 16x16
+            // at 75% blanks, two seeds of 200 puzzles, 14.5 -> 10.4 and
+            // 13.5 -> 10.8 ms in all, median 60 -> 43 us, as many
+            // hand-overs (3-4 of 200); 68% blanks and 10x10/12x12 unique
+            // puzzles within noise, the same guesses. Before every branch
+            // they cut the hand-overs (68%: 17 -> 4 of 200) but tripled
+            // the median.
+            if n > 16 {
                 match self.locked::<N>(g, seg, q) {
                     Err(()) => return Err(()),
                     Ok(true) => continue,
@@ -332,16 +340,6 @@ impl<const C: usize, const K: usize> State<C, K> {
             // 14-17 at 68%; taking a unit only at two places when no cell
             // has two (the rule before) did as well as this.
             let unit_first = fewest < wide;
-            // Up to 16x16, locked candidates only when every branch would
-            // be wider than two: a two-way split costs less than the pass
-            // (16x16 at 68% blanks: 3.3k → 4.5-5.0k puzzles/s).
-            if lazy_locked && wide > 2 && fewest > 2 {
-                match self.locked::<N>(g, seg, q) {
-                    Err(()) => return Err(()),
-                    Ok(true) => continue,
-                    Ok(false) => {}
-                }
-            }
             return Ok(Some(if unit_first {
                 let k = self.places[..3 * cells].iter().position(|&x| x == fewest);
                 let k = k.expect("the minimum");
