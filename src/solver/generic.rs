@@ -551,6 +551,7 @@ fn solve_plain(boxes: Boxes, cells: &[u8], limit: u32, out: &mut [u8]) -> Search
 /// puzzles: 1024 guesses 0.36 s, 128 guesses 0.20 s in all). On 16x16 the
 /// depth-first search finishes almost everything itself (55-75% blanks:
 /// 17-105 guesses per puzzle); the rare long ones are handed over after 256
+/// (and a second attempt of as many, see [`run`])
 /// (`scripts/bench_big.sh` sets, p99 against 1024: 68% blanks 0.91 -> 0.51
 /// ms, 75% 1.28 -> 0.53 ms; unique puzzles counted to 2: 3.5 -> 2.5 ms mean).
 const fn handover(side: usize) -> u64 {
@@ -613,10 +614,27 @@ fn run<const C: usize, const K: usize, const N: usize>(
     // propagation.
     root.count_places(&g);
     let budget = if learn { handover(n) } else { u64::MAX }.min(max_guesses);
-    if let Some(s) = attempt_search::<C, K, N>(&root, &g, limit, out, budget) {
+    if let Some(s) = attempt_search::<C, K, N>(&root, &g, limit, out, budget, 0) {
         return Some(s);
     }
-    if budget >= max_guesses {
+    let mut spent = budget;
+    // Up to 16x16, looking for one solution, a second depth-first attempt
+    // comes first, its alternatives rotated one further: a puzzle left
+    // unsolved after the budget was mostly one wrong early choice, which
+    // other first choices avoid at a node's cost, not the learning
+    // search's (16x16 at 75% blanks, two seeds of 200 puzzles: p99 354 ->
+    // 151 and 382 -> 169 us, totals 4-12% lower; 68% blanks: p99 423 ->
+    // 460 and 515 -> 350 us, totals 5-14% lower). Counting is no search
+    // for a lucky path: unique 16x16 puzzles counted to 2 ran 6% slower.
+    let again = budget.min(max_guesses - spent);
+    if learn && limit == 1 && n <= 16 && again > 0 {
+        if let Some(mut s) = attempt_search::<C, K, N>(&root, &g, limit, out, again, 1) {
+            s.guesses += spent;
+            return Some(s);
+        }
+        spent += again;
+    }
+    if spent >= max_guesses {
         return None;
     }
     // Conflicts count against the caller's cap as guesses do.
@@ -627,20 +645,22 @@ fn run<const C: usize, const K: usize, const N: usize>(
         exclude,
         limit,
         out,
-        max_guesses - budget,
+        max_guesses - spent,
     )?;
-    s.guesses += budget;
+    s.guesses += spent;
     Some(s)
 }
 
 /// One complete depth-first search, or `None` if it needed more than
-/// `budget` guesses.
+/// `budget` guesses. `shift` rotates every branch point's alternatives
+/// that much further.
 fn attempt_search<const C: usize, const K: usize, const N: usize>(
     root: &State<C, K>,
     g: &Geo,
     limit: u32,
     out: &mut [u8],
     budget: u64,
+    shift: usize,
 ) -> Option<Search> {
     let cells = g.n * g.n;
     let mut search = Search::default();
@@ -675,9 +695,10 @@ fn attempt_search<const C: usize, const K: usize, const N: usize>(
                 }
             }
             Ok(Some(branch)) => {
-                // Alternatives rotate with the depth: a fixed order took
-                // the same wrong first choice at every level.
-                let turn = depth;
+                // Alternatives rotate with the depth (plus `shift`): a
+                // fixed order took the same wrong first choice at every
+                // level.
+                let turn = depth + shift;
                 let alts = match branch {
                     Branch::Cell { cell, digits } => {
                         Alts::new(AltKind::Cell { cell }, digits, turn)
