@@ -10,15 +10,22 @@
 //!   value[i] 0 while open, else the digit placed
 //!   Geo      units[u*N..u*N+N]: cell indices of unit u (rows 0..N,
 //!            columns N..2N, boxes 2N..3N); at[i] = [row, col, box] of i
-//!   dirty    [rows, cols, boxes] bit sets of units to rescan
+//!   places   [u*N + d]: open cells of unit u where digit d+1 may stand
+//!            (PLACED once it stands there)
 //! ```
 //!
 //! Placing a digit clears it from the cell's peers; propagation runs
-//! naked singles and hidden singles (bit-sliced once/twice/thrice per unit)
-//! to a fixed point. The search then branches on the smallest choice among
-//! every constraint, as Knuth's dancing links does: a cell with the fewest
-//! candidates, or a (unit, digit) with only two places left. Branching on
-//! cells alone is what makes judge-style solvers stall on sparse 16x16 and
+//! naked singles and hidden singles to a fixed point. Hidden singles come
+//! from `places`, the column sizes of dancing links, kept up to date as
+//! candidates go: a (unit, digit) left with one place is queued like a cell
+//! left with one candidate. (Rescanning every unit a placement touched, as
+//! this solver did before, is most units after every placement: 16x16 at
+//! 75% blanks ran 0.16 ms a puzzle, median, against 0.12 counted, and a
+//! plain C dancing-links solver's 0.135.) The search then branches on the
+//! smallest choice among every constraint, as Knuth's dancing links does:
+//! the (unit, digit) with the fewest places when it has fewer than the
+//! cell with the fewest candidates, else that cell. Branching on cells
+//! alone is what makes judge-style solvers stall on sparse 16x16 and
 //! 25x25 grids (hundreds of guesses per puzzle at 60% blanks).
 //!
 //! That depth-first search wins the median everywhere, but on big random
@@ -92,13 +99,35 @@ impl Geo {
 }
 
 #[derive(Clone)]
-struct State<const C: usize> {
+struct State<const C: usize, const K: usize> {
     cand: [u64; C],
     value: [u8; C],
     open: usize,
-    /// Units (rows, columns, boxes) whose cells changed since the
-    /// hidden-single pass last looked at them; only those are rescanned.
-    dirty: [u64; 3],
+    /// `places[u*n + d]`: open cells of unit `u` where digit `d+1` may
+    /// stand, or [`PLACED`] once it stands in the unit: dancing links'
+    /// column sizes, kept as candidates go. `K` is `3*C`.
+    places: [u8; K],
+    /// Candidates of each open cell, [`PLACED`] once placed: the cells'
+    /// column sizes.
+    width: [u8; C],
+}
+
+/// `places` of a digit placed in its unit, `width` of a placed cell.
+const PLACED: u8 = u8::MAX;
+
+/// Work found while placing: cells left with one candidate, and
+/// (unit, digit) indices into `places` left with one place (or none).
+#[derive(Default)]
+struct Queue {
+    singles: Vec<u16>,
+    hidden: Vec<u16>,
+}
+
+impl Queue {
+    fn clear(&mut self) {
+        self.singles.clear();
+        self.hidden.clear();
+    }
 }
 
 /// Where to branch: the alternatives, each a (cell, digit bit) placement.
@@ -107,65 +136,156 @@ enum Branch {
     Unit { unit: usize, bit: u64 },
 }
 
-impl<const C: usize> State<C> {
+impl<const C: usize, const K: usize> State<C, K> {
+    /// Row, column and box of cell `i` as unit indices.
     #[inline(always)]
-    fn mark(&mut self, g: &Geo, i: usize) {
+    fn units_of(g: &Geo, n: usize, i: usize) -> [usize; 3] {
         let [r, c, b] = g.at[i];
-        self.dirty[0] |= 1 << r;
-        self.dirty[1] |= 1 << c;
-        self.dirty[2] |= 1 << b;
+        [r as usize, n + c as usize, 2 * n + b as usize]
     }
 
-    /// Places `bit` in cell `i` and clears it from the peers; peers left
-    /// with one candidate go on `singles`. False when a peer is left with
-    /// none.
-    #[inline]
-    fn place<const N: usize>(
+    /// Counts `places` and `width` from the candidates.
+    fn count_places(&mut self, g: &Geo) {
+        let n = g.n;
+        for i in 0..n * n {
+            self.width[i] = if self.value[i] != 0 {
+                PLACED
+            } else {
+                self.cand[i].count_ones() as u8
+            };
+        }
+        for u in 0..3 * n {
+            let mut count = [0u8; 64];
+            let mut placed = 0u64;
+            for &i in g.unit(u) {
+                let i = i as usize;
+                if self.value[i] != 0 {
+                    placed |= self.cand[i];
+                    continue;
+                }
+                let mut c = self.cand[i];
+                while c != 0 {
+                    count[c.trailing_zeros() as usize] += 1;
+                    c &= c - 1;
+                }
+            }
+            let row = &mut self.places[u * n..u * n + n];
+            for (d, (p, &c)) in row.iter_mut().zip(&count).enumerate() {
+                *p = if placed >> d & 1 != 0 { PLACED } else { c };
+            }
+        }
+    }
+
+    /// One place fewer for (unit, digit) `k`; one or none left is queued.
+    /// False when none is left.
+    #[inline(always)]
+    fn lose(&mut self, k: usize, hidden: &mut Vec<u16>) -> bool {
+        let left = self.places[k];
+        if left == PLACED {
+            return true;
+        }
+        self.places[k] = left - 1;
+        if left <= 2 {
+            hidden.push(k as u16);
+        }
+        left != 1
+    }
+
+    /// Open cell `i` loses `digits` (all among its candidates) as places
+    /// of its units. False when a (unit, digit) is left with no place.
+    #[inline(always)]
+    fn lose_all<const N: usize>(
         &mut self,
         g: &Geo,
         i: usize,
-        bit: u64,
-        singles: &mut Vec<u16>,
+        mut digits: u64,
+        hidden: &mut Vec<u16>,
     ) -> bool {
-        debug_assert!(self.value[i] == 0 && self.cand[i] & bit != 0);
-        self.value[i] = bit.trailing_zeros() as u8 + 1;
-        self.cand[i] = bit;
-        self.open -= 1;
-        let [r, c, b] = g.at[i];
-        let mut ok = true;
         let n = g.side::<N>();
-        for u in [r as usize, n + c as usize, 2 * n + b as usize] {
+        let units = Self::units_of(g, n, i);
+        let mut ok = true;
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            for u in units {
+                ok &= self.lose(u * n + d, hidden);
+            }
+        }
+        ok
+    }
+
+    /// Places `bit` in cell `i` and clears it from the peers; cells and
+    /// (unit, digit)s left with one choice go on `q`. False when a peer is
+    /// left with no candidate or a (unit, digit) with no place.
+    #[inline]
+    fn place<const N: usize>(&mut self, g: &Geo, i: usize, bit: u64, q: &mut Queue) -> bool {
+        debug_assert!(self.value[i] == 0 && self.cand[i] & bit != 0);
+        let n = g.side::<N>();
+        let d = bit.trailing_zeros() as usize;
+        let mut ok = self.lose_all::<N>(g, i, self.cand[i] & !bit, &mut q.hidden);
+        self.value[i] = d as u8 + 1;
+        self.cand[i] = bit;
+        self.width[i] = PLACED;
+        self.open -= 1;
+        let units = Self::units_of(g, n, i);
+        for u in units {
+            self.places[u * n + d] = PLACED;
+        }
+        for u in units {
             for &p in g.unit_of::<N>(u) {
                 let p = p as usize;
                 if p != i && self.cand[p] & bit != 0 {
                     let left = self.cand[p] & !bit;
                     self.cand[p] = left;
-                    self.mark(g, p);
+                    self.width[p] -= 1;
                     ok &= left != 0;
                     if left & left.wrapping_sub(1) == 0 {
-                        singles.push(p as u16);
+                        q.singles.push(p as u16);
                     }
+                    ok &= self.lose_all::<N>(g, p, bit, &mut q.hidden);
                 }
             }
         }
-        self.mark(g, i);
         ok
     }
 
-    /// Places every queued naked single (and those they create).
-    fn drain<const N: usize>(&mut self, g: &Geo, singles: &mut Vec<u16>) -> bool {
-        while let Some(i) = singles.pop() {
-            let i = i as usize;
-            if self.value[i] != 0 {
-                continue;
-            }
-            // A cell queued with one candidate may have lost it since.
-            let c = self.cand[i];
-            if c == 0 || !self.place::<N>(g, i, c, singles) {
-                return false;
+    /// Places every queued naked and hidden single (and those they create).
+    fn drain<const N: usize>(&mut self, g: &Geo, q: &mut Queue) -> bool {
+        let n = g.side::<N>();
+        loop {
+            if let Some(i) = q.singles.pop() {
+                let i = i as usize;
+                if self.value[i] != 0 {
+                    continue;
+                }
+                // A cell queued with one candidate may have lost it since.
+                let c = self.cand[i];
+                if c == 0 || !self.place::<N>(g, i, c, q) {
+                    return false;
+                }
+            } else if let Some(k) = q.hidden.pop() {
+                let k = k as usize;
+                match self.places[k] {
+                    0 => return false,
+                    1 => {
+                        let (u, bit) = (k / n, 1u64 << (k % n));
+                        let spot = g
+                            .unit_of::<N>(u)
+                            .iter()
+                            .map(|&i| i as usize)
+                            .find(|&i| self.value[i] == 0 && self.cand[i] & bit != 0);
+                        match spot {
+                            Some(i) if self.place::<N>(g, i, bit, q) => {}
+                            _ => return false,
+                        }
+                    }
+                    // Placed since it was queued.
+                    _ => {}
+                }
+            } else {
+                return true;
             }
         }
-        true
     }
 
     /// Naked and hidden singles to a fixed point; then the branch with the
@@ -173,138 +293,94 @@ impl<const C: usize> State<C> {
     fn propagate<const N: usize>(
         &mut self,
         g: &Geo,
-        singles: &mut Vec<u16>,
+        q: &mut Queue,
         seg: &mut Vec<u64>,
     ) -> Result<Option<Branch>, ()> {
-        let (n, full) = (g.side::<N>(), g.full);
+        let n = g.side::<N>();
         let cells = n * n;
-        let lazy_locked = n <= 16;
         loop {
-            if !self.drain::<N>(g, singles) {
+            if !self.drain::<N>(g, q) {
                 return Err(());
             }
             if self.open == 0 {
                 return Ok(None);
             }
-            let mut progress = false;
-            // Hidden singles; remember the best (unit, digit) pair.
-            let mut pair: Option<(usize, u64)> = None;
-            let todo = std::mem::take(&mut self.dirty);
-            for (kind, mut set) in todo.into_iter().enumerate() {
-                while set != 0 {
-                    let u = kind * n + set.trailing_zeros() as usize;
-                    set &= set - 1;
-                    let unit = g.unit_of::<N>(u);
-                    let (mut once, mut twice, mut thrice, mut placed) = (0u64, 0u64, 0u64, 0u64);
-                    for &i in unit {
-                        let i = i as usize;
-                        let c = self.cand[i];
-                        if self.value[i] != 0 {
-                            placed |= c;
-                        } else {
-                            thrice |= twice & c;
-                            twice |= once & c;
-                            once |= c;
-                        }
-                    }
-                    if (once | placed) != full {
-                        return Err(());
-                    }
-                    let hidden = once & !twice & !placed;
-                    if hidden != 0 {
-                        let mut s = hidden;
-                        while s != 0 {
-                            let bit = s & s.wrapping_neg();
-                            s ^= bit;
-                            let spot = unit
-                                .iter()
-                                .map(|&i| i as usize)
-                                .find(|&i| self.value[i] == 0 && self.cand[i] & bit != 0);
-                            match spot {
-                                Some(i) => {
-                                    if !self.place::<N>(g, i, bit, singles) {
-                                        return Err(());
-                                    }
-                                }
-                                None => return Err(()),
-                            }
-                        }
-                        progress = true;
-                    } else if pair.is_none() {
-                        let two = twice & !thrice & !placed;
-                        if two != 0 {
-                            pair = Some((u, two & two.wrapping_neg()));
-                        }
-                    }
-                }
-            }
-            if progress {
-                continue;
-            }
             // From 25x25 up, locked candidates run before every branch:
             // run lazily there, 25x25 at 50% blanks fell from 8.0 to 3.5/s.
-            if !lazy_locked {
-                match self.locked::<N>(g, seg, singles) {
+            // Up to 16x16 they do not run at all. They ran only when every
+            // branch would be wider than two, which paid while nodes were
+            // dear; with counted places a pass costs several nodes: 16x16
+            // at 75% blanks, two seeds of 200 puzzles, 14.5 -> 10.4 and
+            // 13.5 -> 10.8 ms in all, median 60 -> 43 us, as many
+            // hand-overs (3-4 of 200); 68% blanks and 10x10/12x12 unique
+            // puzzles within noise, the same guesses. Before every branch
+            // they cut the hand-overs (68%: 17 -> 4 of 200) but tripled
+            // the median.
+            if n > 16 {
+                match self.locked::<N>(g, seg, q) {
                     Err(()) => return Err(()),
                     Ok(true) => continue,
                     Ok(false) => {}
                 }
             }
-            // The open cell with the fewest candidates; ties go to the
-            // first in row-major order.
-            let mut best = (usize::MAX, 0u64, u32::MAX);
-            for i in 0..cells {
-                if self.value[i] == 0 {
-                    let k = self.cand[i].count_ones();
-                    if k < best.2 {
-                        best = (i, self.cand[i], k);
-                        if k == 2 {
-                            break;
-                        }
-                    }
+            // The open cell with the fewest candidates (the first in
+            // row-major order), and the (unit, digit) with the fewest places
+            // (the first in unit order); two or more of each once drained.
+            // Both are minima over byte arrays kept as candidates go: finding
+            // the cell by scanning candidate masks was 13% of the time on
+            // 16x16 at 75% blanks (the default x86-64 target counts bits
+            // without popcnt).
+            let wide = self.width[..cells].iter().copied().min();
+            let wide = wide.unwrap_or(PLACED);
+            let fewest = self.places[..3 * cells].iter().copied().min();
+            let fewest = fewest.unwrap_or(PLACED);
+            // Ties go to the cell, as in dancing links. Ties to the unit
+            // handed 6-9 instead of 2-3 of 200 puzzles over to the learning
+            // search (16x16 at 75% blanks, two seeds), 20-22 instead of
+            // 14-17 at 68%; taking a unit only at two places when no cell
+            // has two (the rule before) did as well as this.
+            let unit_first = fewest < wide;
+            return Ok(Some(if unit_first {
+                let k = self.places[..3 * cells].iter().position(|&x| x == fewest);
+                let k = k.expect("the minimum");
+                Branch::Unit {
+                    unit: k / n,
+                    bit: 1 << (k % n),
                 }
-            }
-            // Up to 16x16, locked candidates only when every branch would
-            // be wider than two: a two-way split costs less than the pass
-            // (16x16 at 68% blanks: 3.3k → 4.5-5.0k puzzles/s).
-            if lazy_locked && best.2 > 2 && pair.is_none() {
-                match self.locked::<N>(g, seg, singles) {
-                    Err(()) => return Err(()),
-                    Ok(true) => continue,
-                    Ok(false) => {}
+            } else {
+                let i = self.width[..cells].iter().position(|&x| x == wide);
+                let i = i.expect("the minimum");
+                Branch::Cell {
+                    cell: i,
+                    digits: self.cand[i],
                 }
-            }
-            return Ok(Some(match pair {
-                Some((unit, bit)) if best.2 > 2 => Branch::Unit { unit, bit },
-                _ => Branch::Cell {
-                    cell: best.0,
-                    digits: best.1,
-                },
             }));
         }
     }
 
     /// Removes `digits` from open cell `i`: whether anything went, `Err`
-    /// if nothing is left; a cell left with one candidate is queued.
+    /// if nothing is left (of the cell, or of a place for a digit); a
+    /// cell or (unit, digit) left with one choice is queued.
     #[inline]
     fn remove<const N: usize>(
         &mut self,
         g: &Geo,
         i: usize,
         digits: u64,
-        singles: &mut Vec<u16>,
+        q: &mut Queue,
     ) -> Result<bool, ()> {
-        if self.value[i] != 0 || self.cand[i] & digits == 0 {
+        let gone = self.cand[i] & digits;
+        if self.value[i] != 0 || gone == 0 {
             return Ok(false);
         }
         let left = self.cand[i] & !digits;
         self.cand[i] = left;
-        self.mark(g, i);
-        if left == 0 {
+        self.width[i] -= gone.count_ones() as u8;
+        if left == 0 || !self.lose_all::<N>(g, i, gone, &mut q.hidden) {
             return Err(());
         }
         if left & (left - 1) == 0 {
-            singles.push(i as u16);
+            q.singles.push(i as u16);
         }
         Ok(true)
     }
@@ -318,7 +394,7 @@ impl<const C: usize> State<C> {
         &mut self,
         g: &Geo,
         seg: &mut Vec<u64>,
-        singles: &mut Vec<u16>,
+        q: &mut Queue,
     ) -> Result<bool, ()> {
         let n = g.side::<N>();
         let mut changed = false;
@@ -380,15 +456,14 @@ impl<const C: usize> State<C> {
                         let here = segs[k] & !elsewhere;
                         if point != 0 {
                             for along in (0..n).filter(|a| a / w != k) {
-                                changed |=
-                                    self.remove::<N>(g, cell(line, along), point, singles)?;
+                                changed |= self.remove::<N>(g, cell(line, along), point, q)?;
                             }
                         }
                         if here != 0 {
                             for j2 in (0..span).filter(|&j2| j2 != j) {
                                 for a in 0..w {
                                     let i = cell(band * span + j2, k * w + a);
-                                    changed |= self.remove::<N>(g, i, here, singles)?;
+                                    changed |= self.remove::<N>(g, i, here, q)?;
                                 }
                             }
                         }
@@ -438,17 +513,17 @@ pub fn solve_within(
     // so it should not be much bigger than the grid.
     // The common sides get their own copy with the side a constant.
     match boxes.cells() {
-        81 => run::<81, 9>(boxes, cells, exclude, limit, out, max_guesses, true),
-        256 => run::<256, 16>(boxes, cells, exclude, limit, out, max_guesses, true),
-        625 => run::<625, 25>(boxes, cells, exclude, limit, out, max_guesses, true),
-        0..=64 => run::<64, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
-        65..=144 => run::<144, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
-        145..=256 => run::<256, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
-        257..=400 => run::<400, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
-        401..=625 => run::<625, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
-        626..=1296 => run::<1296, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
-        1297..=2401 => run::<2401, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
-        _ => run::<4096, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
+        81 => run::<81, 243, 9>(boxes, cells, exclude, limit, out, max_guesses, true),
+        256 => run::<256, 768, 16>(boxes, cells, exclude, limit, out, max_guesses, true),
+        625 => run::<625, 1875, 25>(boxes, cells, exclude, limit, out, max_guesses, true),
+        0..=64 => run::<64, 192, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
+        65..=144 => run::<144, 432, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
+        145..=256 => run::<256, 768, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
+        257..=400 => run::<400, 1200, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
+        401..=625 => run::<625, 1875, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
+        626..=1296 => run::<1296, 3888, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
+        1297..=2401 => run::<2401, 7203, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
+        _ => run::<4096, 12288, 0>(boxes, cells, exclude, limit, out, max_guesses, true),
     }
 }
 
@@ -457,10 +532,10 @@ pub fn solve_within(
 #[cfg(test)]
 fn solve_plain(boxes: Boxes, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
     match boxes.cells() {
-        0..=64 => run::<64, 0>(boxes, cells, None, limit, out, u64::MAX, false),
-        65..=144 => run::<144, 0>(boxes, cells, None, limit, out, u64::MAX, false),
-        145..=256 => run::<256, 0>(boxes, cells, None, limit, out, u64::MAX, false),
-        _ => run::<625, 0>(boxes, cells, None, limit, out, u64::MAX, false),
+        0..=64 => run::<64, 192, 0>(boxes, cells, None, limit, out, u64::MAX, false),
+        65..=144 => run::<144, 432, 0>(boxes, cells, None, limit, out, u64::MAX, false),
+        145..=256 => run::<256, 768, 0>(boxes, cells, None, limit, out, u64::MAX, false),
+        _ => run::<625, 1875, 0>(boxes, cells, None, limit, out, u64::MAX, false),
     }
     .expect("unbounded")
 }
@@ -476,6 +551,7 @@ fn solve_plain(boxes: Boxes, cells: &[u8], limit: u32, out: &mut [u8]) -> Search
 /// puzzles: 1024 guesses 0.36 s, 128 guesses 0.20 s in all). On 16x16 the
 /// depth-first search finishes almost everything itself (55-75% blanks:
 /// 17-105 guesses per puzzle); the rare long ones are handed over after 256
+/// (and a second attempt of as many, see [`run`])
 /// (`scripts/bench_big.sh` sets, p99 against 1024: 68% blanks 0.91 -> 0.51
 /// ms, 75% 1.28 -> 0.53 ms; unique puzzles counted to 2: 3.5 -> 2.5 ms mean).
 const fn handover(side: usize) -> u64 {
@@ -486,7 +562,7 @@ const fn handover(side: usize) -> u64 {
     }
 }
 
-fn run<const C: usize, const N: usize>(
+fn run<const C: usize, const K: usize, const N: usize>(
     boxes: Boxes,
     cells: &[u8],
     exclude: Option<(usize, u8)>,
@@ -501,32 +577,64 @@ fn run<const C: usize, const N: usize>(
     if limit == 0 {
         return Some(Search::default());
     }
-    let mut root = State::<C> {
+    let mut root = State::<C, K> {
         cand: [g.full; C],
         value: [0; C],
         open: n * n,
-        dirty: [g.full; 3],
+        places: [PLACED; K],
+        width: [PLACED; C],
     };
+    // Givens clear their digit from their peers' candidates; the places
+    // are counted once afterwards (counting as each given goes made 25x25
+    // at 40% blanks, solved almost without guessing, 45% slower).
     for (i, &d) in cells.iter().enumerate() {
         if d == 0 {
             continue;
         }
+        let bit = 1u64 << (d - 1);
         // A given its cell already lost (to a clashing given): no solution.
-        if d as usize > n || root.cand[i] & (1u64 << (d - 1)) == 0 || root.value[i] != 0 {
+        if d as usize > n || root.cand[i] & bit == 0 || root.value[i] != 0 {
             return Some(Search::default());
         }
-        // A peer emptied here is caught by the first propagation, which
-        // sees a cell with no candidate.
-        root.place::<N>(&g, i, 1u64 << (d - 1), &mut Vec::new());
+        root.value[i] = d;
+        root.cand[i] = bit;
+        root.open -= 1;
+        for u in State::<C, K>::units_of(&g, n, i) {
+            for &p in g.unit(u) {
+                if p as usize != i {
+                    root.cand[p as usize] &= !bit;
+                }
+            }
+        }
     }
     if let Some((i, d)) = exclude {
         root.cand[i] &= !(1u64 << (d - 1));
     }
+    // A cell or (unit, digit) left with no choice is caught by the first
+    // propagation.
+    root.count_places(&g);
     let budget = if learn { handover(n) } else { u64::MAX }.min(max_guesses);
-    if let Some(s) = attempt_search::<C, N>(&root, &g, limit, out, budget) {
+    if let Some(s) = attempt_search::<C, K, N>(&root, &g, limit, out, budget, 0) {
         return Some(s);
     }
-    if budget >= max_guesses {
+    let mut spent = budget;
+    // Up to 16x16, looking for one solution, a second depth-first attempt
+    // comes first, its alternatives rotated one further: a puzzle left
+    // unsolved after the budget was mostly one wrong early choice, which
+    // other first choices avoid at a node's cost, not the learning
+    // search's (16x16 at 75% blanks, two seeds of 200 puzzles: p99 354 ->
+    // 151 and 382 -> 169 us, totals 4-12% lower; 68% blanks: p99 423 ->
+    // 460 and 515 -> 350 us, totals 5-14% lower). Counting is no search
+    // for a lucky path: unique 16x16 puzzles counted to 2 ran 6% slower.
+    let again = budget.min(max_guesses - spent);
+    if learn && limit == 1 && n <= 16 && again > 0 {
+        if let Some(mut s) = attempt_search::<C, K, N>(&root, &g, limit, out, again, 1) {
+            s.guesses += spent;
+            return Some(s);
+        }
+        spent += again;
+    }
+    if spent >= max_guesses {
         return None;
     }
     // Conflicts count against the caller's cap as guesses do.
@@ -537,37 +645,45 @@ fn run<const C: usize, const N: usize>(
         exclude,
         limit,
         out,
-        max_guesses - budget,
+        max_guesses - spent,
     )?;
-    s.guesses += budget;
+    s.guesses += spent;
     Some(s)
 }
 
 /// One complete depth-first search, or `None` if it needed more than
-/// `budget` guesses.
-fn attempt_search<const C: usize, const N: usize>(
-    root: &State<C>,
+/// `budget` guesses. `shift` rotates every branch point's alternatives
+/// that much further.
+fn attempt_search<const C: usize, const K: usize, const N: usize>(
+    root: &State<C, K>,
     g: &Geo,
     limit: u32,
     out: &mut [u8],
     budget: u64,
+    shift: usize,
 ) -> Option<Search> {
     let cells = g.n * g.n;
     let mut search = Search::default();
     let mut cur = root.clone();
     // Branch points: the state before the branch and the alternatives left:
     // digits of one cell, or places (bit k = k-th cell) of one unit's digit.
-    let mut stack: Vec<(State<C>, Alts)> = Vec::new();
+    let mut stack: Vec<(State<C, K>, Alts)> = Vec::new();
     let mut depth = 0usize;
     let mut seg = Vec::new();
-    // Cells with one candidate left, not yet placed. The root may hold
-    // some: queue every such open cell once.
-    let mut singles: Vec<u16> = (0..cells)
-        .filter(|&i| cur.value[i] == 0 && cur.cand[i].count_ones() <= 1)
-        .map(|i| i as u16)
-        .collect();
+    // Cells with one candidate left, not yet placed, and (unit, digit)s
+    // with one place or none. The root may hold some: queue each once.
+    let mut q = Queue {
+        singles: (0..cells)
+            .filter(|&i| cur.value[i] == 0 && cur.cand[i].count_ones() <= 1)
+            .map(|i| i as u16)
+            .collect(),
+        hidden: (0..3 * cells)
+            .filter(|&k| cur.places[k] <= 1)
+            .map(|k| k as u16)
+            .collect(),
+    };
     loop {
-        match cur.propagate::<N>(g, &mut singles, &mut seg) {
+        match cur.propagate::<N>(g, &mut q, &mut seg) {
             Err(()) => {}
             Ok(None) => {
                 search.count += 1;
@@ -579,9 +695,10 @@ fn attempt_search<const C: usize, const N: usize>(
                 }
             }
             Ok(Some(branch)) => {
-                // Alternatives rotate with the depth: a fixed order took
-                // the same wrong first choice at every level.
-                let turn = depth;
+                // Alternatives rotate with the depth (plus `shift`): a
+                // fixed order took the same wrong first choice at every
+                // level.
+                let turn = depth + shift;
                 let alts = match branch {
                     Branch::Cell { cell, digits } => {
                         Alts::new(AltKind::Cell { cell }, digits, turn)
@@ -621,8 +738,8 @@ fn attempt_search<const C: usize, const N: usize>(
                 cur.clone_from(state);
             }
             depth = stack.len();
-            singles.clear();
-            if cur.place::<N>(g, cell, bit, &mut singles) {
+            q.clear();
+            if cur.place::<N>(g, cell, bit, &mut q) {
                 break;
             }
         }
