@@ -1,7 +1,30 @@
 //! Helpers shared by the fuzz targets: an answer checker that trusts no
-//! solver (full grid, every unit a permutation, givens kept).
+//! solver (full grid, every unit a permutation, givens kept), and the
+//! `--size`/`--box` flags a control byte stands for.
 
 #![allow(dead_code)]
+
+use sudoku_bulk::detect::Forced;
+use sudoku_bulk::solver::Boxes;
+
+/// The flags control byte `f` stands for: none for half the values, else
+/// a `--size` (square and rectangular defaults) or a `--box` (both ways
+/// round), so detection and parsing run under every kind of forced size.
+pub fn forced(f: u8) -> Forced {
+    let mut forced = Forced::default();
+    match f % 16 {
+        8 => forced.side = Some(4),
+        9 => forced.side = Some(6),
+        10 => forced.side = Some(8),
+        11 => forced.side = Some(9),
+        12 => forced.side = Some(12),
+        13 => forced.boxes = Boxes::new(3, 2),
+        14 => forced.boxes = Boxes::new(4, 2),
+        15 => forced.boxes = Boxes::new(2, 5),
+        _ => {}
+    }
+    forced
+}
 
 /// True when `answer` completes `puzzle` (boxes `h` rows by `w` columns,
 /// `0` blank).

@@ -1,18 +1,23 @@
 //! Fuzz target for the record parsers: whatever the bytes, detection and
 //! parsing never panic, and the records of the whole input are exactly the
-//! records of the two pieces a chunk cut makes of it.
+//! records of the two pieces a chunk cut makes of it. Input: a byte for the
+//! cut, a byte for the `--size`/`--box` flags (see `common::forced`), then
+//! the file.
 
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
-use sudoku_bulk::detect::{detect, Forced};
+use sudoku_bulk::detect::detect;
 use sudoku_bulk::format::{Item, Records};
 
 fuzz_target!(|input: &[u8]| {
-    let Some((&k, data)) = input.split_first() else {
+    let [k, f, data @ ..] = input else {
         return;
     };
-    let Ok(found) = detect(data, &Forced::default()) else {
+    let k = *k;
+    let Ok(found) = detect(data, &common::forced(*f)) else {
         return;
     };
     let layout = &found.layout;

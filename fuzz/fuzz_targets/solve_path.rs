@@ -2,7 +2,8 @@
 //! answers. Slice and reader chunks of two sizes, on 1 and 2 threads, must
 //! give byte-identical output; every answer must complete its puzzle (checked
 //! here, without a solver); and `check` must agree with `solve` on which
-//! records are bad.
+//! records are bad. Input: a byte for the chunk size, a byte for the
+//! `--size`/`--box` flags (see `common::forced`), then the file.
 
 #![no_main]
 
@@ -13,7 +14,7 @@ use std::io;
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_bulk::check::check_files;
-use sudoku_bulk::detect::{detect, Forced};
+use sudoku_bulk::detect::detect;
 use sudoku_bulk::format::{Item, Layout, RecordError, Records, Shape};
 use sudoku_bulk::pipeline::{self, OnError, Observer, Options, Summary, Task};
 
@@ -55,10 +56,12 @@ fn run(
 }
 
 fuzz_target!(|input: &[u8]| {
-    let Some((&k, data)) = input.split_first() else {
+    let [k, f, data @ ..] = input else {
         return;
     };
-    let Ok(found) = detect(data, &Forced::default()) else {
+    let k = *k;
+    let forced = common::forced(*f);
+    let Ok(found) = detect(data, &forced) else {
         return;
     };
     let layout = &found.layout;
@@ -101,7 +104,7 @@ fuzz_target!(|input: &[u8]| {
         // `check` of the puzzles against the answers agrees.
         let mut puzzles = data[..found.skip_bytes.min(data.len())].to_vec();
         puzzles.extend_from_slice(body);
-        if let Ok(report) = check_files(&puzzles, &out, &Forced::default()) {
+        if let Ok(report) = check_files(&puzzles, &out, &forced) {
             if report.count_mismatch.is_none() {
                 assert_eq!(report.bad, base.tally.bad);
             }
