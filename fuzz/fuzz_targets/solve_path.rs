@@ -16,7 +16,7 @@ use libfuzzer_sys::fuzz_target;
 use sudoku_bulk::check::check_files;
 use sudoku_bulk::detect::detect;
 use sudoku_bulk::format::{Item, Layout, RecordError, Records, Shape};
-use sudoku_bulk::pipeline::{self, OnError, Observer, Options, Summary, Task};
+use sudoku_bulk::pipeline::{self, Observer, OnError, Options, Summary, Task};
 
 struct Quiet;
 impl Observer for Quiet {
@@ -49,7 +49,14 @@ fn run(
         let chunks = pipeline::slice_chunks(data, layout, chunk)
             .map(|c| c.map(|s| Cow::Owned(s.into_owned())))
             .collect::<Vec<io::Result<Cow<[u8]>>>>();
-        pipeline::run(task, &opts, layout, pipeline::Ready(chunks.into_iter()), &mut out, &mut Quiet)
+        pipeline::run(
+            task,
+            &opts,
+            layout,
+            pipeline::Ready(chunks.into_iter()),
+            &mut out,
+            &mut Quiet,
+        )
     }
     .expect("writing to memory cannot fail");
     (summary, out)
@@ -86,7 +93,10 @@ fuzz_target!(|input: &[u8]| {
                 Item::End => None,
             })
             .collect();
-        let lines: Vec<&[u8]> = out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+        let lines: Vec<&[u8]> = out
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
         assert_eq!(lines.len(), records.len());
         let n = layout.cells();
         let (mut puzzle, mut answer) = (vec![0u8; n], vec![0u8; n]);
@@ -96,9 +106,16 @@ fuzz_target!(|input: &[u8]| {
                 marked += 1;
                 continue;
             }
-            layout.parse(raw, &mut puzzle).expect("an answered record parses");
+            layout
+                .parse(raw, &mut puzzle)
+                .expect("an answered record parses");
             layout.parse(line, &mut answer).expect("an answer parses");
-            assert!(common::valid(layout.boxes.rows(), layout.boxes.cols(), &puzzle, &answer));
+            assert!(common::valid(
+                layout.boxes.rows(),
+                layout.boxes.cols(),
+                &puzzle,
+                &answer
+            ));
         }
         assert_eq!(marked, base.tally.bad);
         // `check` of the puzzles against the answers agrees.
