@@ -214,6 +214,10 @@ struct Solver {
     arena: Vec<u32>,
     learnts: Vec<u32>,
     watches: Vec<Vec<Watch>>,
+    /// Bit `l` set when literal `l` may have watches (clear: it has none).
+    /// Two thirds of the literals made false watch no clause, and this
+    /// small bitset answers that without loading the list's header.
+    watched: Vec<u64>,
     act: Vec<f64>,
     var_inc: f64,
     heap: Heap,
@@ -295,6 +299,7 @@ impl Solver {
             arena: Vec::new(),
             learnts: Vec::new(),
             watches: vec![Vec::new(); 2 * nv],
+            watched: vec![0; (2 * nv).div_ceil(64)],
             act: vec![0.0; nv],
             var_inc: 1.0,
             heap: Heap {
@@ -417,7 +422,7 @@ impl Solver {
 
     /// Visits the learned clauses watching `fl`, which just became false.
     fn propagate_watches(&mut self, fl: u32) -> Option<Conflict> {
-        if self.watches[fl as usize].is_empty() {
+        if self.watched[(fl >> 6) as usize] & (1 << (fl & 63)) == 0 {
             return None;
         }
         let mut ws = std::mem::take(&mut self.watches[fl as usize]);
@@ -453,7 +458,7 @@ impl Solver {
                 if self.lit_value(l) != FALSE {
                     self.arena[lits + 1] = l;
                     self.arena[lits + k] = fl;
-                    self.watches[l as usize].push(kept);
+                    self.watch(l, kept);
                     moved = true;
                     break;
                 }
@@ -476,6 +481,9 @@ impl Solver {
             }
         }
         ws.truncate(j);
+        if j == 0 {
+            self.watched[(fl >> 6) as usize] &= !(1 << (fl & 63));
+        }
         self.watches[fl as usize] = ws;
         conflict
     }
@@ -672,6 +680,12 @@ impl Solver {
         true
     }
 
+    /// Adds `w` to the watches of literal `l`.
+    fn watch(&mut self, l: u32, w: Watch) {
+        self.watches[l as usize].push(w);
+        self.watched[(l >> 6) as usize] |= 1 << (l & 63);
+    }
+
     /// Stores clause `lits` (asserting literal first, a literal of the
     /// highest other level second) and watches its first two literals.
     fn add_clause(&mut self, lits: &[u32], lbd: u32) -> u32 {
@@ -679,14 +693,20 @@ impl Solver {
         self.arena.push(lits.len() as u32);
         self.arena.push(lbd);
         self.arena.extend_from_slice(lits);
-        self.watches[lits[0] as usize].push(Watch {
-            cref,
-            blocker: lits[1],
-        });
-        self.watches[lits[1] as usize].push(Watch {
-            cref,
-            blocker: lits[0],
-        });
+        self.watch(
+            lits[0],
+            Watch {
+                cref,
+                blocker: lits[1],
+            },
+        );
+        self.watch(
+            lits[1],
+            Watch {
+                cref,
+                blocker: lits[0],
+            },
+        );
         self.learnts.push(cref);
         cref
     }
@@ -737,6 +757,7 @@ impl Solver {
         for w in &mut self.watches {
             w.clear();
         }
+        self.watched.fill(0);
         for (i, &c) in learnts.iter().enumerate() {
             if !keep[i] {
                 continue;
@@ -746,8 +767,8 @@ impl Solver {
             let cref = self.arena.len() as u32;
             self.arena.extend_from_slice(&old[c..c + HDR + len]);
             let (a, b) = (old[c + HDR], old[c + HDR + 1]);
-            self.watches[a as usize].push(Watch { cref, blocker: b });
-            self.watches[b as usize].push(Watch { cref, blocker: a });
+            self.watch(a, Watch { cref, blocker: b });
+            self.watch(b, Watch { cref, blocker: a });
             self.learnts.push(cref);
         }
         for r in &mut self.reason {
