@@ -20,9 +20,12 @@
 //!     t = 1 (row, digit)  i = r*N+d member k = column k
 //!     t = 2 (col, digit)  i = c*N+d member k = row k
 //!     t = 3 (box, digit)  i = b*N+d member k = k-th cell of the box
-//!   member(g, k) = base[g] + offs[t * N + k]      (no table of N^3 entries)
+//!   member(g, k) = base[g] + offs[t * N + k]      (no table of N^3 entries;
+//!                  base and t * N packed in one word of gbase)
 //!   alive[g]  u64, bit k set while member k is not false
-//!   vg[v]     [g << 6 | k; 4]: the groups of v and its place in each
+//!   groups(v) [g << 6 | k; 4]: the groups of v and its place in each,
+//!             cellg[cell] plus the digit (a table per cell, not per
+//!             variable: 20 KiB instead of 729 KiB at 36x36)
 //!   arena     learned clauses: [len, lbd | KEEP, lit, lit, ...]
 //! ```
 //!
@@ -51,6 +54,9 @@ use super::Search;
 const UNSET: i8 = 0;
 const TRUE: i8 = 1;
 const FALSE: i8 = -1;
+
+/// Bits of a group's base member in `gbase`; `t * N` sits above.
+const GSHIFT: u32 = 20;
 
 /// Learned clause header: `[len, lbd | KEEP]`, then the literals.
 const HDR: usize = 2;
@@ -197,9 +203,14 @@ const VAR_DECAY: f64 = 0.95;
 
 struct Solver {
     nv: usize,
-    vg: Vec<[u32; 4]>,
+    /// Side of the grid.
+    n: u32,
+    /// `ceil(2^32 / n)`: `v / n` as a multiply and a shift.
+    n_inv: u64,
+    /// `groups(cell * n)`, the groups of the cell's first digit.
+    cellg: Vec<[u32; 4]>,
+    /// `base | (t * n) << GSHIFT` per group.
     gbase: Vec<u32>,
-    goff: Vec<u32>,
     offs: Vec<u32>,
     alive: Vec<u64>,
     /// `alive` as it was at level 0 when last saved: a superset of the
@@ -254,22 +265,19 @@ impl Solver {
             offs[3 * n + k] = (((k / box_cols) * n + k % box_cols) * n) as u32;
         }
         let mut gbase = vec![0u32; 4 * nn];
-        let mut goff = vec![0u32; 4 * nn];
         for i in 0..nn {
             let (a, d) = (i / n, i % n);
-            gbase[i] = (i * n) as u32; // cell i
-            gbase[nn + i] = (a * nn + d) as u32; // row a, digit d
-            gbase[2 * nn + i] = (a * n + d) as u32; // column a, digit d
             let (band, stack) = (a / stacks, a % stacks);
             let corner = band * box_rows * n + stack * box_cols;
-            gbase[3 * nn + i] = (corner * n + d) as u32; // box a, digit d
-            for t in 0..4 {
-                goff[t * nn + i] = (t * n) as u32;
+            let bases = [i * n, a * nn + d, a * n + d, corner * n + d];
+            for (t, base) in bases.into_iter().enumerate() {
+                debug_assert!(base < 1 << GSHIFT);
+                gbase[t * nn + i] = (base | (t * n) << GSHIFT) as u32;
             }
         }
-        let mut vg = vec![[0u32; 4]; nv];
-        for (v, slot) in vg.iter_mut().enumerate() {
-            let (cell, d) = (v / n, v % n);
+        let mut cellg = vec![[0u32; 4]; nn];
+        for (cell, slot) in cellg.iter_mut().enumerate() {
+            let d = 0;
             let (r, c) = (cell / n, cell % n);
             let b = (r / box_rows) * stacks + c / box_cols;
             let kb = (r % box_rows) * box_cols + c % box_cols;
@@ -284,9 +292,10 @@ impl Solver {
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         Solver {
             nv,
-            vg,
+            n: n as u32,
+            n_inv: (1u64 << 32) / n as u64 + 1,
+            cellg,
             gbase,
-            goff,
             offs,
             alive: vec![full; 4 * nn],
             root_alive: vec![full; 4 * nn],
@@ -322,7 +331,18 @@ impl Solver {
 
     #[inline(always)]
     fn member(&self, g: usize, k: u32) -> u32 {
-        self.gbase[g] + self.offs[self.goff[g] as usize + k as usize]
+        let b = self.gbase[g];
+        (b & ((1 << GSHIFT) - 1)) + self.offs[(b >> GSHIFT) as usize + k as usize]
+    }
+
+    /// The four groups of variable `v`, each `g << 6 | k` (its place).
+    #[inline(always)]
+    fn groups(&self, v: u32) -> [u32; 4] {
+        // Exact: v * (n_inv * n - 2^32) < 2^18 * 64 < 2^32.
+        let cell = ((v as u64 * self.n_inv) >> 32) as u32;
+        let d = v - cell * self.n;
+        let [a, b, c, e] = self.cellg[cell as usize];
+        [a + d, b + (d << 6), c + (d << 6), e + (d << 6)]
     }
 
     #[inline(always)]
@@ -350,7 +370,7 @@ impl Solver {
             self.val[v] = TRUE;
         } else {
             self.val[v] = FALSE;
-            for gk in self.vg[v] {
+            for gk in self.groups(v as u32) {
                 self.alive[(gk >> 6) as usize] &= !(1u64 << (gk & 63));
             }
         }
@@ -365,7 +385,7 @@ impl Solver {
             let l = self.trail[i];
             let v = (l >> 1) as usize;
             if l & 1 == 1 {
-                for gk in self.vg[v] {
+                for gk in self.groups(v as u32) {
                     self.alive[(gk >> 6) as usize] |= 1u64 << (gk & 63);
                 }
             }
@@ -385,7 +405,7 @@ impl Solver {
             self.qhead += 1;
             let v = p >> 1;
             if p & 1 == 0 {
-                for gk in self.vg[v as usize] {
+                for gk in self.groups(v) {
                     let g = (gk >> 6) as usize;
                     let mut m = self.alive[g] & !(1u64 << (gk & 63));
                     while m != 0 {
@@ -399,7 +419,7 @@ impl Solver {
                     }
                 }
             } else {
-                for gk in self.vg[v as usize] {
+                for gk in self.groups(v) {
                     let g = (gk >> 6) as usize;
                     let m = self.alive[g];
                     if m == 0 {
@@ -801,7 +821,7 @@ impl Solver {
                 continue;
             }
             let mut a = 0.0;
-            for gk in self.vg[v] {
+            for gk in self.groups(v as u32) {
                 a += 1.0 / self.alive[(gk >> 6) as usize].count_ones() as f64;
             }
             self.act[v] = a * 1e-3;
