@@ -554,8 +554,8 @@ fn solve_plain(boxes: Boxes, cells: &[u8], limit: u32, out: &mut [u8]) -> Search
 /// (and a second attempt of as many, see [`run`])
 /// (`scripts/bench_big.sh` sets, p99 against 1024: 68% blanks 0.91 -> 0.51
 /// ms, 75% 1.28 -> 0.53 ms; unique puzzles counted to 2: 3.5 -> 2.5 ms mean).
-/// From 36x36 up a guess costs more still (a placement empties a digit
-/// from 105-189 peers) and the hand-over comes after 32: 36x36 at 45%
+/// From 36x36 up a guess costs more still (a placement takes its digit
+/// from 95-175 peers) and the hand-over comes after 32: 36x36 at 45%
 /// blanks, 10 puzzles, median 6.4 -> 4.3 ms; 49x49 at 40%, slowest of 10
 /// 15-17 -> 11-12 ms; 36x36 at 60% unchanged (two runs alternated against
 /// 128 and 64). On 25x25, 32 and 64 were mixed against 128 (50% blanks
