@@ -336,16 +336,17 @@ fn count_matches_a_naive_counter_on_small_rectangular_grids() {
     }
 }
 
-/// The records of a multi-line answer: its non-empty lines, `side` at a time.
-fn grid_records(out: &str, side: usize) -> Vec<String> {
+/// Solves a file of multi-line grids (`side` rows each) without flags;
+/// asserts the answer keeps the file's layout (its empty lines in the same
+/// places) and returns the answer's records, `side` non-empty lines each.
+fn solve_multiline(text: &str, side: usize) -> Vec<String> {
+    let (_dir, path) = temp_file("grids.txt", text.as_bytes());
+    let out = ok(&["solve", path_str(&path)]);
+    let empty_lines = |t: &str| -> Vec<bool> { t.lines().map(|l| l.trim().is_empty()).collect() };
+    assert_eq!(empty_lines(&out), empty_lines(text), "layout kept:\n{out}");
     let rows: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(rows.len() % side, 0, "whole grids: {out}");
     rows.chunks(side).map(|r| r.join("\n")).collect()
-}
-
-/// Which lines of `text` are empty: the shape of a multi-line layout.
-fn empty_lines(text: &str) -> Vec<bool> {
-    text.lines().map(|l| l.trim().is_empty()).collect()
 }
 
 #[test]
@@ -406,14 +407,7 @@ fn layouts_of_every_size_are_detected_without_flags() {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let (_dir, path) = temp_file("g.txt", text.as_bytes());
-    let out = ok(&["solve", path_str(&path)]);
-    assert_eq!(
-        empty_lines(&out),
-        empty_lines(&text),
-        "grid layout kept:\n{out}"
-    );
-    let answers = grid_records(&out, 12);
+    let answers = solve_multiline(&text, 12);
     assert_eq!(answers.len(), 3);
     for (p, a) in twelve.iter().zip(&answers) {
         assert!(a.lines().all(|r| r.len() == 12), "{a}");
@@ -431,14 +425,7 @@ fn layouts_of_every_size_are_detected_without_flags() {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let (_dir, path) = temp_file("s.txt", text.as_bytes());
-    let out = ok(&["solve", path_str(&path)]);
-    assert_eq!(
-        empty_lines(&out),
-        empty_lines(&text),
-        "spaced layout kept:\n{out}"
-    );
-    let answers = grid_records(&out, 10);
+    let answers = solve_multiline(&text, 10);
     assert_eq!(answers.len(), 3);
     for (p, a) in ten.iter().zip(&answers) {
         assert!(a.lines().all(|r| r.split(' ').count() == 10), "{a}");
