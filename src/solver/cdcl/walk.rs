@@ -1,0 +1,362 @@
+//! Local search for the learning search's phase (rephasing by a walk, as
+//! Kissat and CaDiCaL do on satisfiable instances): the blank cells each
+//! take one of their candidates at level 0, and a min-conflicts walk with
+//! noise and a tabu list moves one cell at a time to cut the number of
+//! clashes (a digit more than once in a row, column or box). The fewest
+//! clashes met become the phase of later decisions; none is a solution.
+//!
+//! Only the cells' values are searched: with one digit per cell and no
+//! digit twice in a unit, every row, column and box holds each digit once,
+//! so every exactly-one group holds. The cells fixed at level 0 take no
+//! part: their digits are already gone from their peers' candidates.
+
+use super::{Solver, TRUE};
+
+/// xorshift64*, seeded from the puzzle: the search stays deterministic.
+pub(super) struct Random(pub(super) u64);
+
+impl Random {
+    pub(super) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub(super) fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+
+    /// A random set bit of non-zero `m`.
+    fn bit(&mut self, mut m: u64) -> u32 {
+        for _ in 0..self.below(m.count_ones() as usize) {
+            m &= m - 1;
+        }
+        m.trailing_zeros()
+    }
+}
+
+/// Per mille of steps that move a random cell of the clash (to its least
+/// clashing digit) instead of making the best move.
+const NOISE: usize = 20;
+/// Steps a cell may not take back the digit it left (plus 0..=TABU).
+const TABU: u64 = 10;
+
+/// The walk's state, rebuilt at each walk from the level-0 candidates.
+#[derive(Default)]
+pub(super) struct Walk {
+    /// Grid cell of each free cell (two or more candidates at level 0).
+    cells: Vec<u32>,
+    /// Candidate digits (bit d = digit d + 1) of each free cell.
+    cand: Vec<u64>,
+    /// Row, `n + column` and `2n + box` of each free cell.
+    units: Vec<[u32; 3]>,
+    /// Free cells of each unit: `ucells[ustart[u]..ustart[u + 1]]`.
+    ucells: Vec<u32>,
+    ustart: Vec<u32>,
+    /// Digit of each free cell now, and in the best assignment met.
+    val: Vec<u8>,
+    best: Vec<u8>,
+    /// Free cells holding digit d in unit u: `cnt[u * n + d]`.
+    cnt: Vec<u16>,
+    /// `u * n + d` with `cnt` 2 or more (a clash), and their places.
+    bad: Vec<u32>,
+    bad_pos: Vec<u32>,
+    /// Step until which a free cell may not take a digit back.
+    tabu: Vec<u64>,
+    /// Sum over units and digits of `cnt - 1` where above 1.
+    total: u32,
+}
+
+impl Walk {
+    fn add(&mut self, i: usize, d: usize, n: usize) {
+        for u in self.units[i] {
+            let k = u as usize * n + d;
+            self.cnt[k] += 1;
+            if self.cnt[k] == 2 {
+                self.bad_pos[k] = self.bad.len() as u32;
+                self.bad.push(k as u32);
+            }
+            if self.cnt[k] >= 2 {
+                self.total += 1;
+            }
+        }
+        self.val[i] = d as u8;
+    }
+
+    fn remove(&mut self, i: usize, d: usize, n: usize) {
+        for u in self.units[i] {
+            let k = u as usize * n + d;
+            if self.cnt[k] >= 2 {
+                self.total -= 1;
+            }
+            if self.cnt[k] == 2 {
+                let p = self.bad_pos[k] as usize;
+                let last = self.bad.pop().expect("listed");
+                if last as usize != k {
+                    self.bad[p] = last;
+                    self.bad_pos[last as usize] = p as u32;
+                }
+            }
+            self.cnt[k] -= 1;
+        }
+    }
+
+    /// The move of one of the cells `picks` (all holding digit `d`) to
+    /// another candidate that leaves the fewest clashes (ties at random),
+    /// not to a digit the cell left within the tabu steps unless it gets
+    /// below the best by more than `room` clashes less than now.
+    fn best_move(
+        &self,
+        picks: &[usize],
+        d: usize,
+        n: usize,
+        step: u64,
+        room: i64,
+        rng: &mut Random,
+    ) -> Option<(usize, usize)> {
+        let (mut pick, mut low, mut ties) = (None, i64::MAX, 0);
+        for &i in picks {
+            let gone: i64 = self.units[i]
+                .iter()
+                .map(|&u| (self.cnt[u as usize * n + d] >= 2) as i64)
+                .sum();
+            let mut bits = self.cand[i] & !(1 << d);
+            while bits != 0 {
+                let e = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let delta = self.clashes(i, e, n) as i64 - gone;
+                if self.tabu[i * n + e] > step && delta >= room {
+                    continue;
+                }
+                if delta < low {
+                    (pick, low, ties) = (Some((i, e)), delta, 1);
+                } else if delta == low {
+                    ties += 1;
+                    if rng.below(ties) == 0 {
+                        pick = Some((i, e));
+                    }
+                }
+            }
+        }
+        pick
+    }
+
+    /// Units of free cell `i` already holding digit `d`.
+    fn clashes(&self, i: usize, d: usize, n: usize) -> u32 {
+        self.units[i]
+            .iter()
+            .map(|&u| (self.cnt[u as usize * n + d] > 0) as u32)
+            .sum()
+    }
+}
+
+impl Solver {
+    /// Walks `steps` steps from the best phase over the level-0 candidates
+    /// (only at level 0). Returns the clashes of the best assignment met;
+    /// with none, `out` holds the solved grid (verified), otherwise the
+    /// best phase is that assignment.
+    pub(super) fn walk(&mut self, steps: u64, rng: &mut Random, out: &mut [u8]) -> u32 {
+        debug_assert_eq!(self.decision_level(), 0);
+        let n = self.n as usize;
+        let nn = n * n;
+        let mut w = std::mem::take(&mut self.walk_state);
+        w.cells.clear();
+        w.cand.clear();
+        w.units.clear();
+        w.val.clear();
+        let stacks = n / self.box_cols;
+        for cell in 0..nn {
+            let m = self.alive[cell];
+            if m.count_ones() < 2 {
+                continue;
+            }
+            let (r, c) = (cell / n, cell % n);
+            let b = (r / self.box_rows) * stacks + c / self.box_cols;
+            w.cells.push(cell as u32);
+            w.cand.push(m);
+            w.units.push([r as u32, (n + c) as u32, (2 * n + b) as u32]);
+            w.val.push(0);
+        }
+        let k = w.cells.len();
+        w.ustart.clear();
+        w.ustart.resize(3 * n + 2, 0);
+        for us in &w.units {
+            for &u in us {
+                w.ustart[u as usize + 2] += 1;
+            }
+        }
+        for u in 2..w.ustart.len() {
+            w.ustart[u] += w.ustart[u - 1];
+        }
+        w.ucells.clear();
+        w.ucells.resize(3 * k, 0);
+        for i in 0..k {
+            for u in w.units[i] {
+                let at = &mut w.ustart[u as usize + 1];
+                w.ucells[*at as usize] = i as u32;
+                *at += 1;
+            }
+        }
+        w.cnt.clear();
+        w.cnt.resize(3 * nn, 0);
+        w.bad_pos.resize(3 * nn, 0);
+        w.bad.clear();
+        w.tabu.clear();
+        w.tabu.resize(k * n, 0);
+        w.total = 0;
+        // Start: the digit of the best phase when it names one candidate,
+        // else the candidate (of those it names, or all) clashing least.
+        for i in 0..k {
+            let base = w.cells[i] as usize * n;
+            let mut m = w.cand[i];
+            let mut named = 0u64;
+            let mut bits = m;
+            while bits != 0 {
+                let d = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.best[base + d] {
+                    named |= 1 << d;
+                }
+            }
+            if named != 0 {
+                m = named;
+            }
+            let d = if m.count_ones() == 1 {
+                m.trailing_zeros() as usize
+            } else {
+                self.least(&w, i, m, rng, None)
+            };
+            w.add(i, d, n);
+        }
+        w.best.clone_from(&w.val);
+        let mut best_total = w.total;
+        let mut picks = Vec::with_capacity(n);
+        for step in 0..steps {
+            if best_total == 0 {
+                break;
+            }
+            // A clash at random, and the cells holding its digit there.
+            let kd = w.bad[rng.below(w.bad.len())] as usize;
+            let (u, d) = (kd / n, kd % n);
+            picks.clear();
+            for &i in &w.ucells[w.ustart[u] as usize..w.ustart[u + 1] as usize] {
+                if w.val[i as usize] as usize == d {
+                    picks.push(i as usize);
+                }
+            }
+            let room = best_total as i64 - w.total as i64;
+            let (i, e) = match w.best_move(&picks, d, n, step, room, rng) {
+                Some(ie) if rng.below(1000) >= NOISE => ie,
+                _ => {
+                    let i = picks[rng.below(picks.len())];
+                    (
+                        i,
+                        self.least(&w, i, w.cand[i] & !(1 << d), rng, Some((step, room))),
+                    )
+                }
+            };
+            w.remove(i, d, n);
+            w.add(i, e, n);
+            w.tabu[i * n + d] = step + TABU + rng.below(TABU as usize + 1) as u64;
+            if w.total < best_total {
+                best_total = w.total;
+                w.best.clone_from(&w.val);
+            }
+        }
+        if best_total == 0 && self.fill(&w, out) {
+            self.walk_state = w;
+            return 0;
+        }
+        for (i, &cell) in w.cells.iter().enumerate() {
+            let base = cell as usize * n;
+            let mut bits = w.cand[i];
+            while bits != 0 {
+                let d = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.best[base + d] = d == w.best[i] as usize;
+            }
+        }
+        self.walk_state = w;
+        best_total.max(1)
+    }
+
+    /// The digit of mask `m` whose units hold it least often for free cell
+    /// `i` (ties at random). `tabu`: the step, and the clashes below which
+    /// a tabu digit is taken anyway (it then beats the best).
+    fn least(
+        &self,
+        w: &Walk,
+        i: usize,
+        m: u64,
+        rng: &mut Random,
+        tabu: Option<(u64, i64)>,
+    ) -> usize {
+        let n = self.n as usize;
+        let (mut pick, mut low, mut ties) = (usize::MAX, u32::MAX, 0);
+        let mut bits = m;
+        while bits != 0 {
+            let d = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let c = w.clashes(i, d, n);
+            if let Some((step, room)) = tabu {
+                if w.tabu[i * n + d] > step && c as i64 >= room {
+                    continue;
+                }
+            }
+            if c < low {
+                (pick, low, ties) = (d, c, 1);
+            } else if c == low {
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    pick = d;
+                }
+            }
+        }
+        if pick == usize::MAX {
+            rng.bit(m) as usize
+        } else {
+            pick
+        }
+    }
+
+    /// Writes the grid of the fixed cells and the walk's best assignment to
+    /// `out`; whether every group then holds exactly one true member (on
+    /// the level-0 candidates, so the givens and any excluded digit hold).
+    fn fill(&self, w: &Walk, out: &mut [u8]) -> bool {
+        let n = self.n as usize;
+        let nn = n * n;
+        for (cell, o) in out.iter_mut().enumerate() {
+            let base = cell * n;
+            *o = match (0..n).find(|&d| self.val[base + d] == TRUE) {
+                Some(d) => d as u8 + 1,
+                None => 0,
+            };
+        }
+        for (i, &cell) in w.cells.iter().enumerate() {
+            let d = w.best[i] as usize;
+            if w.cand[i] & (1 << d) == 0 {
+                return false;
+            }
+            out[cell as usize] = d as u8 + 1;
+        }
+        // Each group: the members whose value is taken, exactly one.
+        for g in 0..4 * nn {
+            let mut found = 0;
+            for k in 0..n as u32 {
+                let v = self.member(g, k) as usize;
+                let (cell, d) = (v / n, v % n);
+                if out[cell] as usize == d + 1 {
+                    found += 1;
+                    if self.root_alive[g] & (1 << k) == 0 {
+                        return false;
+                    }
+                }
+            }
+            if found != 1 {
+                return false;
+            }
+        }
+        true
+    }
+}
