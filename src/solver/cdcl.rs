@@ -443,7 +443,7 @@ impl Solver {
     /// Runs every implication of the trail to a fixed point; the first
     /// clause found all false, if any.
     ///
-    /// Tried: all-different per unit at this fixed point (units changed
+    /// Tried (before the walk): all-different per unit at this fixed point (units changed
     /// since their last check; matching of open cells to digits, Hall-set
     /// conflict "a cell of S holds a digit outside D"; Régin pruning by
     /// components of the cell graph, reasons kept per level). Conflicts at
