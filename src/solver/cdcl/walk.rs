@@ -40,28 +40,31 @@ impl Random {
 /// clashing digit) instead of making the best move.
 const NOISE: usize = 20;
 /// Steps a cell may not take back the digit it left (plus 0..=tenure):
-/// `TABU`, or with k free cells `k^2 / TABU_SCALE` when more (36x36 at 50%
-/// blanks has about 620 free cells, at 60% 775, 64x64 at 40% about 1530:
-/// tenure 10, 10 and 40). A walk alone of 20M steps from level 0 on lines
-/// 2-5 of 64x64 at 40% (seed 1) ends at 73, 78, 78, 84 clashes with tenure
-/// 10, 66, 55, 68, 66 with 25, 71, 58, 70, 64 with 30, but 0, 0, 74, 74
-/// with 40 (no noise: 0, 0, 71, 0; tenure 60: 9, 6, 6, 8): the long tenure
-/// lets the walk through a plateau near 100 clashes, after which it falls
-/// to 0 within a few million steps. Long tenures do not suit the smaller
-/// grids: 2M steps on 36x36 at 50% end at 52 clashes over the 10 puzzles
-/// with 10 (58 without noise), 73 with 15, 363 with 40 (no noise), and
-/// tenure 13 at 36x36 at 60% took 19.0k conflicts against 13.2k. Whole
-/// search, 300k conflicts cap: 64x64 at 40% 4 of 5 solved (23k, 66k, 100k
-/// conflicts on lines 2, 3, 5) against 1 of 5; the sets at 36x36 and below
-/// keep tenure 10 and their conflicts. Swapping two free cells of a row
+/// `TABU`, or with k free cells `k^3 / TABU_SCALE` when more. 36x36 at 50%
+/// blanks has about 620 free cells, at 60% 775, 49x49 at 40% 720-800: all
+/// keep 10; 64x64 at 40% has about 1530: tenure 59-60. A walk alone of 20M
+/// steps from level 0 on lines 2-5 of 64x64 at 40% (seed 1) ends at 73, 78,
+/// 78, 84 clashes with tenure 10, 66, 55, 68, 66 with 25, 71, 58, 70, 64
+/// with 30, 0, 0, 74, 74 with 40, 0, 4, 0, 2 with 50 and 9, 6, 6, 8 with
+/// 60: the long tenure takes the walk through a plateau near 100 clashes,
+/// after which it may fall to 0 within a few million steps. Whole search on
+/// the five lines, 300k conflicts cap: 1 solved with tenure 10; 4 (503k
+/// conflicts) with 40; 5 with 50 (324k), 55 (238k), 60 (199k) and 70
+/// (505k); 3 with 80. But the tenure where a puzzle gives up is ragged:
+/// line 4 gave up with 48, 51 and 52. With this rule: 5 of 5, 152k
+/// conflicts, 10 s. Long tenures do not suit the smaller grids: 2M steps on
+/// 36x36 at 50% end at 52 clashes over the 10 puzzles with 10 (58 without
+/// noise), 73 with 15, 363 with 40 (no noise), and tenure 13 at 36x36 at
+/// 60% took 19.0k conflicts against 13.2k. Swapping two free cells of a row
 /// (rows kept permutations of their missing digits from a matching) ended
-/// the 5M-step walks at 197-208 column and box clashes (boxes kept: 134-161),
-/// the free walk 82-96: with about 6 candidates per free cell few swaps
+/// 5M-step walks at 197-208 column and box clashes (boxes kept: 134-161),
+/// the free walk at 82-96: with about 6 candidates per free cell few swaps
 /// keep both cells within their candidates. Weighting clashes (raising a
 /// chosen clash's weight when no move improves, or every clash's) ended at
 /// 90-109.
 const TABU: u64 = 10;
-const TABU_SCALE: u64 = 58_000;
+/// See [`TABU`].
+const TABU_SCALE: u64 = 60_000_000;
 
 /// The walk's state, rebuilt at each walk from the level-0 candidates.
 #[derive(Default)]
@@ -253,7 +256,7 @@ impl Solver {
         w.best.clone_from(&w.val);
         let mut best_total = w.total;
         let mut picks = Vec::with_capacity(n);
-        let tenure = TABU.max((k * k) as u64 / TABU_SCALE);
+        let tenure = TABU.max((k as u64).pow(3) / TABU_SCALE);
         for step in 0..steps {
             if best_total == 0 {
                 break;
