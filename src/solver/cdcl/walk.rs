@@ -40,31 +40,40 @@ impl Random {
 /// clashing digit) instead of making the best move.
 const NOISE: usize = 20;
 /// Steps a cell may not take back the digit it left (plus 0..=tenure):
-/// `TABU`, or with k free cells `k^3 / TABU_SCALE` when more. 36x36 at 50%
-/// blanks has about 620 free cells, at 60% 775, 49x49 at 40% 720-800: all
-/// keep 10; 64x64 at 40% has about 1530: tenure 59-60. A walk alone of 20M
-/// steps from level 0 on lines 2-5 of 64x64 at 40% (seed 1) ends at 73, 78,
-/// 78, 84 clashes with tenure 10, 66, 55, 68, 66 with 25, 71, 58, 70, 64
-/// with 30, 0, 0, 74, 74 with 40, 0, 4, 0, 2 with 50 and 9, 6, 6, 8 with
-/// 60: the long tenure takes the walk through a plateau near 100 clashes,
-/// after which it may fall to 0 within a few million steps. Whole search on
-/// the five lines, 300k conflicts cap: 1 solved with tenure 10; 4 (503k
-/// conflicts) with 40; 5 with 50 (324k), 55 (238k), 60 (199k) and 70
-/// (505k); 3 with 80. But the tenure where a puzzle gives up is ragged:
-/// line 4 gave up with 48, 51 and 52. With this rule: 5 of 5, 152k
-/// conflicts, 10 s. Long tenures do not suit the smaller grids: 2M steps on
-/// 36x36 at 50% end at 52 clashes over the 10 puzzles with 10 (58 without
-/// noise), 73 with 15, 363 with 40 (no noise), and tenure 13 at 36x36 at
-/// 60% took 19.0k conflicts against 13.2k. Swapping two free cells of a row
-/// (rows kept permutations of their missing digits from a matching) ended
-/// 5M-step walks at 197-208 column and box clashes (boxes kept: 134-161),
-/// the free walk at 82-96: with about 6 candidates per free cell few swaps
-/// keep both cells within their candidates. Weighting clashes (raising a
-/// chosen clash's weight when no move improves, or every clash's) ended at
-/// 90-109.
+/// `TABU`, or with k free cells `k^3 / TABU_SCALE` when more and the
+/// candidates are tight (see [`TIGHT`]). 36x36 at 50% blanks has about 620
+/// free cells, at 60% 775, 49x49 at 40% 720-800: all keep 10; 64x64 at 40%
+/// has about 1530: tenure 59-60. A walk alone of 20M steps from level 0 on
+/// lines 2-5 of 64x64 at 40% (seed 1) ends at 73, 78, 78, 84 clashes with
+/// tenure 10, 66, 55, 68, 66 with 25, 71, 58, 70, 64 with 30, 0, 0, 74, 74
+/// with 40, 0, 4, 0, 2 with 50 and 9, 6, 6, 8 with 60: the long tenure
+/// takes the walk through a plateau near 100 clashes, after which it may
+/// fall to 0 within a few million steps. Whole search on the five lines,
+/// 300k conflicts cap: 1 solved with tenure 10; 4 (503k conflicts) with 40;
+/// 5 with 50 (324k), 55 (238k), 60 (199k) and 70 (505k); 3 with 80. But the
+/// tenure where a puzzle gives up is ragged: line 4 gave up with 48, 51 and
+/// 52. With this rule: 5 of 5, 152k conflicts, 10 s; on five puzzles made
+/// the same way with seed 2 (not tuned on): 5 of 5, 167k conflicts, 12 s,
+/// against 0 of 5 with tenure 10 (176 s). Long tenures do not suit the
+/// smaller grids: 2M steps on 36x36 at 50% end at 52 clashes over the 10
+/// puzzles with 10 (58 without noise), 73 with 15, 363 with 40 (no noise),
+/// and tenure 13 at 36x36 at 60% took 19.0k conflicts against 13.2k.
+/// Swapping two free cells of a row (rows kept permutations of their
+/// missing digits from a matching) ended 5M-step walks at 197-208 column
+/// and box clashes (boxes kept: 134-161), the free walk at 82-96: with
+/// about 6 candidates per free cell few swaps keep both cells within their
+/// candidates. Weighting clashes (raising a chosen clash's weight when no
+/// move improves, or every clash's) ended at 90-109.
 const TABU: u64 = 10;
 /// See [`TABU`].
 const TABU_SCALE: u64 = 60_000_000;
+/// Candidates per free cell below which the tenure grows with k. 64x64 at
+/// 40% has 6.1 (at 36x36 at 50% 6.3, the tenure stays 10 there anyway),
+/// 64x64 at 45% 8.1-8.4 (k 1810, tenure 98 by the rule): 40M-step walks
+/// on its lines 1-2 end at 47, 41 clashes with tenure 10, 38, 41 with 30,
+/// 94, 94 with 60 and 160, 162 with 98 (whole search, 300k cap: 0 of 5
+/// solved with 10 and 98 alike). 49x49 at 50% has 8.4-8.7 (k about 1190).
+const TIGHT: u64 = 7;
 
 /// The walk's state, rebuilt at each walk from the level-0 candidates.
 #[derive(Default)]
@@ -256,7 +265,12 @@ impl Solver {
         w.best.clone_from(&w.val);
         let mut best_total = w.total;
         let mut picks = Vec::with_capacity(n);
-        let tenure = TABU.max((k as u64).pow(3) / TABU_SCALE);
+        let cands: u64 = w.cand.iter().map(|c| c.count_ones() as u64).sum();
+        let tenure = if cands < TIGHT * k as u64 {
+            TABU.max((k as u64).pow(3) / TABU_SCALE)
+        } else {
+            TABU
+        };
         for step in 0..steps {
             if best_total == 0 {
                 break;
