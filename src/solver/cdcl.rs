@@ -919,6 +919,75 @@ impl Solver {
         }
     }
 
+    /// Sets the givens and every candidate their units rule out at level 0
+    /// in one pass over the grid, with no propagation queue: what
+    /// propagating the givens one by one would set, but for the singles
+    /// that follow ([`Solver::singles`]). At 49x49 with 60% givens that
+    /// propagation took 2.9 ms of a 6.7 ms search; this and the singles
+    /// 0.6 ms, the same search after (61 conflicts; 25x25 at 55% and 36x36
+    /// at 60% keep their conflict counts too). False when the givens clash
+    /// or one is above the side (no solution).
+    fn load_givens(&mut self, cells: &[u8]) -> bool {
+        let n = self.n as usize;
+        let stacks = n / self.box_cols;
+        let (br, bc) = (self.box_rows, self.box_cols);
+        let box_of = |cell: usize| (cell / n / br) * stacks + cell % n / bc;
+        let (mut rows, mut cols, mut boxes) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
+        for (cell, &d) in cells.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            if d as usize > n {
+                return false;
+            }
+            let bit = 1u64 << (d - 1);
+            let (r, c, b) = (cell / n, cell % n, box_of(cell));
+            if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
+                return false;
+            }
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+        for (cell, &d) in cells.iter().enumerate() {
+            let base = cell * n;
+            let gone = if d == 0 {
+                rows[cell / n] | cols[cell % n] | boxes[box_of(cell)]
+            } else {
+                self.assign(2 * (base + d as usize - 1) as u32, Reason::Decision);
+                !(1u64 << (d - 1))
+            };
+            let mut m = gone & (u64::MAX >> (64 - n));
+            while m != 0 {
+                let v = base + m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.assign(2 * v as u32 + 1, Reason::Decision);
+            }
+        }
+        true
+    }
+
+    /// After [`Solver::load_givens`] (and any other level-0 facts): every
+    /// group with no member left is a contradiction (false), one with a
+    /// single unset member sets it; the trail so far needs no propagation
+    /// (each true member's peers are false already), what this sets does.
+    fn singles(&mut self) -> bool {
+        self.qhead = self.trail.len();
+        for g in 0..self.alive.len() {
+            let m = self.alive[g];
+            if m == 0 {
+                return false;
+            }
+            if m & (m - 1) == 0 {
+                let w = self.member(g, m.trailing_zeros());
+                if self.val[w as usize] == UNSET {
+                    self.assign(2 * w, Reason::Group(g as u32));
+                }
+            }
+        }
+        true
+    }
+
     /// Remembers the values of the trail below the conflicting level when
     /// it is the longest such trail so far: the phase of later decisions.
     fn save_best(&mut self) {
@@ -1009,17 +1078,8 @@ fn run(
         return (Some(result), 0);
     }
     let mut s = Solver::new(box_rows, box_cols);
-    for (cell, &d) in cells.iter().enumerate() {
-        if d == 0 {
-            continue;
-        }
-        if d as usize > n {
-            return (Some(result), 0);
-        }
-        let v = cell * n + d as usize - 1;
-        if s.val[v] == UNSET {
-            s.assign(2 * v as u32, Reason::Decision);
-        }
+    if !s.load_givens(cells) {
+        return (Some(result), 0);
     }
     if let Some((cell, d)) = exclude {
         if cell < n * n && (1..=n).contains(&(d as usize)) {
@@ -1031,7 +1091,7 @@ fn run(
             }
         }
     }
-    if s.propagate().is_some() {
+    if !s.singles() || s.propagate().is_some() {
         return (Some(result), 0);
     }
     s.init_heap();
