@@ -388,6 +388,20 @@ impl Solver {
     }
 
     #[inline(always)]
+    /// Box index (row-major over the boxes) of `cell`.
+    fn box_of(&self, cell: usize) -> usize {
+        let n = self.n as usize;
+        (cell / n / self.box_rows) * (n / self.box_cols) + cell % n / self.box_cols
+    }
+
+    /// The digit `cell` holds (the digit of its true variable), if any.
+    fn placed(&self, cell: usize) -> Option<u8> {
+        let n = self.n as usize;
+        (0..n)
+            .find(|&d| self.val[cell * n + d] == TRUE)
+            .map(|d| d as u8 + 1)
+    }
+
     fn lit_value(&self, l: u32) -> i8 {
         let v = self.val[(l >> 1) as usize];
         if l & 1 == 0 {
@@ -443,10 +457,11 @@ impl Solver {
     /// Runs every implication of the trail to a fixed point; the first
     /// clause found all false, if any.
     ///
-    /// Tried (before the walk): all-different per unit at this fixed point (units changed
-    /// since their last check; matching of open cells to digits, Hall-set
-    /// conflict "a cell of S holds a digit outside D"; Régin pruning by
-    /// components of the cell graph, reasons kept per level). Conflicts at
+    /// Tried (before the walk): all-different per unit at this fixed point
+    /// (units changed since their last check; matching of open cells to
+    /// digits, Hall-set conflict "a cell of S holds a digit outside D";
+    /// Régin pruning by components of the cell graph, reasons kept per
+    /// level). Conflicts at
     /// 300k cap, r36-50 (10): 2.23M, 5 solved, 198 s -> 1.71M, 6 solved,
     /// 257 s; r25-55 (50) 37.7k -> 16.3k and 0.9 -> 1.3 s, r36-60 (20)
     /// 27.4k -> 10.8k and 0.9 -> 2.0 s (1.7x the time per conflict).
@@ -929,9 +944,6 @@ impl Solver {
     /// or one is above the side (no solution).
     fn load_givens(&mut self, cells: &[u8]) -> bool {
         let n = self.n as usize;
-        let stacks = n / self.box_cols;
-        let (br, bc) = (self.box_rows, self.box_cols);
-        let box_of = |cell: usize| (cell / n / br) * stacks + cell % n / bc;
         let (mut rows, mut cols, mut boxes) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
         for (cell, &d) in cells.iter().enumerate() {
             if d == 0 {
@@ -941,7 +953,7 @@ impl Solver {
                 return false;
             }
             let bit = 1u64 << (d - 1);
-            let (r, c, b) = (cell / n, cell % n, box_of(cell));
+            let (r, c, b) = (cell / n, cell % n, self.box_of(cell));
             if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
                 return false;
             }
@@ -952,7 +964,7 @@ impl Solver {
         for (cell, &d) in cells.iter().enumerate() {
             let base = cell * n;
             let gone = if d == 0 {
-                rows[cell / n] | cols[cell % n] | boxes[box_of(cell)]
+                rows[cell / n] | cols[cell % n] | boxes[self.box_of(cell)]
             } else {
                 self.assign(2 * (base + d as usize - 1) as u32, Reason::Decision);
                 !(1u64 << (d - 1))
@@ -1136,11 +1148,9 @@ fn run(
             result.count += 1;
             if result.count == 1 {
                 for (cell, o) in out.iter_mut().enumerate() {
-                    let base = cell * n;
-                    let d = (0..n)
-                        .find(|&d| s.val[base + d] == TRUE)
+                    *o = s
+                        .placed(cell)
                         .expect("a full assignment sets one digit per cell");
-                    *o = d as u8 + 1;
                 }
             }
             let level = s.decision_level() as usize;
@@ -1540,17 +1550,13 @@ mod tests {
                 let grid = solved_grid(br, bc, &mut rng);
                 let p = blank(&grid, pct, &mut rng);
                 let mut s = Solver::new(br, bc);
-                for (cell, &d) in p.iter().enumerate() {
-                    if d != 0 {
-                        s.assign(2 * (cell * n + d as usize - 1) as u32, Reason::Decision);
-                    }
-                }
+                assert!(s.load_givens(&p), "givens of a solved grid clash");
                 let blank_cell = p.iter().position(|&d| d == 0).unwrap();
                 let ex = (round % 2 == 1).then_some((blank_cell, grid[blank_cell]));
                 if let Some((cell, d)) = ex {
                     s.assign(2 * (cell * n + d as usize - 1) as u32 + 1, Reason::Decision);
                 }
-                if s.propagate().is_some() {
+                if !s.singles() || s.propagate().is_some() {
                     continue;
                 }
                 s.save_root_alive();

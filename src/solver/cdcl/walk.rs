@@ -10,7 +10,7 @@
 //! so every exactly-one group holds. The cells fixed at level 0 take no
 //! part: their digits are already gone from their peers' candidates.
 
-use super::{Solver, TRUE};
+use super::Solver;
 
 /// xorshift64*, seeded from the puzzle: the search stays deterministic.
 pub(super) struct Random(pub(super) u64);
@@ -198,14 +198,12 @@ impl Solver {
         w.cand.clear();
         w.units.clear();
         w.val.clear();
-        let stacks = n / self.box_cols;
         for cell in 0..nn {
             let m = self.alive[cell];
             if m.count_ones() < 2 {
                 continue;
             }
-            let (r, c) = (cell / n, cell % n);
-            let b = (r / self.box_rows) * stacks + c / self.box_cols;
+            let (r, c, b) = (cell / n, cell % n, self.box_of(cell));
             w.cells.push(cell as u32);
             w.cand.push(m);
             w.units.push([r as u32, (n + c) as u32, (2 * n + b) as u32]);
@@ -366,11 +364,7 @@ impl Solver {
         let n = self.n as usize;
         let nn = n * n;
         for (cell, o) in out.iter_mut().enumerate() {
-            let base = cell * n;
-            *o = match (0..n).find(|&d| self.val[base + d] == TRUE) {
-                Some(d) => d as u8 + 1,
-                None => 0,
-            };
+            *o = self.placed(cell).unwrap_or(0);
         }
         for (i, &cell) in w.cells.iter().enumerate() {
             let d = w.best[i] as usize;
