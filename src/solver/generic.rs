@@ -599,9 +599,14 @@ fn run<const C: usize, const K: usize, const N: usize>(
         if d == 0 {
             continue;
         }
+        // A digit above the side, or a given its cell already lost (to a
+        // clashing given): no solution. The range comes first: the bit of
+        // a digit above 64 does not exist.
+        if d as usize > n {
+            return Some(Search::default());
+        }
         let bit = 1u64 << (d - 1);
-        // A given its cell already lost (to a clashing given): no solution.
-        if d as usize > n || root.cand[i] & bit == 0 || root.value[i] != 0 {
+        if root.cand[i] & bit == 0 || root.value[i] != 0 {
             return Some(Search::default());
         }
         root.value[i] = d;
@@ -1018,6 +1023,19 @@ mod tests {
             verify(b, &p, &out).unwrap();
             assert!(solve(b, &p, 2, &mut out).count >= 1);
             verify(b, &p, &out).unwrap();
+        }
+    }
+
+    /// A given above the side has no solution, whether its bit exists
+    /// (17 on 16x16) or not (200: no 200th candidate bit in a `u64`).
+    #[test]
+    fn digit_above_the_side_has_no_solution() {
+        let b = Boxes::square(4);
+        for d in [17u8, 65, 200, 255] {
+            let mut p = vec![0u8; 256];
+            p[0] = d;
+            let mut out = vec![0u8; 256];
+            assert_eq!(solve(b, &p, 1, &mut out).count, 0, "digit {d}");
         }
     }
 
