@@ -45,11 +45,11 @@
 //! and 156k; 36x36 at 60%, 5 and 5 puzzles, 115k and 561k down to 90k and
 //! 150k.
 //!
-//! Every so often, at a restart, a local search over the blank cells'
-//! level-0 candidates (`walk.rs`) starts from that phase and leaves the
-//! assignment with the fewest clashes it met as the new phase: near full
-//! assignments (36x36 at 50% blanks conflicts come with 96% of the
-//! variables set) the search then lands close to a solution.
+//! From 36x36 up, every so often, at a restart, a local search over the
+//! blank cells' level-0 candidates (`walk.rs`) starts from that phase and
+//! leaves the assignment with the fewest clashes it met as the new phase:
+//! near full assignments (36x36 at 50% blanks conflicts come with 96% of
+//! the variables set) the search then lands close to a solution.
 //!
 //! Counting is exact: after each solution a clause forbidding its decisions
 //! (which imply it) is added and the search goes on until it runs out. A
@@ -226,6 +226,15 @@ const VAR_DECAY: f64 = 0.95;
 /// puzzles that end soon after it.
 const WALK_UNIT: u64 = 2000;
 const WALK_EFFORT: u64 = 200;
+/// Walks run from 36x36 up, where they were measured to pay. A 25x25
+/// search that lasts 2000 conflicts is mostly a puzzle with one solution
+/// (those `generate` makes), where a walk finds nothing and costs about as
+/// much as the search: 15 unique 25x25 puzzles (`generate --size 25`,
+/// seeds 1 to 3), learning search alone, first solution 15.1 -> 7.9 s
+/// (303k -> 258k conflicts), counted to 2 32.1 -> 20.5 s. Random 25x25
+/// sets at 50-60% blanks (seeds 1 and 2) run the same searches: none
+/// reached a walk.
+const WALK_MIN_SIDE: usize = 36;
 
 struct Solver {
     nv: usize,
@@ -1115,8 +1124,9 @@ fn run(
     // No walks in searches with an excluded digit: `generate` asks those
     // whether a second solution exists, and mostly none does, so a walk
     // has nothing to find (generate --size 25, one puzzle, seed 11: 19.3 s
-    // of CPU without walks, 23.1 s with them there, same output).
-    let walking = exclude.is_none();
+    // of CPU without walks, 23.1 s with them there, same output). Nor
+    // below `WALK_MIN_SIDE`.
+    let walking = exclude.is_none() && n >= WALK_MIN_SIDE;
 
     let mut restarts = 0u64;
     let mut restart_at = RESTART_UNIT * luby(0);
