@@ -116,11 +116,24 @@ def random_set(n, pct, count, seed, grids, out_dir):
     return name, path
 
 
+def source_version():
+    """The commit the binary is built from (with "+mod" when the work tree
+    differs from it): `generate`'s output for a seed changes with the solver,
+    so unique sets are cached per version, never reused from another one."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], check=True,
+                              capture_output=True, text=True).stdout.strip()
+        clean = subprocess.run(["git", "diff", "--quiet", "HEAD"]).returncode == 0
+        return head if clean else head + "+mod"
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def unique_set(n, count, seed, binary, out_dir):
     """`count` unique puzzles from our `generate` (letters, `.` blank), converted
-    to the numbers layout; cached."""
+    to the numbers layout; cached per source version (see source_version)."""
     name = f"u{n}"
-    path = os.path.join(out_dir, f"{name}-seed{seed}-n{count}.txt")
+    path = os.path.join(out_dir, f"{name}-seed{seed}-n{count}-{source_version()}.txt")
     if not os.path.exists(path):
         t = time.time()
         log(f"  generate -n {count} --size {n} --seed {seed} (25x25: about 30 s a puzzle a core) ...")

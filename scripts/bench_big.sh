@@ -21,7 +21,9 @@
 #         (so not all pattern-equivalent), put through random relabelling,
 #         row/column/band/stack permutations and transposition.
 #   uN    unique puzzles from our `generate --size N --seed SEED` (16 and 25),
-#         timed counting to 2 solutions (`bench --mode unique`).
+#         timed counting to 2 solutions (`bench --mode unique`). Cached per
+#         commit of the binary: the generator's output for a seed changes
+#         with the solver (a set cached at an older commit was far easier).
 #
 # Environment:
 #   SEED=1          seed of every set
