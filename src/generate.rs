@@ -387,8 +387,15 @@ fn remove_clues(spec: &Spec, solution: &[u8], rng: &mut Rng) -> Vec<u8> {
         let unique = if orbit.len() == 1 {
             // Unique still iff no solution avoids the old digit here.
             forced(b, &cells, i, solution[i])
-                || solver::solve_excluding(b, &cells, i, solution[i], 1, &mut scratch, GIVE_UP)
-                    .is_some_and(|s| s.count == 0)
+                || solver::solve_excluding_near(
+                    b,
+                    &cells,
+                    (i, solution[i]),
+                    solution,
+                    &mut scratch,
+                    GIVE_UP,
+                )
+                .is_some_and(|s| s.count == 0)
         } else {
             solver::solve_within(b, &cells, 2, &mut scratch, GIVE_UP).is_some_and(|s| s.count == 1)
         };

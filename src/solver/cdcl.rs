@@ -1049,8 +1049,30 @@ impl Solver {
     }
 }
 
+/// What a search is asked beyond the puzzle itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ask<'a> {
+    /// Blank cell `.0` may not hold digit `.1`.
+    pub exclude: Option<(usize, u8)>,
+    /// A known solution of the puzzle (without `exclude`), `N * N` values:
+    /// the first decisions take its values (the initial phase). Answers
+    /// and counts stay the same; a solution that differs from it in a few
+    /// cells (the second solution `generate` asks about) is found sooner.
+    pub near: Option<&'a [u8]>,
+}
+
+impl Ask<'_> {
+    /// Only the exclusion.
+    pub fn exclude(exclude: Option<(usize, u8)>) -> Ask<'static> {
+        Ask {
+            exclude,
+            near: None,
+        }
+    }
+}
+
 /// Searches for up to `limit` solutions; writes the first found into `out`.
-/// `exclude`: blank cell `exclude.0` may not hold digit `exclude.1`.
+/// `ask.exclude`: blank cell `.0` may not hold digit `.1`; `ask.near`: see [`Ask`].
 /// Gives up (None) after `max_conflicts` conflicts. `guesses` in the result = decisions made.
 /// Clashing givens or no solution -> Some(Search { count: 0, .. }). limit == 0 -> count 0.
 ///
@@ -1063,21 +1085,12 @@ pub fn solve(
     box_rows: usize,
     box_cols: usize,
     cells: &[u8],
-    exclude: Option<(usize, u8)>,
+    ask: Ask<'_>,
     limit: u32,
     out: &mut [u8],
     max_conflicts: u64,
 ) -> Option<Search> {
-    run(
-        box_rows,
-        box_cols,
-        cells,
-        exclude,
-        limit,
-        out,
-        max_conflicts,
-    )
-    .0
+    run(box_rows, box_cols, cells, ask, limit, out, max_conflicts).0
 }
 
 /// [`solve`], also returning the conflicts it met (for measurements).
@@ -1085,7 +1098,7 @@ fn run(
     box_rows: usize,
     box_cols: usize,
     cells: &[u8],
-    exclude: Option<(usize, u8)>,
+    ask: Ask<'_>,
     limit: u32,
     out: &mut [u8],
     max_conflicts: u64,
@@ -1102,6 +1115,7 @@ fn run(
     if !s.load_givens(cells) {
         return (Some(result), 0);
     }
+    let exclude = ask.exclude;
     if let Some((cell, d)) = exclude {
         if cell < n * n && (1..=n).contains(&(d as usize)) {
             let v = cell * n + d as usize - 1;
@@ -1117,6 +1131,13 @@ fn run(
     }
     s.init_heap();
     s.save_root_alive();
+    if let Some(near) = ask.near.filter(|near| near.len() == n * n) {
+        for (cell, &d) in near.iter().enumerate() {
+            for k in 0..n {
+                s.best[cell * n + k] = d as usize == k + 1;
+            }
+        }
+    }
 
     let mut rng = Random(seed(cells, exclude));
     let mut grid = vec![0u8; n * n];
@@ -1368,7 +1389,7 @@ mod tests {
 
     pub(super) fn count(br: usize, bc: usize, cells: &[u8], limit: u32) -> (u32, Vec<u8>) {
         let mut out = vec![0u8; cells.len()];
-        let s = solve(br, bc, cells, None, limit, &mut out, u64::MAX).expect("unbounded");
+        let s = solve(br, bc, cells, Ask::default(), limit, &mut out, u64::MAX).expect("unbounded");
         (s.count, out)
     }
 
@@ -1428,12 +1449,33 @@ mod tests {
                 };
                 let d = 1 + rng.below(n) as u8;
                 let mut out = vec![0u8; n * n];
-                let without = solve(br, bc, &p, Some((cell, d)), 20, &mut out, u64::MAX)
-                    .unwrap()
-                    .count;
+                let without = solve(
+                    br,
+                    bc,
+                    &p,
+                    Ask::exclude(Some((cell, d))),
+                    20,
+                    &mut out,
+                    u64::MAX,
+                )
+                .unwrap()
+                .count;
                 if without > 0 {
                     check(br, bc, &p, &out);
                     assert_ne!(out[cell], d, "excluded digit used");
+                }
+                // Starting near a solution (the grid the puzzle was made
+                // from) changes no count.
+                let ask = Ask {
+                    exclude: Some((cell, d)),
+                    near: Some(&grid),
+                };
+                let mut o2 = vec![0u8; n * n];
+                let near = solve(br, bc, &p, ask, 20, &mut o2, u64::MAX).unwrap();
+                assert_eq!(near.count, without, "{br}x{bc}");
+                if near.count > 0 {
+                    check(br, bc, &p, &o2);
+                    assert_ne!(o2[cell], d, "excluded digit used");
                 }
                 let mut q = p.clone();
                 q[cell] = d;
@@ -1454,7 +1496,12 @@ mod tests {
     fn edge_cases() {
         let mut out = [0u8; 16];
         let empty = [0u8; 16];
-        assert_eq!(solve(2, 2, &empty, None, 0, &mut out, 0).unwrap().count, 0);
+        assert_eq!(
+            solve(2, 2, &empty, Ask::default(), 0, &mut out, 0)
+                .unwrap()
+                .count,
+            0
+        );
         // The empty 4x4 grid has 288 solutions.
         assert_eq!(count(2, 2, &empty, 1000).0, 288);
         // Clash in a box only.
@@ -1468,7 +1515,7 @@ mod tests {
         // Excluding a given's own digit leaves nothing.
         let mut p = [0u8; 16];
         p[3] = 2;
-        let s = solve(2, 2, &p, Some((3, 2)), 3, &mut out, u64::MAX).unwrap();
+        let s = solve(2, 2, &p, Ask::exclude(Some((3, 2))), 3, &mut out, u64::MAX).unwrap();
         assert_eq!(s.count, 0);
         // 6x6 empty grids: 28200960 solutions; count to a limit.
         let e = [0u8; 36];
@@ -1499,7 +1546,16 @@ mod tests {
                 // must avoid it.
                 let cell = p.iter().position(|&v| v == 0).unwrap();
                 let mut o2 = vec![0u8; p.len()];
-                let s = solve(br, bc, &p, Some((cell, out[cell])), 1, &mut o2, u64::MAX).unwrap();
+                let s = solve(
+                    br,
+                    bc,
+                    &p,
+                    Ask::exclude(Some((cell, out[cell]))),
+                    1,
+                    &mut o2,
+                    u64::MAX,
+                )
+                .unwrap();
                 if s.count == 1 {
                     check(br, bc, &p, &o2);
                     assert_ne!(o2[cell], out[cell]);
@@ -1602,16 +1658,16 @@ mod tests {
         let p = blank(&grid, 60, &mut rng);
         let mut a = vec![0u8; 625];
         let mut b = vec![0u8; 625];
-        let sa = solve(5, 5, &p, None, 2, &mut a, u64::MAX).unwrap();
-        let sb = solve(5, 5, &p, None, 2, &mut b, u64::MAX).unwrap();
+        let sa = solve(5, 5, &p, Ask::default(), 2, &mut a, u64::MAX).unwrap();
+        let sb = solve(5, 5, &p, Ask::default(), 2, &mut b, u64::MAX).unwrap();
         assert_eq!(sa, sb);
         assert_eq!(a, b);
         check(5, 5, &p, &a);
         // A puzzle that needs conflicts: no budget gives up, none solves.
         let hard = find_hard(&grid, &mut rng);
         let mut o = vec![0u8; 625];
-        assert_eq!(solve(5, 5, &hard, None, 1, &mut o, 0), None);
-        assert!(solve(5, 5, &hard, None, 1, &mut o, u64::MAX).is_some());
+        assert_eq!(solve(5, 5, &hard, Ask::default(), 1, &mut o, 0), None);
+        assert!(solve(5, 5, &hard, Ask::default(), 1, &mut o, u64::MAX).is_some());
     }
 
     /// A 25x25 puzzle that needs at least one conflict: blank more and more
@@ -1622,7 +1678,7 @@ mod tests {
         for pct in (50..95).step_by(5) {
             for _ in 0..20 {
                 let p = blank(grid, pct, rng);
-                if solve(5, 5, &p, None, 2, &mut out, 0).is_none() {
+                if solve(5, 5, &p, Ask::default(), 2, &mut out, 0).is_none() {
                     return p;
                 }
             }
@@ -1649,7 +1705,7 @@ mod bench {
         for p in puzzles {
             let mut out = vec![0u8; p.len()];
             let t = Instant::now();
-            let (s, c) = run(br, bc, p, None, limit, &mut out, 200_000);
+            let (s, c) = run(br, bc, p, Ask::default(), limit, &mut out, 200_000);
             times.push(t.elapsed());
             let Some(s) = s else {
                 eprintln!("    gave up after {c} conflicts");
@@ -1679,7 +1735,7 @@ mod bench {
                 let g = crate::solver::generic::solve_within(
                     crate::solver::Boxes::square(br),
                     p,
-                    None,
+                    Ask::default(),
                     limit,
                     &mut out,
                     20_000_000,
@@ -1758,7 +1814,7 @@ mod bench {
             let mut out = vec![0u8; 625];
             for i in order {
                 p[i] = 0;
-                let s = solve(5, 5, &p, Some((i, g[i])), 1, &mut out, 20_000);
+                let s = solve(5, 5, &p, Ask::exclude(Some((i, g[i]))), 1, &mut out, 20_000);
                 if s.is_none_or(|s| s.count != 0) {
                     p[i] = g[i];
                 }
@@ -1808,7 +1864,7 @@ mod bench {
             let b = (p.len() as f64).sqrt().sqrt().round() as usize;
             let mut out = vec![0u8; p.len()];
             let t = Instant::now();
-            let (s, c) = run(b, b, p, None, limit, &mut out, max);
+            let (s, c) = run(b, b, p, Ask::default(), limit, &mut out, max);
             let e = t.elapsed();
             match s {
                 None => eprintln!("    line {} gave up after {c} conflicts", i + 1),
@@ -1848,7 +1904,7 @@ mod bench {
                 let p = blank(&grid, pct, &mut rng);
                 let mut out = vec![0u8; p.len()];
                 let t = std::time::Instant::now();
-                let s = solve(br, bc, &p, None, 1, &mut out, 20000);
+                let s = solve(br, bc, &p, Ask::default(), 1, &mut out, 20000);
                 let e = t.elapsed();
                 let t = std::time::Instant::now();
                 let g = crate::solver::generic::solve(

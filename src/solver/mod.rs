@@ -223,7 +223,7 @@ pub fn solve_within(
     if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
         return Some(fast9::solve(cells, limit, out));
     }
-    generic::solve_within(boxes, cells, None, limit, out, max_guesses)
+    generic::solve_within(boxes, cells, cdcl::Ask::default(), limit, out, max_guesses)
 }
 
 /// [`solve_within`] with one more rule: the blank cell `cell` may not hold
@@ -251,7 +251,36 @@ pub fn solve_excluding(
             out,
         ));
     }
-    generic::solve_within(boxes, cells, Some((cell, digit)), limit, out, max_guesses)
+    let ask = cdcl::Ask::exclude(Some((cell, digit)));
+    generic::solve_within(boxes, cells, ask, limit, out, max_guesses)
+}
+
+/// [`solve_excluding`] for one solution, when `near`, a solution of the
+/// puzzle before the exclusion, is known (as to the generator asking
+/// whether its puzzle is still unique): the learning search starts from
+/// it, so a second solution differing from it in a few cells is found
+/// sooner. The same answer of whether one exists; which solution comes
+/// back, and so when a capped search gives up, may differ.
+/// (`generate --size 25`, one puzzle, seed 11: 19.0 -> 12.3 s of CPU,
+/// the same puzzle; seed 12: 8.8 -> 5.8 s.)
+pub fn solve_excluding_near(
+    boxes: Boxes,
+    cells: &[u8],
+    (cell, digit): (usize, u8),
+    near: &[u8],
+    out: &mut [u8],
+    max_guesses: u64,
+) -> Option<Search> {
+    debug_assert_eq!(cells[cell], 0, "the excluded cell must be blank");
+    debug_assert_eq!(near.len(), cells.len());
+    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
+        return Some(band::solve_excluding(cells, Some((cell, digit)), 1, out));
+    }
+    let ask = cdcl::Ask {
+        exclude: Some((cell, digit)),
+        near: Some(near),
+    };
+    generic::solve_within(boxes, cells, ask, 1, out, max_guesses)
 }
 
 /// Checks a candidate answer on its own terms, without trusting any solver:
