@@ -136,7 +136,7 @@ def unique_set(n, count, seed, binary, out_dir):
     path = os.path.join(out_dir, f"{name}-seed{seed}-n{count}-{source_version()}.txt")
     if not os.path.exists(path):
         t = time.time()
-        log(f"  generate -n {count} --size {n} --seed {seed} (25x25: 5-15 s a puzzle a core) ...")
+        log(f"  generate -n {count} --size {n} --seed {seed} (25x25: 5-30 s a puzzle a core) ...")
         out = subprocess.run([binary, "generate", "-n", str(count), "--size", str(n), "--seed", str(seed),
                               "--no-progress"], check=True, capture_output=True, text=True).stdout
         lines = [l.strip() for l in out.splitlines() if l.strip()]
