@@ -19,6 +19,7 @@
 //! `band` and the `band` solver for the seed grid; 774k after.
 
 use crate::solver;
+use crate::solver::cdcl::Ask;
 use crate::solver::Boxes;
 
 /// SplitMix64: seeds and the stream of one puzzle. Small, fast and good
@@ -384,20 +385,24 @@ fn remove_clues(spec: &Spec, solution: &[u8], rng: &mut Rng) -> Vec<u8> {
             cells[j] = 0;
         }
         // A search that gives up proves nothing: the clue stays.
+        // The searches start near the known solution (see
+        // `solver::solve_asking`).
         let unique = if orbit.len() == 1 {
             // Unique still iff no solution avoids the old digit here.
+            let ask = Ask {
+                exclude: Some((i, solution[i])),
+                near: Some(solution),
+            };
             forced(b, &cells, i, solution[i])
-                || solver::solve_excluding_near(
-                    b,
-                    &cells,
-                    (i, solution[i]),
-                    solution,
-                    &mut scratch,
-                    GIVE_UP,
-                )
-                .is_some_and(|s| s.count == 0)
+                || solver::solve_asking(b, &cells, ask, 1, &mut scratch, GIVE_UP)
+                    .is_some_and(|s| s.count == 0)
         } else {
-            solver::solve_within(b, &cells, 2, &mut scratch, GIVE_UP).is_some_and(|s| s.count == 1)
+            let ask = Ask {
+                exclude: None,
+                near: Some(solution),
+            };
+            solver::solve_asking(b, &cells, ask, 2, &mut scratch, GIVE_UP)
+                .is_some_and(|s| s.count == 1)
         };
         if unique {
             clues -= orbit.len();

@@ -1087,13 +1087,13 @@ mod tests {
     }
 
     /// Looking near a known solution answers "is there another?" as the
-    /// plain exclusion does: the same count, an answer that keeps the
-    /// givens and avoids the excluded digit. On 25x25 at 55% blanks most
-    /// of these questions (8 of 9 when written) reach the learning search,
-    /// where the hint is used.
+    /// plain searches do: the same count, an answer that keeps the givens
+    /// and avoids an excluded digit. On 25x25 at 55% blanks most of these
+    /// questions (8 of 9 when written) reach the learning search, where
+    /// the hint is used.
     #[test]
-    fn excluding_near_a_solution_answers_as_without() {
-        use super::super::{solve_excluding, solve_excluding_near};
+    fn asking_near_a_solution_answers_as_without() {
+        use super::super::{solve, solve_asking, solve_excluding};
         let (mut found, mut none) = (0, 0);
         for (b, pct, seeds) in [
             (Boxes::parse("3x4").unwrap(), 65, 1..=8u64),
@@ -1103,12 +1103,25 @@ mod tests {
             for seed in seeds {
                 let grid = rect_grid(b, seed);
                 let p = blank(&grid, pct, seed * 11);
+                let (mut a, mut c) = (vec![0u8; p.len()], vec![0u8; p.len()]);
+                // Counting to 2 near the grid the puzzle came from.
+                let plain = solve(b, &p, 2, &mut a);
+                let ask = Ask {
+                    exclude: None,
+                    near: Some(&grid),
+                };
+                let near = solve_asking(b, &p, ask, 2, &mut c, u64::MAX).unwrap();
+                assert_eq!(near.count, plain.count, "{b:?} seed {seed}");
+                verify(b, &p, &c).unwrap();
+                // Excluding the grid's digit in some blanks.
                 let blanks: Vec<usize> = (0..p.len()).filter(|&i| p[i] == 0).collect();
                 for &i in blanks.iter().step_by(blanks.len() / 3 + 1) {
-                    let (mut a, mut c) = (vec![0u8; p.len()], vec![0u8; p.len()]);
                     let plain = solve_excluding(b, &p, i, grid[i], 1, &mut a, u64::MAX).unwrap();
-                    let near = solve_excluding_near(b, &p, (i, grid[i]), &grid, &mut c, u64::MAX);
-                    let near = near.unwrap();
+                    let ask = Ask {
+                        exclude: Some((i, grid[i])),
+                        near: Some(&grid),
+                    };
+                    let near = solve_asking(b, &p, ask, 1, &mut c, u64::MAX).unwrap();
                     assert_eq!(near.count, plain.count, "{b:?} seed {seed} cell {i}");
                     if near.count == 1 {
                         found += 1;

@@ -255,32 +255,33 @@ pub fn solve_excluding(
     generic::solve_within(boxes, cells, ask, limit, out, max_guesses)
 }
 
-/// [`solve_excluding`] for one solution, when `near`, a solution of the
-/// puzzle before the exclusion, is known (as to the generator asking
-/// whether its puzzle is still unique): the learning search starts from
-/// it, so a second solution differing from it in a few cells is found
-/// sooner. The same answer of whether one exists; which solution comes
-/// back, and so when a capped search gives up, may differ.
-/// (`generate --size 25`, one puzzle, seed 11: 19.0 -> 12.3 s of CPU,
-/// the same puzzle; seed 12: 8.8 -> 5.8 s.)
-pub fn solve_excluding_near(
+/// [`solve_within`] with what `ask` adds (see [`cdcl::Ask`]): a digit a
+/// blank cell may not hold (as [`solve_excluding`]) and a known solution
+/// to look near first. The generator asks this after removing clues of a
+/// unique puzzle, whose solution it knows: is there another solution (one
+/// avoiding a removed clue's digit, or a second one at all)? A second
+/// solution differs from the known one in a few cells, and the learning
+/// search starting from the known one finds it sooner. The same answer of
+/// how many solutions there are (up to `limit`); which one comes back,
+/// and so when a capped search gives up, may differ. (`generate --size
+/// 25`, one puzzle, seed 11: 19.0 -> 12.3 s of CPU, the same puzzle; seed
+/// 12: 8.8 -> 5.8 s.) 9x9 searches ignore the hint.
+pub fn solve_asking(
     boxes: Boxes,
     cells: &[u8],
-    (cell, digit): (usize, u8),
-    near: &[u8],
+    ask: cdcl::Ask<'_>,
+    limit: u32,
     out: &mut [u8],
     max_guesses: u64,
 ) -> Option<Search> {
-    debug_assert_eq!(cells[cell], 0, "the excluded cell must be blank");
-    debug_assert_eq!(near.len(), cells.len());
-    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
-        return Some(band::solve_excluding(cells, Some((cell, digit)), 1, out));
+    debug_assert!(ask.near.is_none_or(|near| near.len() == cells.len()));
+    match (boxes, ask.exclude) {
+        (Boxes::NINE, None) => solve_within(boxes, cells, limit, out, max_guesses),
+        (Boxes::NINE, Some((cell, digit))) => {
+            solve_excluding(boxes, cells, cell, digit, limit, out, max_guesses)
+        }
+        _ => generic::solve_within(boxes, cells, ask, limit, out, max_guesses),
     }
-    let ask = cdcl::Ask {
-        exclude: Some((cell, digit)),
-        near: Some(near),
-    };
-    generic::solve_within(boxes, cells, ask, 1, out, max_guesses)
 }
 
 /// Checks a candidate answer on its own terms, without trusting any solver:
