@@ -220,10 +220,7 @@ pub fn solve_within(
     out: &mut [u8],
     max_guesses: u64,
 ) -> Option<Search> {
-    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
-        return Some(fast9::solve(cells, limit, out));
-    }
-    generic::solve_within(boxes, cells, cdcl::Ask::default(), limit, out, max_guesses)
+    solve_asking(boxes, cells, cdcl::Ask::default(), limit, out, max_guesses)
 }
 
 /// [`solve_within`] with one more rule: the blank cell `cell` may not hold
@@ -242,17 +239,8 @@ pub fn solve_excluding(
     out: &mut [u8],
     max_guesses: u64,
 ) -> Option<Search> {
-    debug_assert_eq!(cells[cell], 0, "the excluded cell must be blank");
-    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
-        return Some(band::solve_excluding(
-            cells,
-            Some((cell, digit)),
-            limit,
-            out,
-        ));
-    }
     let ask = cdcl::Ask::exclude(Some((cell, digit)));
-    generic::solve_within(boxes, cells, ask, limit, out, max_guesses)
+    solve_asking(boxes, cells, ask, limit, out, max_guesses)
 }
 
 /// [`solve_within`] with what `ask` adds (see [`cdcl::Ask`]): a digit a
@@ -275,13 +263,17 @@ pub fn solve_asking(
     max_guesses: u64,
 ) -> Option<Search> {
     debug_assert!(ask.near.is_none_or(|near| near.len() == cells.len()));
-    match (boxes, ask.exclude) {
-        (Boxes::NINE, None) => solve_within(boxes, cells, limit, out, max_guesses),
-        (Boxes::NINE, Some((cell, digit))) => {
-            solve_excluding(boxes, cells, cell, digit, limit, out, max_guesses)
-        }
-        _ => generic::solve_within(boxes, cells, ask, limit, out, max_guesses),
+    debug_assert!(
+        ask.exclude.is_none_or(|(cell, _)| cells[cell] == 0),
+        "the excluded cell must be blank"
+    );
+    if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
+        return Some(match ask.exclude {
+            None => fast9::solve(cells, limit, out),
+            exclude => band::solve_excluding(cells, exclude, limit, out),
+        });
     }
+    generic::solve_within(boxes, cells, ask, limit, out, max_guesses)
 }
 
 /// Checks a candidate answer on its own terms, without trusting any solver:
