@@ -552,6 +552,20 @@ impl Solver {
         None
     }
 
+    /// The first `k` in `from..to` whose literal `arena[lits + k]` is not
+    /// false. One bounds check, no sign branch (the literal `2v` is false
+    /// when `v` holds -1, `2v + 1` when it holds 1), two plain loops
+    /// instead of a chained iterator: the same search, 2% less time on 45
+    /// unique 25x25 puzzles counted to 2 (one run side by side, so within
+    /// the noise; it is the hottest loop of the learning search there).
+    #[inline(always)]
+    fn not_false(&self, lits: usize, from: usize, to: usize) -> Option<usize> {
+        self.arena[lits + from..lits + to]
+            .iter()
+            .position(|&l| self.val[(l >> 1) as usize] != (l & 1) as i8 * 2 - 1)
+            .map(|k| k + from)
+    }
+
     /// Visits the learned clauses watching `fl`, which just became false.
     fn propagate_watches(&mut self, fl: u32) -> Option<Conflict> {
         if self.watched[(fl >> 6) as usize] & (1 << (fl & 63)) == 0 {
@@ -587,20 +601,16 @@ impl Solver {
             // Look for a literal not false from where the last search
             // stopped, then wrap around (Gent's circular search): learned
             // clauses here are long (130 literals on average at 36x36).
-            let mut moved = false;
             let pos = self.arena[c + 2] as usize;
-            for k in (pos..len).chain(2..pos) {
+            let found = self
+                .not_false(lits, pos, len)
+                .or_else(|| self.not_false(lits, 2, pos));
+            if let Some(k) = found {
                 let l = self.arena[lits + k];
-                if self.lit_value(l) != FALSE {
-                    self.arena[lits + 1] = l;
-                    self.arena[lits + k] = fl;
-                    self.arena[c + 2] = k as u32;
-                    self.watch(l, kept);
-                    moved = true;
-                    break;
-                }
-            }
-            if moved {
+                self.arena[lits + 1] = l;
+                self.arena[lits + k] = fl;
+                self.arena[c + 2] = k as u32;
+                self.watch(l, kept);
                 continue;
             }
             ws[j] = kept;
