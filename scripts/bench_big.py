@@ -23,7 +23,7 @@ import bench_sat  # noqa: E402
 RANDOM_SETS = [(16, 55), (16, 68), (16, 75), (25, 40), (25, 45), (25, 50), (25, 55), (25, 60),
                (36, 40), (36, 45), (36, 50), (36, 60), (49, 40), (64, 40)]
 DEFAULT_PUZZLES = {16: 50, 25: 50, 36: 20, 49: 10, 64: 10}
-DEFAULT_UNIQUE = {16: 30, 25: 5}
+DEFAULT_UNIQUE = {16: 30, 25: 15}
 
 
 def env_int(name, default):

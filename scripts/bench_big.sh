@@ -29,7 +29,7 @@
 #   SEED=1          seed of every set
 #   PUZZLES=        puzzles per random set (defaults: 50 for 16/25, 20 for 36,
 #                   10 for 49/64); PUZZLES_16 .. PUZZLES_64 per size
-#   UNIQUE_16=30 UNIQUE_25=5   puzzles in the unique sets (25x25 generation
+#   UNIQUE_16=30 UNIQUE_25=15  puzzles in the unique sets (25x25 generation
 #                   takes 5-30 s a puzzle on one core; cached)
 #   SIZES="16 25 36 49 64"  SETS="NAME ..."  which sets to run
 #   GRIDS=4         solved random-first-row grids per size (plus the pattern)
