@@ -259,10 +259,10 @@ const WALK_MIN_SIDE: usize = 36;
 /// 17 -> 91 s.
 const COUNT_LEARNTS: usize = 8000;
 /// Learned clauses are shrunk ([`Solver::shrink`]) up to this side.
-/// Learning search alone, this commit's tree with and without, runs side
-/// by side: unique 25x25 puzzles counted to 2, 40 of `generate` seed 21
-/// 50.8 -> 37.1 s (1.43M -> 1.20M conflicts; clauses 60 -> 36 literals on
-/// the first five), 15 of seeds 1-3 20.8 -> 15.6 s; 25x25 at 55% blanks
+/// Learning search alone, with and without, runs side by side: unique
+/// 25x25 puzzles counted to 2, 40 of `generate` seed 21 49.5 -> 35.5 s
+/// (1.43M -> 1.17M conflicts; clauses 60 -> 36 literals on the first
+/// five); in a trial build of the same rule, 15 of seeds 1-3 20.8 -> 15.6 s; 25x25 at 55% blanks
 /// (50) 0.86 -> 0.53 s; unique 16x16 (30) 61 -> 57 ms. At 36x36 it
 /// helped at 60% blanks (20 puzzles, 1.06 -> 0.96 s) but not at 50%,
 /// where the walks find the solutions: three sets of 10 capped at 300k
