@@ -772,18 +772,14 @@ impl Solver {
         let mut j = 1;
         for i in 1..learnt.len() {
             let q = learnt[i];
-            let v = q >> 1;
-            if matches!(self.reason[v as usize], Reason::Decision)
-                || !self.redundant(q, abstract_levels, &mut buf)
-            {
+            if !self.implied(q, abstract_levels) {
                 learnt[j] = q;
                 j += 1;
             }
         }
         learnt.truncate(j);
         if self.shrink {
-            let len = self.shrink(&mut learnt, abstract_levels, &mut buf);
-            learnt.truncate(len);
+            self.shrink(&mut learnt, abstract_levels, &mut buf);
         }
         for &q in &self.toclear {
             self.seen[(q >> 1) as usize] = false;
@@ -830,9 +826,9 @@ impl Solver {
     /// holds d" falsifies up to 4 (N - 1) members of c's groups, and a
     /// clause names several of them where the decision alone would do:
     /// 25x25 clauses came down from 60 literals to 36 on average.
-    fn shrink(&mut self, learnt: &mut [u32], abstract_levels: u32, buf: &mut Vec<u32>) -> usize {
+    fn shrink(&mut self, learnt: &mut Vec<u32>, abstract_levels: u32, buf: &mut Vec<u32>) {
         if learnt.len() < 3 {
-            return learnt.len();
+            return;
         }
         learnt[1..].sort_unstable_by_key(|&q| self.level[(q >> 1) as usize]);
         let (mut out, mut i) = (1, 1);
@@ -867,7 +863,7 @@ impl Solver {
             }
             i = j;
         }
-        out
+        learnt.truncate(out);
     }
 
     /// The block UIP (a true trail literal) of the clause literals `block`,
@@ -921,8 +917,9 @@ impl Solver {
         }
     }
 
-    /// [`Solver::redundant`] for a literal met while shrinking (decisions
-    /// never are), with its own scratch buffer.
+    /// Whether false literal `r` follows from the learned clause: not a
+    /// decision, and [`Solver::redundant`] (with its own scratch buffer, so
+    /// callers may hold theirs). Minimisation and shrinking both ask.
     fn implied(&mut self, r: u32, abstract_levels: u32) -> bool {
         if matches!(self.reason[(r >> 1) as usize], Reason::Decision) {
             return false;
