@@ -1690,6 +1690,52 @@ mod tests {
         );
     }
 
+    /// A reduction deletes the worse half of the deletable clauses, never
+    /// a blocking clause, and with `keep_used` none used since the last
+    /// one; it clears the marks it read.
+    #[test]
+    fn reduce_keeps_used_and_blocking_clauses() {
+        for keep_used in [false, true] {
+            let mut s = Solver::new(3, 3);
+            s.keep_used = keep_used;
+            // Ten unsatisfied clauses of LBD 5 and three literals, then a
+            // blocking clause; among equals the newer win, so without
+            // marks the first five go. The first two are marked used.
+            for i in 0..10u32 {
+                s.add_clause(&[6 * i, 6 * i + 2, 6 * i + 4], 5);
+            }
+            s.add_clause(&[1, 3, 5], 9 | KEEP);
+            let used = [s.learnts[0], s.learnts[1]];
+            for c in used {
+                s.touch(c as usize);
+            }
+            s.reduce();
+            let firsts: Vec<u32> = s
+                .learnts
+                .iter()
+                .map(|&c| s.arena[c as usize + HDR])
+                .collect();
+            // With the marks only eight are deletable and four stay.
+            let mut expect: Vec<u32> = if keep_used {
+                [0, 1, 6, 7, 8, 9].iter().map(|i| 6 * i).collect()
+            } else {
+                (5..10).map(|i| 6 * i).collect()
+            };
+            expect.push(1);
+            assert_eq!(firsts, expect, "keep_used {keep_used}");
+            for &c in &s.learnts {
+                assert_eq!(s.arena[c as usize + 1] & USED, 0, "a mark survived");
+            }
+            // The kept clauses are watched again: making a clause's other
+            // two literals false implies its first.
+            s.trail_lim.push(s.trail.len());
+            s.assign(6 * 9 + 3, Reason::Decision);
+            s.assign(6 * 9 + 5, Reason::Decision);
+            assert!(s.propagate().is_none());
+            assert_eq!(s.val[(6 * 9 / 2) as usize], TRUE);
+        }
+    }
+
     #[test]
     fn exclude_splits_the_count() {
         let mut rng = Rng(7);
