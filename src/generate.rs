@@ -385,25 +385,23 @@ fn remove_clues(spec: &Spec, solution: &[u8], rng: &mut Rng) -> Vec<u8> {
             cells[j] = 0;
         }
         // A search that gives up proves nothing: the clue stays.
-        // The searches start near the known solution (see
+        // The puzzle was unique with the orbit's clues, so a second
+        // solution now must differ from the known one in one of the
+        // orbit's cells: unique still iff, for each of them, no solution
+        // avoids its old digit. One such question per cell instead of a
+        // count to 2 for the orbit (a count must also prove that no other
+        // solution exists anywhere, from a clause against the whole known
+        // one). The searches start near the known solution (see
         // `solver::solve_asking`).
-        let unique = if orbit.len() == 1 {
-            // Unique still iff no solution avoids the old digit here.
+        let unique = orbit.iter().all(|&j| {
             let ask = Ask {
-                exclude: Some((i, solution[i])),
+                exclude: Some((j, solution[j])),
                 near: Some(solution),
             };
-            forced(b, &cells, i, solution[i])
+            forced(b, &cells, j, solution[j])
                 || solver::solve_asking(b, &cells, ask, 1, &mut scratch, GIVE_UP)
                     .is_some_and(|s| s.count == 0)
-        } else {
-            let ask = Ask {
-                exclude: None,
-                near: Some(solution),
-            };
-            solver::solve_asking(b, &cells, ask, 2, &mut scratch, GIVE_UP)
-                .is_some_and(|s| s.count == 1)
-        };
+        });
         if unique {
             clues -= orbit.len();
             sets.remove(&orbit);
@@ -603,6 +601,47 @@ mod tests {
             let p = generate(&s, 7, index);
             assert!(p.on_target);
             assert_eq!(p.cells.iter().filter(|&&v| v != 0).count(), 36);
+        }
+    }
+
+    /// Symmetric puzzles are unique and minimal as patterns: putting back
+    /// nothing, every orbit of clues still there is needed (the removal
+    /// questions ask, per cell of the orbit, whether a solution avoids its
+    /// old digit). Counted by the naive solver, on 9x9 and 6x6 (2x3).
+    #[test]
+    fn symmetric_puzzles_are_unique_and_orbit_minimal() {
+        let six = Boxes::new(2, 3).expect("2x3 boxes");
+        for (boxes, symmetry) in [
+            (Boxes::NINE, Symmetry::Rotate180),
+            (Boxes::NINE, Symmetry::Rotate90),
+            (Boxes::NINE, Symmetry::Mirror),
+            (six, Symmetry::Rotate180),
+            (six, Symmetry::Mirror),
+        ] {
+            let n = boxes.side();
+            let s = Spec {
+                boxes,
+                ..spec(symmetry)
+            };
+            for index in 0..3 {
+                let p = generate(&s, 5, index);
+                solver::verify(boxes, &p.cells, &p.solution).unwrap();
+                let mut g = p.cells.clone();
+                assert_eq!(naive::count(boxes, &mut g, 2), 1, "{symmetry:?} {index}");
+                for i in (0..n * n).filter(|&i| p.cells[i] != 0) {
+                    let orbit = symmetry.orbit(i, n);
+                    let mut g = p.cells.clone();
+                    for &j in &orbit {
+                        assert_ne!(g[j], 0, "{symmetry:?}: the pattern is not symmetric");
+                        g[j] = 0;
+                    }
+                    assert_eq!(
+                        naive::count(boxes, &mut g, 2),
+                        2,
+                        "{symmetry:?} {n}x{n} index {index}: orbit {orbit:?} could go"
+                    );
+                }
+            }
         }
     }
 
