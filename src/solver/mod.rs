@@ -208,23 +208,8 @@ pub fn solve_first_cheap(boxes: Boxes, cells: &[u8], out: &mut [u8]) -> bool {
     generic::solve(boxes, cells, 1, out).count == 1
 }
 
-/// [`solve`] that may give up (`None`) on a puzzle bigger than 9x9 once
-/// it has spent `max_guesses` guesses: random big grids have heavy-tailed
-/// search times, and a caller that only needs "probably fast" answers (the
-/// generator) can treat a give-up as "not proven". 9x9 searches always
-/// finish (the hardest known puzzles take a few thousand guesses).
-pub fn solve_within(
-    boxes: Boxes,
-    cells: &[u8],
-    limit: u32,
-    out: &mut [u8],
-    max_guesses: u64,
-) -> Option<Search> {
-    solve_asking(boxes, cells, cdcl::Ask::default(), limit, out, max_guesses)
-}
-
-/// [`solve_within`] with one more rule: the blank cell `cell` may not hold
-/// `digit`.
+/// [`solve_asking`] with only an exclusion: the blank cell `cell` may not
+/// hold `digit`.
 ///
 /// The cheap way to ask "is this solution the only one?" after blanking a
 /// cell of a unique puzzle: the puzzle stays unique exactly when no solution
@@ -243,13 +228,20 @@ pub fn solve_excluding(
     solve_asking(boxes, cells, ask, limit, out, max_guesses)
 }
 
-/// [`solve_within`] with what `ask` adds (see [`cdcl::Ask`]): a digit a
-/// blank cell may not hold (as [`solve_excluding`]) and a known solution
-/// to look near first. The generator asks this after removing clues of a
-/// unique puzzle, whose solution it knows: is there another solution (one
-/// avoiding a removed clue's digit, or a second one at all)? A second
-/// solution differs from the known one in a few cells, and the learning
-/// search starting from the known one finds it sooner. The same answer of
+/// [`solve`] that may give up (`None`) on a puzzle bigger than 9x9 once
+/// it has spent `max_guesses` guesses (depth-first guesses plus
+/// learning-search conflicts): random big grids have heavy-tailed search
+/// times, and a caller that only needs "probably fast" answers (the
+/// generator) can treat a give-up as "not proven". 9x9 searches always
+/// finish (the hardest known puzzles take a few thousand guesses).
+///
+/// With what `ask` adds (see [`cdcl::Ask`]): a digit a blank cell may not
+/// hold (as [`solve_excluding`]) and a known solution to look near first.
+/// The generator asks this after removing clues of a unique puzzle, whose
+/// solution it knows: is there another solution (one avoiding a removed
+/// clue's digit)? A second solution differs from the known one in a few
+/// cells, and the learning search starting from the known one finds it
+/// sooner. The same answer of
 /// how many solutions there are (up to `limit`); which one comes back,
 /// and so when a capped search gives up, may differ. (`generate --size
 /// 25`, one puzzle, seed 11: 19.0 -> 12.3 s of CPU, the same puzzle; seed
