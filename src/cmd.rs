@@ -211,15 +211,33 @@ fn finish<'a>(
 }
 
 /// Runs `bench`: one table row (or JSON object) per file.
+/// A reader gone early (`bench … | head`) ends it quietly, as it ends
+/// `solve`.
 pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
+    let mut w = std::io::stdout().lock();
+    match bench_rows(cfg, &mut w).and_then(|ok| w.flush().map(|()| ok).map_err(stdout_error)) {
+        Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e),
+        Ok(all_solved) => Ok(ExitCode::from(if all_solved {
+            EXIT_OK
+        } else {
+            EXIT_BAD_RECORDS
+        })),
+    }
+}
+
+/// Measures each file of `bench` and writes its row to `w`; true when
+/// every puzzle was solved and verified.
+fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
     let mode = match cfg.mode {
         Mode::First => "first",
         Mode::Unique => "unique",
     };
     if cfg.json {
-        println!("[");
+        writeln!(w, "[").map_err(stdout_error)?;
     } else {
-        println!(
+        writeln!(
+            w,
             "{:<40} {:>9} {:>12} {:>10} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>17}",
             format!("file (mode {mode}, {} thread(s))", cfg.threads),
             "puzzles",
@@ -232,7 +250,8 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
             "p99_ms",
             "max_ms",
             "solved"
-        );
+        )
+        .map_err(stdout_error)?;
     }
     let mut all_solved = true;
     for (i, path) in cfg.files.iter().enumerate() {
@@ -248,7 +267,8 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
         let us = 1e6 / m.rate().max(1e-12) * cfg.threads as f64;
         let [p50, p90, p99, max] = m.percentiles.map(|d| d.as_secs_f64() * 1e3);
         if cfg.json {
-            println!(
+            writeln!(
+                w,
                 "  {{\"file\": {}, \"mode\": \"{mode}\", \"threads\": {}, \"puzzles\": {}, \
                  \"bad_records\": {}, \"passes\": {}, \"seconds\": {:.6}, \"puzzles_per_sec\": {:.1}, \
                  \"us_per_puzzle\": {:.4}, \"no_guess_pct\": {:.2}, \"guesses_per_puzzle\": {:.3}, \
@@ -272,13 +292,15 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
                 p99,
                 max,
                 if i + 1 < cfg.files.len() { "," } else { "" }
-            );
+            )
+        .map_err(stdout_error)?;
         } else {
             let solved = match cfg.mode {
                 Mode::First => format!("{}/{}", m.verified, m.puzzles),
                 Mode::Unique => format!("{}/{} ({} 2+)", m.verified, m.puzzles, m.multiple),
             };
-            println!(
+            writeln!(
+                w,
                 "{:<40} {:>9} {:>12.1} {:>10.3} {:>8.1}% {:>10.2} {:>10.3} {:>10.3} {:>10.3} {:>10.3} {:>17}",
                 name,
                 m.puzzles,
@@ -291,17 +313,19 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
                 p99,
                 max,
                 solved
-            );
+            )
+        .map_err(stdout_error)?;
         }
     }
     if cfg.json {
-        println!("]");
+        writeln!(w, "]").map_err(stdout_error)?;
     }
-    Ok(ExitCode::from(if all_solved {
-        EXIT_OK
-    } else {
-        EXIT_BAD_RECORDS
-    }))
+    Ok(all_solved)
+}
+
+/// A failed write to standard output, named as such.
+fn stdout_error(e: std::io::Error) -> anyhow::Error {
+    anyhow::Error::new(e).context("<stdout>: cannot write")
 }
 
 /// Runs `check`: prints the first bad records and a summary on stdout.

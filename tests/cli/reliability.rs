@@ -286,6 +286,71 @@ fn a_full_disk_is_reported_as_a_write_error_on_the_output() {
     assert!(!err.contains("(reading"), "{err}");
 }
 
+/// Standard output on a pipe whose reader is already gone: every command
+/// that writes there stops quietly with success, as `… | head` expects,
+/// and none panics.
+#[cfg(unix)]
+#[test]
+fn every_command_stops_quietly_when_its_reader_is_gone() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let sample = data("sample.txt");
+    let s = sample.to_str().unwrap();
+    let runs: [&[&str]; 6] = [
+        &["solve", s],
+        &["count", s],
+        &["generate", "-n", "50", "--seed", "1"],
+        &["bench", s, "--seconds", "0"],
+        &["bench", s, s, "--seconds", "0", "--json"],
+        &["bench", s, "--seconds", "0", "--mode", "unique"],
+    ];
+    for args in runs {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors `pipe` writes.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: both descriptors are fresh from `pipe` and owned here
+        // alone; the reading end is closed at once.
+        let (reader, writer) =
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        drop(reader);
+        let o = StdCommand::new(bin_path())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(writer))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_on_a_full_disk_names_standard_output() {
+    let o = StdCommand::new(bin_path())
+        .args([
+            "bench",
+            data("sample.txt").to_str().unwrap(),
+            "--seconds",
+            "0",
+        ])
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("<stdout>: cannot write: No space left on device"),
+        "{err}"
+    );
+}
+
 #[test]
 fn bench_on_an_empty_file_and_generate_with_impossible_clues_are_errors() {
     let (_dir, path) = temp_file("empty.txt", b"");
