@@ -135,11 +135,30 @@ const KNOWN_COLUMNS: &[(&str, &str)] = &[
 /// Content lines of the head that vote.
 const HEAD_LINES: usize = 200;
 
+/// True when the head's lines hold nothing but the symbols of 4x4 grids
+/// (`0`-`4`, `.`, `-`) and separators. A line of 16 cells is then a 4x4
+/// puzzle (as `generate --size 4` writes them), not a row of a 16x16 grid:
+/// 16 rows of a 16x16 puzzle whose givens are all 1 to 4 do not happen.
+/// Other text of 16 characters still needs `--size 4` or `--format`.
+fn only_small_symbols(lines: &[HeadLine<'_>]) -> bool {
+    !lines.is_empty()
+        && lines.iter().all(|l| {
+            l.text.iter().all(|&b| {
+                matches!(
+                    b,
+                    b'0'..=b'4' | b'.' | b'-' | b'+' | b'|' | b'!' | b',' | b';' | b':' | b'"'
+                ) || b.is_ascii_whitespace()
+            })
+        })
+}
+
 /// Which grid sizes a line may be read as.
 #[derive(Clone, Copy, Debug)]
 struct Sizes {
-    /// 4x4 allowed (only under a forced `--format`: 16 characters are too
-    /// easy to confuse with other text, and a row of a 16x16 grid).
+    /// 4x4 allowed: under a forced `--format` or `--size`, in a CSV column,
+    /// or when every line holds only 4x4 symbols ([`only_small_symbols`]);
+    /// else 16 characters are too easy to confuse with other text and
+    /// with a row of a 16x16 grid.
     small: bool,
     /// The side `--size`/`--box` fixed, if any: then only it fits, and a
     /// line of 36 numbers is a row of a 36x36 grid, not a 6x6 puzzle.
@@ -338,7 +357,8 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     if forced.column.is_some() {
         return Err("--column only applies to CSV input".into());
     }
-    let sizes = forced.sizes();
+    let mut sizes = forced.sizes();
+    sizes.small |= only_small_symbols(&lines);
     // The vote: lines per kind, and the first line of each.
     let mut votes: HashMap<Kind, (usize, u64)> = HashMap::new();
     let mut rules = 0;
@@ -690,7 +710,12 @@ fn detect_csv(
         .collect();
     let mut sizes: HashMap<usize, (usize, u64)> = HashMap::new();
     for (number, f) in &fields {
-        if let Some(b) = forced.sizes().of_cells(f.len()) {
+        // A whole column holds whole puzzles: 16 cells are a 4x4 one.
+        let column = Sizes {
+            small: true,
+            ..forced.sizes()
+        };
+        if let Some(b) = column.of_cells(f.len()) {
             sizes.entry(b).or_insert((0, *number)).0 += 1;
         }
     }
@@ -817,6 +842,26 @@ mod tests {
             d.layout.symbols,
             d.skip_bytes,
         )
+    }
+
+    #[test]
+    fn lines_of_sixteen_small_symbols_are_4x4_puzzles() {
+        // As `generate --size 4` writes them, and as numbers or CSV.
+        for text in [
+            "1.3.....2...4...\n..2.3.....1.4...\n",
+            "1030000020004000\n",
+            "quizzes,solutions\n1.3.....2...4...,\n",
+        ] {
+            let d = detect(text.as_bytes(), &Forced::default()).unwrap();
+            assert_eq!(d.layout.boxes.side(), 4, "{text:?}");
+        }
+        let (shape, rows, ..) = shape_of("1 0 3 0 0 0 0 0 2 0 0 0 4 0 0 0\n");
+        assert_eq!((shape, rows), (Shape::Numbers(b' '), 2));
+        let (shape, rows, ..) = shape_of("1.3.\n....\n2...\n4...\n");
+        assert_eq!((shape, rows), (Shape::Grid, 2));
+        // A symbol past 4 makes the line a row of a 16x16 grid again.
+        let row = "1.3.....2...4..G\n".repeat(16);
+        assert_eq!(shape_of(&row).1, 4);
     }
 
     #[test]
