@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!((back.dtype, &back.shape), (h.dtype, &h.shape));
         assert_eq!(back.data_offset % 64, 0);
     }
-    let Ok(array) = Array::open(data) else {
+    let Ok(array) = Array::open(data, None) else {
         return;
     };
     let side = array.boxes.side();

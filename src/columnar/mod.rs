@@ -470,7 +470,7 @@ pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>>
         boxes: cfg.forced.boxes_or_side(),
     };
     let report = match kind {
-        Kind::Npy => npy::check(&pname, data, answers)?,
+        Kind::Npy => npy::check(spec.boxes, &pname, data, answers)?,
         #[cfg(feature = "columnar")]
         _ => table::check(&spec, &pname, kind, Data::File(&cfg.puzzles, data), answers)?,
         #[cfg(not(feature = "columnar"))]
@@ -479,7 +479,6 @@ pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>>
             kind.name()
         ),
     };
-    let _ = &spec;
     let aname = cfg
         .answers
         .as_ref()

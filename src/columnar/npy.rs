@@ -157,22 +157,36 @@ impl Header {
 
     /// The grid of each row: (boxes, cells per row, leading dimensions
     /// that count rows). `(N, 81)`, `(N, 9, 9)` and their other-size
-    /// twins; a lone `(81,)` or `(9, 9)` is one puzzle.
-    pub fn grid(&self) -> Result<(Boxes, usize, usize), String> {
+    /// twins; a lone `(81,)` or `(9, 9)` is one puzzle. `forced` (`--box`,
+    /// `--size`) gives the boxes, and the shape must fit them.
+    pub fn grid(&self, forced: Option<Boxes>) -> Result<(Boxes, usize, usize), String> {
         let s = &self.shape;
+        let pick = |cells: usize| match forced {
+            Some(f) => (f.cells() == cells).then_some(f),
+            None => super::box_of_cells(cells),
+        };
         if s.len() >= 2 {
             let (a, b) = (s[s.len() - 2], s[s.len() - 1]);
-            if let (true, Some(boxes)) = (a == b, super::box_of_cells(a * a)) {
+            if let (true, Some(boxes)) = (a == b, pick(a * a)) {
                 return Ok((boxes, a * a, s.len() - 2));
             }
         }
-        match s.last().and_then(|&c| super::box_of_cells(c)) {
+        match s.last().and_then(|&c| pick(c)) {
             Some(b) => Ok((b, s[s.len() - 1], s.len() - 1)),
-            None => Err(format!(
-                "shape {}: expected (N, S*S) or (N, S, S) for a grid side S from 4 to 64 \
-                 (81 or 9, 9 for 9x9; 36 or 6, 6 for 6x6 ...)",
-                shape_text(s)
-            )),
+            None => Err(match forced {
+                Some(f) => format!(
+                    "shape {}: --box/--size ask for {n}x{n} grids ({f} boxes): expected \
+                     (N, {}) or (N, {n}, {n})",
+                    shape_text(s),
+                    f.cells(),
+                    n = f.side(),
+                ),
+                None => format!(
+                    "shape {}: expected (N, S*S) or (N, S, S) for a grid side S from 4 to 64 \
+                     (81 or 9, 9 for 9x9; 36 or 6, 6 for 6x6 ...)",
+                    shape_text(s)
+                ),
+            }),
         }
     }
 }
@@ -325,10 +339,11 @@ pub struct Array<'a> {
 }
 
 impl<'a> Array<'a> {
-    /// Parses and checks `data` (a whole `.npy` file).
-    pub fn open(data: &'a [u8]) -> Result<Array<'a>, String> {
+    /// Parses and checks `data` (a whole `.npy` file); `forced`: the
+    /// boxes `--box`/`--size` ask for, else those of the shape's side.
+    pub fn open(data: &'a [u8], forced: Option<Boxes>) -> Result<Array<'a>, String> {
         let header = parse_header(data)?;
-        let (boxes, cells, lead) = header.grid()?;
+        let (boxes, cells, lead) = header.grid(forced)?;
         let rows = header.shape[..lead].iter().product::<usize>();
         let want = header
             .len()
@@ -388,7 +403,7 @@ impl<'a> Array<'a> {
 
 /// Solves (or counts) every row of a `.npy` input and writes the answers.
 pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyhow::Result<Run> {
-    let arr = Array::open(data).map_err(|e| anyhow::anyhow!("{}: {e}", job.name))?;
+    let arr = Array::open(data, job.boxes).map_err(|e| anyhow::anyhow!("{}: {e}", job.name))?;
     let text = match target {
         Target::Text => true,
         Target::Columnar(Kind::Npy) => false,
@@ -479,11 +494,12 @@ fn encode(dtype: Dtype, task: Task, solved: &Solved, out: &mut Vec<u8>) {
 /// `check` for `.npy`: the puzzles array against an answers array of the
 /// same grid size and row count.
 pub fn check(
+    forced: Option<Boxes>,
     pname: &str,
     data: &[u8],
     answers: Option<(&str, super::Data<'_>)>,
 ) -> anyhow::Result<Report> {
-    let p = Array::open(data).map_err(|e| anyhow::anyhow!("{pname}: {e}"))?;
+    let p = Array::open(data, forced).map_err(|e| anyhow::anyhow!("{pname}: {e}"))?;
     let Some((aname, adata)) = answers else {
         anyhow::bail!("{pname}: a .npy array holds no solutions; give the answers array too");
     };
@@ -491,7 +507,7 @@ pub fn check(
         super::Data::File(_, d) => *d,
         _ => unreachable!("check reads files"),
     };
-    let a = Array::open(adata).map_err(|e| anyhow::anyhow!("{aname}: {e}"))?;
+    let a = Array::open(adata, forced).map_err(|e| anyhow::anyhow!("{aname}: {e}"))?;
     if a.boxes != p.boxes {
         anyhow::bail!("{pname} / {aname}: puzzles and answers have different grid sizes");
     }
@@ -550,7 +566,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(ok.dtype, Dtype::I32);
-        assert_eq!(ok.grid().unwrap(), (Boxes::NINE, 81, 1));
+        assert_eq!(ok.grid(None).unwrap(), (Boxes::NINE, 81, 1));
         let err = |dict: &str| parse_header(&h(dict)).unwrap_err();
         assert!(
             err("{'descr': '>i4', 'fortran_order': False, 'shape': (2, 81), }")
@@ -572,7 +588,7 @@ mod tests {
             "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 80), }",
         ))
         .unwrap();
-        assert!(odd.grid().unwrap_err().contains("(2, 80)"));
+        assert!(odd.grid(None).unwrap_err().contains("(2, 80)"));
         assert!(parse_header(&MAGIC[..4]).is_err());
         assert!(parse_header(&h("{'descr': '<i4'")[..14]).is_err());
     }
@@ -586,7 +602,7 @@ mod tests {
                 file.extend_from_slice(&v.to_le_bytes());
             }
         }
-        let arr = Array::open(&file).unwrap();
+        let arr = Array::open(&file, None).unwrap();
         assert_eq!((arr.rows, arr.cells, arr.boxes), (2, 81, Boxes::NINE));
         let mut cells = [0u8; 81];
         arr.row(0, &mut cells).unwrap();
@@ -596,6 +612,6 @@ mod tests {
             "cell 5: invalid number -3"
         );
         let cut = &file[..file.len() - 1];
-        assert!(Array::open(cut).unwrap_err().starts_with("truncated"));
+        assert!(Array::open(cut, None).unwrap_err().starts_with("truncated"));
     }
 }

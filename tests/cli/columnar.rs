@@ -233,6 +233,54 @@ fn npy_bad_rows_are_zeros_and_reported_by_index() {
     assert!(!fail.exists());
 }
 
+/// `--box` and `--size` hold for arrays as for text: 6x6 grids with boxes
+/// 3 tall and 2 wide are solved, counted and checked with those boxes, and
+/// a flag the array's shape cannot hold is a usage error.
+#[test]
+fn npy_follows_box_and_size_flags() {
+    let puzzles: Vec<Vec<u8>> = (0..6)
+        .map(|i| blank_out(&full_grid_boxes(3, 2, 40 + i), 50, 90 + i))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    for (name, descr, shape) in [
+        ("flat.npy", "|u1", "(6, 36)"),
+        ("square.npy", "<i4", "(6, 6, 6)"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, npy(descr, shape, &puzzles)).unwrap();
+        let p = path.to_str().unwrap();
+        let out = dir.path().join(format!("answers-{name}"));
+        let o = solve(&[p, "--box", "3x2", "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let (d, s, values) = read_npy(&std::fs::read(&out).unwrap());
+        assert_eq!((d.as_str(), s.as_str()), (descr, shape));
+        for (p, a) in puzzles.iter().zip(values.chunks(36)) {
+            let a: Vec<u8> = a.iter().map(|&v| v as u8).collect();
+            assert_valid_boxes(3, 2, p, &a);
+        }
+        let o = run(&["check", "--box", "3x2", p, out.to_str().unwrap()], b"");
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
+        assert!(stdout(&o).contains("6 good, 0 bad"), "{}", stdout(&o));
+        let counts = dir.path().join(format!("counts-{name}"));
+        let o = run(
+            &["count", p, "--box", "3x2", "-o", counts.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let (_, _, n) = read_npy(&std::fs::read(&counts).unwrap());
+        assert!(n.iter().all(|&c| c >= 1), "{name}: {n:?}");
+        for flags in [["--box", "2x5"], ["--size", "9"]] {
+            let o = solve(&[p, flags[0], flags[1], "-o", out.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(2), "{name} {flags:?}");
+            assert!(
+                stderr(&o).contains("--box/--size ask for"),
+                "{}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
 #[test]
 fn npy_count_empty_and_refusals() {
     let set = fixtures(3, 4, 75, 4);
