@@ -16,8 +16,9 @@ use crate::pipeline::{OnError, Task};
 use crate::solver::Boxes;
 
 /// Grid size options every command takes: detection reads the size from
-/// the cell count, these settle what it cannot (a line of 36 numbers is a
-/// 6x6 puzzle unless `--size 36` says it is a row of a 36x36 grid) and pick
+/// the cell count, these settle what it cannot (a line of 36 numbers from 0
+/// to 6 is a 6x6 puzzle unless `--size 36` says it is a row of a 36x36
+/// grid) and pick
 /// rectangular boxes other than the usual ones.
 #[derive(Args, Debug, Default)]
 struct GridArgs {
@@ -116,7 +117,8 @@ enum CliCommand {
 
     /// Generate COUNT distinct puzzles, each with exactly one solution, one
     /// per line (`.` blanks; digits up to 9x9, letters `A`.. up to 26x26,
-    /// numbers beyond 36x36).
+    /// `1`-`9` then letters up to 35x35, `0`-`9` then letters for 36x36,
+    /// numbers beyond).
     ///
     /// The same seed gives byte-identical output whatever the thread count;
     /// puzzles are minimal unless --clues stops the removal earlier. Above

@@ -136,8 +136,8 @@ const KNOWN_COLUMNS: &[(&str, &str)] = &[
 const HEAD_LINES: usize = 200;
 
 /// True when the head's lines hold nothing but the symbols of 4x4 grids
-/// (`0`-`4`, `.`, `-`) and separators. A line of 16 cells is then a 4x4
-/// puzzle (as `generate --size 4` writes them), not a row of a 16x16 grid:
+/// (`0`-`4` or the letters `A`-`D`, `.`, `-`) and separators. A line of 16
+/// cells is then a 4x4 puzzle (as `generate --size 4` writes them), not a row of a 16x16 grid:
 /// 16 rows of a 16x16 puzzle whose givens are all 1 to 4 do not happen.
 /// Other text of 16 characters still needs `--size 4` or `--format`.
 fn only_small_symbols(lines: &[HeadLine<'_>]) -> bool {
@@ -146,7 +146,7 @@ fn only_small_symbols(lines: &[HeadLine<'_>]) -> bool {
             l.text.iter().all(|&b| {
                 matches!(
                     b,
-                    b'0'..=b'4' | b'.' | b'-' | b'+' | b'|' | b'!' | b',' | b';' | b':' | b'"'
+                    b'0'..=b'4' | b'A'..=b'D' | b'a'..=b'd' | b'.' | b'-' | b'+' | b'|' | b'!' | b',' | b';' | b':' | b'"'
                 ) || b.is_ascii_whitespace()
             })
         })
@@ -263,6 +263,18 @@ fn boxed_cells(text: &[u8]) -> impl Iterator<Item = u8> + '_ {
         .filter(|&b| !matches!(b, b' ' | b'\t' | b'|' | b'!'))
 }
 
+/// True when every symbol of `token` can be a cell of a side-`b` puzzle
+/// (`b` up to 9): a blank, a digit up to `b`, or one of the first `b`
+/// letters (letters-only files).
+fn symbols_fit(token: &[u8], b: usize) -> bool {
+    token.iter().all(|&c| match c {
+        b'.' | b'-' => true,
+        b'0'..=b'9' => usize::from(c - b'0') <= b,
+        _ if c.is_ascii_alphabetic() => usize::from(c.to_ascii_uppercase() - b'A') < b,
+        _ => false,
+    })
+}
+
 fn kind_of(text: &[u8], sizes: Sizes) -> Option<Kind> {
     let mut numbers = 0;
     let numeric = text
@@ -273,7 +285,16 @@ fn kind_of(text: &[u8], sizes: Sizes) -> Option<Kind> {
             is_number(t)
         });
     if numeric && numbers > 1 {
-        if let Some(b) = sizes.of_cells(numbers) {
+        // A number past the side rules out a whole puzzle (36 numbers up
+        // to 36 are a row of a 36x36 grid, not a 6x6 puzzle).
+        let whole = sizes.of_cells(numbers).filter(|&b| {
+            sizes.side.is_some()
+                || sizes.of_row(numbers).is_none()
+                || text
+                    .split(|&b| b == b',' || b.is_ascii_whitespace())
+                    .all(|t| t.parse_ascii().is_none_or(|v| v <= b as u64))
+        });
+        if let Some(b) = whole {
             let d = if text.contains(&b',') {
                 b','
             } else if text.contains(&b'\t') {
@@ -298,7 +319,12 @@ fn kind_of(text: &[u8], sizes: Sizes) -> Option<Kind> {
         }
     }
     let token = text.split(u8::is_ascii_whitespace).next().unwrap_or(b"");
-    if let Some(b) = sizes.of_cells(token.len()) {
+    // A symbol no puzzle of that side holds (a letter past F in 36
+    // characters) makes the line a row of the bigger grid.
+    let whole = sizes.of_cells(token.len()).filter(|&b| {
+        sizes.side.is_some() || sizes.of_row(token.len()).is_none() || symbols_fit(token, b)
+    });
+    if let Some(b) = whole {
         return Some(Kind::Line(b));
     }
     let tokens = text
@@ -773,7 +799,17 @@ fn guess_symbols<'a>(
     sample: impl Iterator<Item = &'a [u8]>,
 ) -> Result<Symbols, String> {
     if side <= 9 {
-        return Ok(Symbols::Digits);
+        // Letters and no digit: a letters-only judge file (`A`.. for 1..).
+        let (mut letters, mut digits) = (false, false);
+        for text in sample {
+            letters |= text.iter().any(u8::is_ascii_alphabetic);
+            digits |= text.iter().any(|b| (b'1'..=b'9').contains(b));
+        }
+        return Ok(if letters && !digits {
+            Symbols::Letters
+        } else {
+            Symbols::Digits
+        });
     }
     if side > 36 {
         return Err(format!(
@@ -862,6 +898,33 @@ mod tests {
         // A symbol past 4 makes the line a row of a 16x16 grid again.
         let row = "1.3.....2...4..G\n".repeat(16);
         assert_eq!(shape_of(&row).1, 4);
+    }
+
+    #[test]
+    fn symbols_a_small_puzzle_cannot_hold_make_rows_of_a_big_grid() {
+        // Letters-only judge files of 4x4, 6x6 and 9x9 puzzles.
+        for (text, side) in [
+            ("DA...C...D.A....\n.B..C.....D.A...\n", 4),
+            (".D.......E.....F....A....A.D.F.F..AB\n", 6),
+            (&format!("{}\n", "I.B...FA.".repeat(9)), 9),
+        ] {
+            let d = detect(text.as_bytes(), &Forced::default()).unwrap();
+            assert_eq!(d.layout.boxes.side(), side, "{text:?}");
+            assert_eq!(d.layout.symbols, Symbols::Letters, "{text:?}");
+        }
+        // 36 characters with letters past F: a row of a 36x36 grid.
+        let row = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ\n".repeat(36);
+        let (shape, rows, ..) = shape_of(&row);
+        assert_eq!((shape, rows), (Shape::Grid, 6));
+        // 36 numbers, some past 6: a row of a spaced 36x36 grid.
+        let numbers: Vec<String> = (0..36).map(|k| (k % 37).to_string()).collect();
+        let row = format!("{}\n", numbers.join(" ")).repeat(36);
+        let (shape, rows, ..) = shape_of(&row);
+        assert_eq!((shape, rows), (Shape::Spaced, 6));
+        // Within 0-6 they stay one 6x6 puzzle a line.
+        let small: Vec<String> = (0..36).map(|k| (k % 7).to_string()).collect();
+        let (shape, rows, ..) = shape_of(&format!("{}\n", small.join(" ")));
+        assert_eq!((shape, rows), (Shape::Numbers(b' '), 2));
     }
 
     #[test]
