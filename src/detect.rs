@@ -734,15 +734,30 @@ fn detect_csv(
             Some((r.number, rec.get(puzzle)?.trim_ascii().to_vec()))
         })
         .collect();
-    let mut sizes: HashMap<usize, (usize, u64)> = HashMap::new();
+    // Cells of a field: its characters, or its numbers when it holds
+    // numbers separated by spaces or commas (grids past 36x36 have no
+    // one-character form; any size may be written so).
+    let numbers = |f: &[u8]| {
+        let mut count = 0;
+        let all = f
+            .split(|&b| b == b',' || b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+            .all(|t| {
+                count += 1;
+                is_number(t)
+            });
+        (all && count > 1).then_some(count)
+    };
+    let mut sizes: HashMap<(usize, bool), (usize, u64)> = HashMap::new();
     for (number, f) in &fields {
         // A whole column holds whole puzzles: 16 cells are a 4x4 one.
         let column = Sizes {
             small: true,
             ..forced.sizes()
         };
-        if let Some(b) = column.of_cells(f.len()) {
-            sizes.entry(b).or_insert((0, *number)).0 += 1;
+        let (cells, numeric) = numbers(f).map_or((f.len(), false), |n| (n, true));
+        if let Some(b) = column.of_cells(cells) {
+            sizes.entry((b, numeric)).or_insert((0, *number)).0 += 1;
         }
     }
     let (side, symbols) = match sizes
@@ -755,13 +770,17 @@ fn detect_csv(
         ),
         None => {
             let (number, f) = &fields[0];
+            let (cells, what) = match numbers(f) {
+                Some(n) => (n, "numbers"),
+                None => (f.len(), "cells"),
+            };
             return Err(format!(
-                "{number}: the puzzle field has {} cells; {}",
-                f.len(),
+                "{number}: the puzzle field has {cells} {what}; {}",
                 forced.expected_cells()
             ));
         }
-        Some((&b, &(_, at))) => {
+        Some((&(b, true), _)) => (b, Symbols::Numbers),
+        Some((&(b, false), &(_, at))) => {
             let s = match forced.symbols {
                 Some(s) => s,
                 None => guess_symbols(

@@ -612,37 +612,9 @@ impl Layout {
             }
             Shape::Csv(cols) => {
                 let field = csv_field(raw, cols)?;
-                self.parse_run(field.trim_ascii(), n, 0, cells)
+                self.parse_field(field.trim_ascii(), n, cells)
             }
-            Shape::Numbers(_) => {
-                let mut k = 0;
-                for token in raw
-                    .split(|&b| b == b',' || b.is_ascii_whitespace())
-                    .filter(|t| !t.is_empty())
-                {
-                    if k == n {
-                        return Err(RecordError::WrongLength {
-                            expected: n,
-                            found: count_numbers(raw),
-                        });
-                    }
-                    cells[k] = parse_number(token, self.boxes.side()).ok_or_else(|| {
-                        RecordError::BadNumber {
-                            cell: k + 1,
-                            token: quote(token),
-                        }
-                    })?;
-                    k += 1;
-                }
-                if k == n {
-                    Ok(())
-                } else {
-                    Err(RecordError::WrongLength {
-                        expected: n,
-                        found: k,
-                    })
-                }
-            }
+            Shape::Numbers(_) => self.parse_numbers(raw, n, cells),
             Shape::Boxed => {
                 let side = self.boxes.side();
                 let mut rows = 0;
@@ -744,6 +716,47 @@ impl Layout {
 
     /// Decodes `token` (exactly `expected` symbols) into `cells`; `offset` is
     /// the number of the first cell, for messages.
+    /// Decodes N*N numbers separated by spaces or commas (`0` blank).
+    fn parse_numbers(&self, raw: &[u8], n: usize, cells: &mut [u8]) -> Result<(), RecordError> {
+        let mut k = 0;
+        for token in raw
+            .split(|&b| b == b',' || b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+        {
+            if k == n {
+                return Err(RecordError::WrongLength {
+                    expected: n,
+                    found: count_numbers(raw),
+                });
+            }
+            cells[k] =
+                parse_number(token, self.boxes.side()).ok_or_else(|| RecordError::BadNumber {
+                    cell: k + 1,
+                    token: quote(token),
+                })?;
+            k += 1;
+        }
+        if k == n {
+            Ok(())
+        } else {
+            Err(RecordError::WrongLength {
+                expected: n,
+                found: k,
+            })
+        }
+    }
+
+    /// Decodes a whole puzzle held in one CSV field: numbers when the
+    /// layout's symbols are numbers (grids past 36x36 have no
+    /// one-character form), else one symbol a cell.
+    fn parse_field(&self, field: &[u8], n: usize, cells: &mut [u8]) -> Result<(), RecordError> {
+        if self.symbols == Symbols::Numbers {
+            self.parse_numbers(field, n, cells)
+        } else {
+            self.parse_run(field, n, 0, cells)
+        }
+    }
+
     fn parse_run(
         &self,
         token: &[u8],
@@ -849,9 +862,22 @@ impl Layout {
                 }
             }
             Shape::Csv(cols) => {
-                let mut text = Vec::with_capacity(answer.len());
-                for &v in answer {
-                    text.push(self.symbols.encode(v));
+                let mut text = Vec::with_capacity(answer.len() * 3);
+                if self.symbols == Symbols::Numbers {
+                    // Numbers, space-separated, as the puzzle field holds them.
+                    for (k, &v) in answer.iter().enumerate() {
+                        if k > 0 {
+                            text.push(b' ');
+                        }
+                        if v >= 10 {
+                            text.push(b'0' + v / 10);
+                        }
+                        text.push(b'0' + v % 10);
+                    }
+                } else {
+                    for &v in answer {
+                        text.push(self.symbols.encode(v));
+                    }
                 }
                 write_csv_row(raw, cols, &text, out);
             }
@@ -904,7 +930,7 @@ impl Layout {
             return Label::Empty;
         }
         let n = self.cells();
-        match self.parse_run(field, n, 0, cells) {
+        match self.parse_field(field, n, cells) {
             Ok(()) if cells[..n].iter().all(|&c| c == 0) => Label::Empty,
             Ok(()) => Label::Cells(&cells[..n]),
             Err(e) => Label::Unreadable(e.to_string()),

@@ -604,3 +604,62 @@ fn the_checker_and_the_counter_know_their_boxes() {
         assert_eq!(count_naive(cols, rows, &grid, 2), 0);
     }
 }
+
+/// A CSV column may hold each puzzle as numbers (the only one-field form
+/// of 49x49 and 64x64 grids): detected without flags, answered as numbers
+/// in the solution column, checked, and an existing label kept.
+#[test]
+fn csv_number_fields_hold_every_size() {
+    let cases: &[(usize, usize, usize, &[&str])] = &[
+        (3, 3, 55, &[]),
+        (3, 4, 55, &[]),
+        (3, 2, 50, &["--box", "3x2"]),
+        (7, 7, 35, &[]),
+    ];
+    for &(rows, cols, blank, flags) in cases {
+        let side = rows * cols;
+        let puzzles: Vec<Vec<u8>> = (0..3u64)
+            .map(|i| blank_out(&full_grid_boxes(rows, cols, 500 + i), blank, 600 + i))
+            .collect();
+        let mut text = String::from("id,puzzle\n");
+        for (i, p) in puzzles.iter().enumerate() {
+            // Commas inside a quoted field are separators too.
+            let field = if i == 1 {
+                format!("\"{}\"", numbers(p).replace(' ', ","))
+            } else {
+                numbers(p)
+            };
+            text.push_str(&format!("{i},{field}\n"));
+        }
+        let (dir, path) = temp_file("p.csv", text.as_bytes());
+        let out = dir.path().join("a.csv");
+        let mut args = vec!["solve", path_str(&path), "-o", path_str(&out)];
+        args.extend_from_slice(flags);
+        ok(&args);
+        let answered = std::fs::read_to_string(&out).unwrap();
+        let mut lines = answered.lines();
+        assert_eq!(lines.next(), Some("id,puzzle,solution"), "{side}x{side}");
+        for (p, line) in puzzles.iter().zip(lines) {
+            let answer = line.rsplit(',').next().unwrap();
+            assert_valid_boxes(rows, cols, p, &parse_numbers(answer));
+        }
+        // The answered file checks good; a label changed in one cell is bad.
+        let mut args = vec!["check", path_str(&out)];
+        args.extend_from_slice(flags);
+        assert!(ok(&args).contains("3 good, 0 bad"), "{side}x{side}");
+        let last = answered.trim_end().rsplit_once(' ').unwrap();
+        let swapped = if last.1 == "1" { "2" } else { "1" };
+        let bad = format!("{} {swapped}\n", last.0);
+        let (_d2, bad_path) = temp_file("bad.csv", bad.as_bytes());
+        let mut args = vec!["check", path_str(&bad_path)];
+        args.extend_from_slice(flags);
+        let o = run(&args, b"");
+        assert_eq!(o.status.code(), Some(1), "{side}x{side}: {}", stdout(&o));
+        // Solving the answered file keeps its labels, byte for byte.
+        let again = dir.path().join("b.csv");
+        let mut args = vec!["solve", path_str(&out), "-o", path_str(&again)];
+        args.extend_from_slice(flags);
+        ok(&args);
+        assert_eq!(std::fs::read_to_string(&again).unwrap(), answered);
+    }
+}
