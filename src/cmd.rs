@@ -293,7 +293,7 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
                 max,
                 if i + 1 < cfg.files.len() { "," } else { "" }
             )
-        .map_err(stdout_error)?;
+            .map_err(stdout_error)?;
         } else {
             let solved = match cfg.mode {
                 Mode::First => format!("{}/{}", m.verified, m.puzzles),
@@ -314,7 +314,7 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
                 max,
                 solved
             )
-        .map_err(stdout_error)?;
+            .map_err(stdout_error)?;
         }
     }
     if cfg.json {

@@ -136,19 +136,18 @@ const KNOWN_COLUMNS: &[(&str, &str)] = &[
 const HEAD_LINES: usize = 200;
 
 /// True when the head's lines hold nothing but the symbols of 4x4 grids
-/// (`0`-`4` or the letters `A`-`D`, `.`, `-`) and separators. A line of 16
-/// cells is then a 4x4 puzzle (as `generate --size 4` writes them), not a row of a 16x16 grid:
-/// 16 rows of a 16x16 puzzle whose givens are all 1 to 4 do not happen.
-/// Other text of 16 characters still needs `--size 4` or `--format`.
+/// (`0`-`4` or the letters `A`-`D`, `.`, `-`) and separators. A line of
+/// 16 cells is then a 4x4 puzzle (as `generate --size 4` writes them), not
+/// a row of a 16x16 grid: 16 rows of a 16x16 puzzle whose givens are all
+/// 1 to 4 do not happen. Other text of 16 characters still needs
+/// `--size 4` or `--format`.
 fn only_small_symbols(lines: &[HeadLine<'_>]) -> bool {
+    const SMALL: &[u8] = b"01234ABCDabcd.-+|!,;:\"";
     !lines.is_empty()
         && lines.iter().all(|l| {
-            l.text.iter().all(|&b| {
-                matches!(
-                    b,
-                    b'0'..=b'4' | b'A'..=b'D' | b'a'..=b'd' | b'.' | b'-' | b'+' | b'|' | b'!' | b',' | b';' | b':' | b'"'
-                ) || b.is_ascii_whitespace()
-            })
+            l.text
+                .iter()
+                .all(|b| SMALL.contains(b) || b.is_ascii_whitespace())
         })
 }
 
