@@ -274,16 +274,23 @@ fn symbols_fit(token: &[u8], b: usize) -> bool {
     })
 }
 
-fn kind_of(text: &[u8], sizes: Sizes) -> Option<Kind> {
-    let mut numbers = 0;
-    let numeric = text
+/// How many numbers `text` holds when it is two or more numbers separated
+/// by spaces or commas (a puzzle or a row written as numbers), else `None`.
+fn number_count(text: &[u8]) -> Option<usize> {
+    let mut count = 0;
+    let all = text
         .split(|&b| b == b',' || b.is_ascii_whitespace())
         .filter(|t| !t.is_empty())
         .all(|t| {
-            numbers += 1;
+            count += 1;
             is_number(t)
         });
-    if numeric && numbers > 1 {
+    (all && count > 1).then_some(count)
+}
+
+fn kind_of(text: &[u8], sizes: Sizes) -> Option<Kind> {
+    let counted = number_count(text);
+    if let Some(numbers) = counted {
         // A number past the side rules out a whole puzzle (36 numbers up
         // to 36 are a row of a 36x36 grid, not a 6x6 puzzle).
         let whole = sizes.of_cells(numbers).filter(|&b| {
@@ -330,7 +337,7 @@ fn kind_of(text: &[u8], sizes: Sizes) -> Option<Kind> {
         .split(u8::is_ascii_whitespace)
         .filter(|t| !t.is_empty())
         .count();
-    if numeric && tokens > 1 {
+    if counted.is_some() && tokens > 1 {
         if let Some(b) = sizes.of_row(tokens) {
             return Some(Kind::Spaced(b));
         }
@@ -735,26 +742,15 @@ fn detect_csv(
         .collect();
     // Cells of a field: its characters, or its numbers when it holds
     // numbers separated by spaces or commas (grids past 36x36 have no
-    // one-character form; any size may be written so).
-    let numbers = |f: &[u8]| {
-        let mut count = 0;
-        let all = f
-            .split(|&b| b == b',' || b.is_ascii_whitespace())
-            .filter(|t| !t.is_empty())
-            .all(|t| {
-                count += 1;
-                is_number(t)
-            });
-        (all && count > 1).then_some(count)
+    // one-character form; any size may be written so). A whole column
+    // holds whole puzzles: 16 cells are a 4x4 one.
+    let column = Sizes {
+        small: true,
+        ..forced.sizes()
     };
     let mut sizes: HashMap<(usize, bool), (usize, u64)> = HashMap::new();
     for (number, f) in &fields {
-        // A whole column holds whole puzzles: 16 cells are a 4x4 one.
-        let column = Sizes {
-            small: true,
-            ..forced.sizes()
-        };
-        let (cells, numeric) = numbers(f).map_or((f.len(), false), |n| (n, true));
+        let (cells, numeric) = number_count(f).map_or((f.len(), false), |n| (n, true));
         if let Some(b) = column.of_cells(cells) {
             sizes.entry((b, numeric)).or_insert((0, *number)).0 += 1;
         }
@@ -769,7 +765,7 @@ fn detect_csv(
         ),
         None => {
             let (number, f) = &fields[0];
-            let (cells, what) = match numbers(f) {
+            let (cells, what) = match number_count(f) {
                 Some(n) => (n, "numbers"),
                 None => (f.len(), "cells"),
             };

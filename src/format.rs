@@ -825,22 +825,12 @@ impl Layout {
             }
             Shape::Spaced => {
                 for row in answer.chunks(side) {
-                    for (k, &v) in row.iter().enumerate() {
-                        if k > 0 {
-                            out.push(b' ');
-                        }
-                        let _ = write!(out, "{v}");
-                    }
+                    write_numbers(row, b' ', out);
                     out.push(b'\n');
                 }
             }
             Shape::Numbers(delim) => {
-                for (k, &v) in answer.iter().enumerate() {
-                    if k > 0 {
-                        out.push(delim);
-                    }
-                    let _ = write!(out, "{v}");
-                }
+                write_numbers(answer, delim, out);
                 out.push(b'\n');
             }
             Shape::Boxed => {
@@ -865,15 +855,7 @@ impl Layout {
                 let mut text = Vec::with_capacity(answer.len() * 3);
                 if self.symbols == Symbols::Numbers {
                     // Numbers, space-separated, as the puzzle field holds them.
-                    for (k, &v) in answer.iter().enumerate() {
-                        if k > 0 {
-                            text.push(b' ');
-                        }
-                        if v >= 10 {
-                            text.push(b'0' + v / 10);
-                        }
-                        text.push(b'0' + v % 10);
-                    }
+                    write_numbers(answer, b' ', &mut text);
                 } else {
                     for &v in answer {
                         text.push(self.symbols.encode(v));
@@ -981,6 +963,16 @@ impl Layout {
                 let _ = writeln!(out, "error: {err}");
             }
         }
+    }
+}
+
+/// Appends `cells` as decimal numbers with `sep` between them.
+fn write_numbers(cells: &[u8], sep: u8, out: &mut Vec<u8>) {
+    for (k, &v) in cells.iter().enumerate() {
+        if k > 0 {
+            out.push(sep);
+        }
+        let _ = write!(out, "{v}");
     }
 }
 
