@@ -196,8 +196,19 @@ fn one_record(
     bufs: &mut Buffers,
     res: &mut ChunkResult,
 ) -> bool {
+    // Whether the record holds a label that a bad verdict must leave in
+    // place (a solve without `--overwrite`): an error mark written over it
+    // would lose the dataset's own answer.
+    let label_held;
     let verdict = match layout.parse(raw, &mut bufs.cells) {
-        Err(err) => Verdict::Bad(err),
+        Err(err) => {
+            label_held = layout.has_labels()
+                && !matches!(
+                    layout.label(raw, &mut bufs.label),
+                    Label::Empty | Label::Absent
+                );
+            Verdict::Bad(err)
+        }
         Ok(()) => {
             // Most layouts have no label field: skip the call (21
             // instructions a record on one-per-line input, callgrind).
@@ -206,6 +217,7 @@ fn one_record(
             } else {
                 Label::Absent
             };
+            label_held = !matches!(label, Label::Empty | Label::Absent);
             let outcome = record::answer(
                 layout.boxes,
                 task,
@@ -245,8 +257,16 @@ fn one_record(
                 RecordError::Duplicate { .. } => layout.no_solution(&bufs.cells),
                 e => e,
             };
-            if let RecordError::WrongLabel(_) = err {
-                // The old label stays, unchanged; the message says why.
+            // (Not a row with an unterminated quote: written back, it would
+            // swallow the rows after it again.)
+            let keep = matches!(err, RecordError::WrongLabel(_))
+                || (label_held
+                    && matches!(task, Task::Solve { .. })
+                    && !opts.overwrite
+                    && err != RecordError::RunOnQuote);
+            if keep {
+                // The old label stays, unchanged, whatever is wrong with the
+                // record; the message says what.
                 layout.write_kept(raw, out);
             } else {
                 layout.write_error(raw, &err, out);

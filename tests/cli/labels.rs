@@ -145,3 +145,68 @@ fn headerless_pairs_and_tdoku_lines_follow_the_same_rule() {
         );
     }
 }
+
+/// A row whose puzzle is bad (several solutions under `--unique`, clashing
+/// givens, the wrong length) keeps the label it holds: only an empty field
+/// gets the error mark, and `--overwrite` marks them all. Every layout with
+/// a solution field.
+#[test]
+fn a_bad_puzzle_keeps_the_label_it_holds() {
+    let (empty, label) = ambiguous();
+    let grid = full_grid(3, 31);
+    let mut clash = blank_out(&grid, 50, 31);
+    // A blank of some row takes the digit of a given in the same row: the
+    // givens clash.
+    let (blank, given) = (0..81)
+        .find_map(|i| {
+            let row = i / 9 * 9..i / 9 * 9 + 9;
+            let g = row.clone().find(|&j| clash[j] != 0)?;
+            (clash[i] == 0).then_some((i, clash[g]))
+        })
+        .unwrap();
+    clash[blank] = given;
+    let short = &dig(&blank_out(&grid, 50, 31), '.')[..80];
+    // (header, row template): `{p}` puzzle, `{a}` answer field.
+    let layouts = [
+        ("puzzle,solution\n", "{p},{a}"),
+        ("", "{p},{a}"),
+        ("", "{p}:1:{a}"),
+    ];
+    for (header, row) in layouts {
+        let mk = |p: &str, a: &str| row.replace("{p}", p).replace("{a}", a);
+        let rows = [
+            mk(&dig(&empty, '.'), &dig(&label, '.')),
+            mk(&dig(&clash, '.'), &dig(&grid, '.')),
+            mk(short, "not a grid"),
+            mk(&dig(&clash, '.'), ""),
+        ];
+        let input = format!("{header}{}\n", rows.join("\n"));
+        let o = run(&["solve", "--unique"], input.as_bytes());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let skip = usize::from(!header.is_empty());
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("<stdin>:{}: multiple solutions", 1 + skip)),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("<stdin>:{}: duplicate given", 2 + skip)),
+            "{err}"
+        );
+        assert!(err.contains("0 solved, 4 bad"), "{err}");
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().skip(skip).collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        // The three labelled rows are the input's bytes.
+        assert_eq!(lines[..3], rows[..3], "{header:?} {row}");
+        // The empty field gets the mark, the puzzle stays.
+        assert!(lines[3].starts_with(&dig(&clash, '.')), "{}", lines[3]);
+        assert!(lines[3].contains("error: duplicate given"), "{}", lines[3]);
+        // --overwrite asks for ours: every field gets the mark.
+        let o = run(&["solve", "--unique", "--overwrite"], input.as_bytes());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        for l in stdout(&o).lines().skip(skip) {
+            assert!(l.contains("error: "), "{l}");
+        }
+    }
+}
