@@ -157,8 +157,10 @@ impl Header {
 
     /// The grid of each row: (boxes, cells per row, leading dimensions
     /// that count rows). `(N, 81)`, `(N, 9, 9)` and their other-size
-    /// twins; a lone `(81,)` or `(9, 9)` is one puzzle. `forced` (`--box`,
-    /// `--size`) gives the boxes, and the shape must fit them.
+    /// twins; a lone `(81,)` or `(9, 9)` is one puzzle. A lone `(16, 16)`,
+    /// `(36, 36)` or `(64, 64)` fits both readings and needs the flags.
+    /// `forced` (`--box`, `--size`) gives the boxes, and the shape must fit
+    /// them.
     pub fn grid(&self, forced: Option<Boxes>) -> Result<(Boxes, usize, usize), String> {
         let s = &self.shape;
         let pick = |cells: usize| match forced {
@@ -167,6 +169,17 @@ impl Header {
         };
         if s.len() >= 2 {
             let (a, b) = (s[s.len() - 2], s[s.len() - 1]);
+            // (16, 16) is 16 rows of 4x4 puzzles or one 16x16 puzzle (so
+            // are (36, 36) and (64, 64)): only the flags can tell.
+            if s.len() == 2 && a == b && pick(a * a).is_some() && pick(b).is_some() {
+                let (big, small) = (a, b.isqrt());
+                return Err(format!(
+                    "shape {}: one {big}x{big} puzzle or {a} {small}x{small} puzzles? \
+                     Give --size {big} or --size {small} (or save one puzzle as \
+                     (1, {big}, {big}))",
+                    shape_text(s)
+                ));
+            }
             if let (true, Some(boxes)) = (a == b, pick(a * a)) {
                 return Ok((boxes, a * a, s.len() - 2));
             }

@@ -281,6 +281,46 @@ fn npy_follows_box_and_size_flags() {
     }
 }
 
+/// A lone `(16, 16)` array is sixteen 4x4 puzzles or one 16x16 puzzle:
+/// without flags it is refused (it was read as one 16x16 grid, and sixteen
+/// 4x4 puzzles came back as one 16x16 answer); `--size` picks the reading.
+#[test]
+fn npy_square_of_sixteen_needs_the_size() {
+    let small: Vec<Vec<u8>> = (0..16)
+        .map(|i| blank_out(&full_grid(2, 60 + i), 50, 70 + i))
+        .collect();
+    let big = blank_out(&full_grid(4, 61), 50, 71);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.npy");
+    let out = dir.path().join("a.npy");
+    let (p, o_path) = (path.to_str().unwrap(), out.to_str().unwrap());
+    std::fs::write(&path, npy("|u1", "(16, 16)", &small)).unwrap();
+    let o = solve(&[p, "-o", o_path]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("(16, 16)") && err.contains("--size 4"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let o = solve(&[p, "--size", "4", "-o", o_path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (d, s, values) = read_npy(&std::fs::read(&out).unwrap());
+    assert_eq!((d.as_str(), s.as_str()), ("|u1", "(16, 16)"));
+    for (p, a) in small.iter().zip(values.chunks(16)) {
+        let a: Vec<u8> = a.iter().map(|&v| v as u8).collect();
+        assert_valid(2, p, &a);
+    }
+    // The same shape holding one 16x16 puzzle, read as one with --size 16.
+    let rows: Vec<Vec<u8>> = big.chunks(16).map(<[u8]>::to_vec).collect();
+    std::fs::write(&path, npy("|u1", "(16, 16)", &rows)).unwrap();
+    let o = solve(&[p, "--size", "16", "-o", o_path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (_, _, values) = read_npy(&std::fs::read(&out).unwrap());
+    let a: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+    assert_valid(4, &big, &a);
+}
+
 #[test]
 fn npy_count_empty_and_refusals() {
     let set = fixtures(3, 4, 75, 4);
