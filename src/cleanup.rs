@@ -130,6 +130,11 @@ pub fn install() {
             libc::sigemptyset(&mut act.sa_mask);
             libc::sigaction(sig, &act, std::ptr::null_mut());
         }
+        // A file-size limit (`ulimit -f`) would kill the run with SIGXFSZ
+        // and leave the temporary file; ignored, the write fails with
+        // EFBIG instead and takes the ordinary error path, which names the
+        // output and removes it.
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
         let mut act: libc::sigaction = std::mem::zeroed();
         act.sa_sigaction = on_sigbus as *const () as usize;
         act.sa_flags = libc::SA_SIGINFO;

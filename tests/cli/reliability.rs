@@ -380,3 +380,60 @@ fn bench_on_an_empty_file_and_generate_with_impossible_clues_are_errors() {
     let o = run(&["generate", "-n", "1", "--clues", "30"], b"");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// A file-size limit (`ulimit -f`) makes the write fail like a full disk:
+/// a clear error naming the output, exit 2, and no temporary file left
+/// (SIGXFSZ used to kill the run and leave `.sudoku-bulk-*.tmp` behind).
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_is_a_write_error_without_leftovers() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let o = run(
+        &[
+            "generate",
+            "-n",
+            "3000",
+            "--seed",
+            "4",
+            "-o",
+            input.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let i = input.to_str().unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| out_dir.path().join(name).to_str().unwrap().to_owned();
+    let runs: [Vec<String>; 3] = [
+        vec!["solve".into(), i.into(), "-o".into(), out("a.txt")],
+        vec!["solve".into(), i.into(), "-o".into(), out("a.txt.gz")],
+        vec![
+            "generate".into(),
+            "-n".into(),
+            "3000".into(),
+            "-o".into(),
+            out("g.txt"),
+        ],
+    ];
+    for args in runs {
+        // 64 blocks (32-64 KiB, by the shell's unit); the answers of 3000
+        // puzzles take 246 KB, compressed about 100 KB.
+        let o = StdCommand::new("sh")
+            .arg("-c")
+            .arg("ulimit -f 64 && exec \"$0\" \"$@\"")
+            .arg(bin_path())
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write: File too large"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(&args[args.len() - 1]), "{args:?}: {err}");
+        assert_eq!(names(out_dir.path()), Vec::<String>::new(), "{args:?}");
+    }
+}
