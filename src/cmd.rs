@@ -96,21 +96,57 @@ fn read_head(stream: &mut input::Stream, name: &str) -> anyhow::Result<(Vec<u8>,
     }
 }
 
+/// Reads on (blocking) until one more line end arrives or the input ends;
+/// true when it ended.
+fn read_line_more(
+    stream: &mut input::Stream,
+    head: &mut Vec<u8>,
+    name: &str,
+) -> anyhow::Result<bool> {
+    let mut buf = vec![0u8; 64 << 10];
+    loop {
+        match stream.reader.read(&mut buf) {
+            Ok(0) => return Ok(true),
+            Ok(n) => {
+                head.extend_from_slice(&buf[..n]);
+                if memchr::memchr(b'\n', &buf[..n]).is_some() {
+                    return Ok(false);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(input::read_error(name, e)),
+        }
+    }
+}
+
 fn bulk_stream(
     cfg: &BulkConfig,
     name: &str,
     mut stream: input::Stream,
 ) -> anyhow::Result<ExitCode> {
-    let (head, ended) = read_head(&mut stream, name)?;
-    let body = pipeline::strip_bom(&head);
-    // Detection sees whole lines only, unless that is all there is.
-    let lines = match memchr::memrchr(b'\n', body) {
-        Some(i) if !ended => &body[..=i],
-        _ => body,
+    let (mut head, mut ended) = read_head(&mut stream, name)?;
+    let found = loop {
+        let body = pipeline::strip_bom(&head);
+        // Detection sees whole lines only, unless that is all there is.
+        let lines = match memchr::memrchr(b'\n', body) {
+            Some(i) if !ended => &body[..=i],
+            _ => body,
+        };
+        match detect::detect_head(lines, &cfg.forced, ended) {
+            Ok(found) => break found,
+            // The head stopped where the writer paused, which may be
+            // before anything that tells the layout (`(echo 5000; cat
+            // grids.txt) | sudoku-bulk solve` sends a count line alone
+            // first): wait a while for the next line and try again. A
+            // co-process that sent a bad line and waits for its answer
+            // gets the error after that while.
+            Err(_) if !ended && head.len() < STDIN_HEAD && stream.pause.ready_within(2000) => {
+                ended = read_line_more(&mut stream, &mut head, name)?;
+            }
+            Err(e) => anyhow::bail!("{name}:{e}"),
+        }
     };
-    let found = detect::detect_head(lines, &cfg.forced, ended)
-        .map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
-    let rest = body[found.skip_bytes..].to_vec();
+    let rest = pipeline::strip_bom(&head)[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
     let input::Stream { reader, pause, .. } = stream;
     let chunks = pipeline::stream_chunks(
@@ -196,6 +232,17 @@ fn finish<'a>(
         // `out` is dropped unfinished: a temporary output file is deleted.
         reporter.fail(*line, err);
         return Ok(ExitCode::from(EXIT_BAD_RECORDS));
+    }
+    if let Some(said) = found.announced.filter(|&n| n != summary.tally.records) {
+        // A stream's count line could only be checked against its head:
+        // a file is refused before any work, a stream at its end (`out`
+        // dropped unfinished: a temporary output file is deleted).
+        anyhow::bail!(
+            "{name}:{}: the count line says {said} puzzles but {} follow; fix the count or \
+             delete the line",
+            found.skip_lines,
+            summary.tally.records
+        );
     }
     match out.finish() {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
@@ -344,6 +391,14 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
         Some(a) => {
             let answers = input::read_all(a)?;
             let aname = input::display_name(Some(a));
+            if let Some(kind) = crate::columnar::sniff(&answers) {
+                anyhow::bail!(
+                    "{aname} is a {} file but {pname} is text: check compares \
+                     answers of the puzzles' own kind (text with text, .npy with .npy, \
+                     a table with a table)",
+                    kind.name()
+                );
+            }
             let r = check::check_files(&puzzles, &answers, &cfg.forced)
                 .map_err(|e| anyhow::anyhow!("{pname} / {aname}: {e}"))?;
             (r, aname)

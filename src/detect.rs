@@ -121,6 +121,9 @@ pub struct Detected {
     pub skip_lines: u64,
     /// Bytes to write before the answers (the CSV header).
     pub preamble: Vec<u8>,
+    /// The puzzles a count line announced, when detection saw only the
+    /// head of a stream: the run checks the number at its end.
+    pub announced: Option<u64>,
 }
 
 /// CSV headers of known datasets: (puzzle column, solution column).
@@ -522,11 +525,13 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
         if said == found || (!whole && said >= found) {
             detected.skip_bytes = first.end;
             detected.skip_lines = first.number;
+            detected.announced = (!whole).then_some(said);
         } else {
             return Err(format!(
-                "{}: the count line says {said} puzzles but {found} follow; fix the count or \
+                "{}: the count line says {said} puzzles but {}{found} follow; fix the count or \
                  delete the line",
-                first.number
+                first.number,
+                if whole { "" } else { "at least " }
             ));
         }
     }
@@ -603,14 +608,25 @@ fn not_text(data: &[u8]) -> Option<String> {
             return Some(format!("{name}, not text"));
         }
     }
-    let control = head
-        .iter()
-        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f)
-        .count();
+    let is_control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f;
+    let control = head.iter().filter(|&&b| is_control(b)).count();
     if head.contains(&0) || control * 100 > head.len() {
+        // Where the first such byte is: text with one stray NUL starts
+        // like text, so its start says nothing.
+        let at = head
+            .iter()
+            .position(|&b| b == 0)
+            .or_else(|| head.iter().position(|&b| is_control(b)))
+            .unwrap_or(0);
+        let line = head[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = head[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
         return Some(format!(
-            "binary data, not text (starts with {})",
-            quote(&head[..head.len().min(16)])
+            "binary data, not text: byte {} on line {line}, column {}",
+            quote(&head[at..at + 1]),
+            at - line_start + 1
         ));
     }
     None
@@ -622,6 +638,7 @@ fn plain(layout: Layout) -> Detected {
         skip_bytes: 0,
         skip_lines: 0,
         preamble: Vec::new(),
+        announced: None,
     }
 }
 
@@ -801,6 +818,7 @@ fn detect_csv(
         skip_bytes: header.end,
         skip_lines: header.number,
         preamble,
+        announced: None,
     })
 }
 
@@ -1135,7 +1153,14 @@ mod tests {
         assert!(err(b"\x1f\x8b\x08\x00\x00\x00").contains("gzip"));
         let e = err(b"\x00\x01\x02\x03garbage\x00\n");
         assert!(
-            e.contains("binary data, not text (starts with \"\\x00"),
+            e.contains("binary data, not text: byte \"\\x00\" on line 1, column 1"),
+            "{e}"
+        );
+        // One stray NUL in text: where it is, not how the text starts.
+        let stray = format!("{P}\n{}\x00{}\n", &P[..26], &P[27..]);
+        let e = err(stray.as_bytes());
+        assert!(
+            e.contains("binary data, not text: byte \"\\x00\" on line 2, column 27"),
             "{e}"
         );
         // Latin-1 in a comment is still text.

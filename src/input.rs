@@ -180,6 +180,24 @@ impl Pause {
         }
         false
     }
+
+    /// True when a read would not block within `ms` milliseconds (data,
+    /// or the end of the input, arrived); always true without a
+    /// descriptor to ask.
+    pub fn ready_within(&self, ms: i32) -> bool {
+        #[cfg(unix)]
+        if let Some(fd) = &self.fd {
+            use std::os::fd::AsRawFd;
+            let mut p = libc::pollfd {
+                fd: fd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, count 1; poll only writes `revents`.
+            return unsafe { libc::poll(&mut p, 1, ms) } != 0;
+        }
+        true
+    }
 }
 
 /// Where the puzzles come from.

@@ -278,7 +278,7 @@ pub fn verify(boxes: Boxes, puzzle: &[u8], answer: &[u8]) -> Result<(), String> 
     }
     for (i, (&p, &a)) in puzzle.iter().zip(answer).enumerate() {
         if a == 0 || a as usize > side {
-            return Err(format!("cell {}: not filled with 1..={side}", i + 1));
+            return Err(format!("cell {}: not filled with 1-{side}", i + 1));
         }
         if p != 0 && p != a {
             return Err(format!("cell {}: given {p} changed to {a}", i + 1));

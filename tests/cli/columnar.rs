@@ -321,6 +321,33 @@ fn npy_square_of_sixteen_needs_the_size() {
     assert_valid(4, &big, &a);
 }
 
+/// `check` with text puzzles and a `.npy` of answers says the kinds differ
+/// (it used to read the binary answers as lines of text).
+#[test]
+fn check_refuses_text_puzzles_with_npy_answers() {
+    let set = fixtures(3, 3, 60, 8);
+    let rows: Vec<Vec<u8>> = set.iter().map(|(_, a)| a.clone()).collect();
+    let text: String = set
+        .iter()
+        .map(|(p, _)| encode(p, "123456789", '.') + "\n")
+        .collect();
+    let (dir, puzzles) = temp_file("p.txt", text.as_bytes());
+    let answers = dir.path().join("a.npy");
+    std::fs::write(&answers, npy("|u1", "(3, 81)", &rows)).unwrap();
+    let o = run(
+        &[
+            "check",
+            puzzles.to_str().unwrap(),
+            answers.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("a.npy is a NumPy .npy file but"), "{err}");
+    assert!(err.contains("p.txt is text"), "{err}");
+}
+
 #[test]
 fn npy_count_empty_and_refusals() {
     let set = fixtures(3, 4, 75, 4);

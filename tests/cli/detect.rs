@@ -86,6 +86,63 @@ fn a_count_line_counts_only_before_grids_and_only_when_it_matches() {
         "{}",
         stderr(&o)
     );
+    // A stream longer than the head detection reads (1 MiB): the count is
+    // checked at the end, and `-o` leaves no file behind. A file of the
+    // same bytes is refused up front.
+    let many = grid.repeat(6000);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("a.txt");
+    let o_path = out.to_str().unwrap();
+    for (said, ok) in [(12000, true), (11000, false), (13000, false)] {
+        let input = format!("{said}\n{many}");
+        let o = run(&["solve", "-o", o_path], input.as_bytes());
+        let err = stderr(&o);
+        if ok {
+            assert_eq!(o.status.code(), Some(0), "{err}");
+            let answers = std::fs::read_to_string(&out).unwrap();
+            assert_eq!(answers.split("\n\n").count(), 12000);
+            std::fs::remove_file(&out).unwrap();
+        } else {
+            assert_eq!(o.status.code(), Some(2), "{said}: {err}");
+            // Too small a count shows in the head already ("at least"),
+            // too large one only at the end.
+            let want = format!("<stdin>:1: the count line says {said} puzzles but ");
+            assert!(err.contains(&want), "{err}");
+            assert!(said < 12000 || err.contains("but 12000 follow"), "{err}");
+            assert!(!out.exists(), "{said}");
+            let (_d, path) = temp_file("g.txt", input.as_bytes());
+            let o = run(&["solve", path.to_str().unwrap(), "-o", o_path], b"");
+            assert_eq!(o.status.code(), Some(2), "{said}: {}", stderr(&o));
+            assert!(stderr(&o).contains("the count line says"), "{}", stderr(&o));
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+    // The writer sends the count line, pauses, then the grids (`(echo N;
+    // cat grids) | sudoku-bulk solve` when cat starts late): the layout is
+    // told from the lines after the pause, not refused from the count line
+    // alone.
+    use std::io::Write;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
+        .arg("solve")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"2\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stdin.write_all(grid.as_bytes()).unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let blocks: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(blocks.len(), 2);
+    for (p, b) in ps.iter().zip(blocks) {
+        assert_valid(3, p, &cells(&b.replace('\n', ""), "", "123456789"));
+    }
 }
 
 #[test]
