@@ -48,6 +48,8 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
                 o.display()
             );
         }
+    } else if cfg.input.as_deref().is_some_and(input::stdout_is) {
+        anyhow::bail!("<stdout>: refusing to write the output over the input ({name})");
     }
     let source =
         match crate::columnar::bulk(cfg, &name, input::open(cfg.input.as_deref(), cfg.no_mmap)?)? {

@@ -421,12 +421,27 @@ pub fn same_file(input: &Path, output: &Path) -> bool {
 #[cfg(unix)]
 pub fn stdin_is(output: &Path) -> bool {
     use std::os::fd::AsFd;
+    fd_is(io::stdin().as_fd(), output)
+}
+
+/// True when standard output is the regular file `input` names (`solve F
+/// 1<>F`, `solve F >> F`): the answers would be written into the input
+/// being read.
+#[cfg(unix)]
+pub fn stdout_is(input: &Path) -> bool {
+    use std::os::fd::AsFd;
+    fd_is(io::stdout().as_fd(), input)
+}
+
+/// True when `fd` is the regular file `path` names.
+#[cfg(unix)]
+fn fd_is(fd: std::os::fd::BorrowedFd<'_>, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+    let Ok(fd) = fd.try_clone_to_owned() else {
         return false;
     };
-    match (File::from(fd).metadata(), std::fs::metadata(output)) {
-        (Ok(i), Ok(o)) => i.is_file() && i.dev() == o.dev() && i.ino() == o.ino(),
+    match (File::from(fd).metadata(), std::fs::metadata(path)) {
+        (Ok(f), Ok(p)) => f.is_file() && f.dev() == p.dev() && f.ino() == p.ino(),
         _ => false,
     }
 }
@@ -436,6 +451,14 @@ pub fn stdin_is(output: &Path) -> bool {
 pub fn stdin_is(output: &Path) -> bool {
     same_file::Handle::stdin()
         .and_then(|i| Ok(i == same_file::Handle::from_path(output)?))
+        .unwrap_or(false)
+}
+
+/// True when standard output is the regular file `input` names.
+#[cfg(not(unix))]
+pub fn stdout_is(input: &Path) -> bool {
+    same_file::Handle::stdout()
+        .and_then(|o| Ok(o == same_file::Handle::from_path(input)?))
         .unwrap_or(false)
 }
 

@@ -80,6 +80,36 @@ fn output_over_stdin_is_refused() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// Standard output opened on the input itself (`solve F 1<>F`, `solve F >>
+/// F`) is refused as `-o F` is: the answers would go into the file being
+/// read.
+#[test]
+fn standard_output_on_the_input_is_refused() {
+    let text = sample();
+    let (_dir, path) = temp_file("in.txt", text.as_bytes());
+    let opens = [
+        std::fs::File::options().read(true).write(true).open(&path),
+        std::fs::File::options().append(true).open(&path),
+    ];
+    for (i, f) in opens.into_iter().enumerate() {
+        for cmd in ["solve", "count"] {
+            let o = StdCommand::new(bin_path())
+                .args([cmd, path.to_str().unwrap()])
+                .stdin(Stdio::null())
+                .stdout(f.as_ref().unwrap().try_clone().unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(2), "{i} {cmd}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("<stdout>: refusing to write the output over the input"),
+                "{}",
+                stderr(&o)
+            );
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        }
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn signals_remove_the_temporary_file_and_exit_128_plus_n() {
