@@ -24,9 +24,20 @@ use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::record::{self, Label, Outcome, Task, Verdict};
 use sudoku_bulk::solver::Boxes;
 
-/// Cells of the largest grid the package takes (25x25), the size of the
-/// per-row stack buffers.
-const MAX_CELLS: usize = 625;
+/// Cells of the per-row stack buffers (25x25); rows of bigger grids (up
+/// to 64x64) use the heap (see [`scratch`]).
+const STACK_CELLS: usize = 625;
+
+/// `n` bytes for a row's cells: `stack` when they fit, else `heap` grown to
+/// `n` (a 36x36 to 64x64 row takes far longer to solve than to allocate).
+fn scratch<'a>(stack: &'a mut [u8; STACK_CELLS], heap: &'a mut Vec<u8>, n: usize) -> &'a mut [u8] {
+    if n <= STACK_CELLS {
+        &mut stack[..n]
+    } else {
+        heap.resize(n, 0);
+        heap
+    }
+}
 
 /// What to do with each row.
 #[derive(Clone, Copy, Debug)]
@@ -278,16 +289,17 @@ fn run(
         };
         let outcomes = pool.install(|| {
             batch::for_each_row(n, &mut answers, |row, answer| {
-                let mut buf = [0u8; MAX_CELLS];
-                let cells = &mut buf[..n];
+                let (mut buf, mut heap) = ([0u8; STACK_CELLS], Vec::new());
+                let cells = scratch(&mut buf, &mut heap, n);
                 if let Err(why) = load(row, cells) {
                     return not_read(row, why);
                 }
-                let mut lbuf = [0u8; MAX_CELLS];
+                let (mut lbuf, mut lheap) = ([0u8; STACK_CELLS], Vec::new());
+                let lcells = scratch(&mut lbuf, &mut lheap, n);
                 let label = match load_label {
                     None => Label::Absent,
-                    Some(f) => match f(row, &mut lbuf[..n]) {
-                        Ok(()) => Label::Cells(&lbuf[..n]),
+                    Some(f) => match f(row, lcells) {
+                        Ok(()) => Label::Cells(lcells),
                         Err(why) => Label::Unreadable(why),
                     },
                 };
@@ -296,15 +308,16 @@ fn run(
                 };
                 // Text answers are written here, on the workers: one symbol
                 // per cell, so a row's text fits its `n`-byte slot.
-                let mut cells_out = [0u8; MAX_CELLS];
-                let o = record::answer(boxes, task, label, false, cells, &mut cells_out[..n]);
+                let (mut obuf, mut oheap) = ([0u8; STACK_CELLS], Vec::new());
+                let cells_out = scratch(&mut obuf, &mut oheap, n);
+                let o = record::answer(boxes, task, label, false, cells, cells_out);
                 if o.is_good() {
                     TEXT.with_borrow_mut(|t| {
                         t.clear();
                         // The one-line writer (vectorised for digits; the
                         // per-cell `write_cells` cost 2% of a 17-clue solve,
                         // perf), then its newline dropped.
-                        layout.write_answer(b"", &cells_out[..n], t);
+                        layout.write_answer(b"", cells_out, t);
                         answer.copy_from_slice(&t[..n]);
                     });
                 }

@@ -19,15 +19,16 @@ H, W = 3, 2
 
 def box_puzzles(h, w, count, blanks, seed):
     """`count` (grids, puzzles): random valid h x w box grids, each with
-    `blanks` random cells blanked; every grid is invalid under the usual
-    (transposed) boxes, so a solver that ignored box= could not answer."""
+    `blanks` random cells blanked; every grid is invalid under the
+    transposed boxes (the usual ones of 6x6, 8x8 ...), so a solver that
+    ignored box= could not answer."""
     rng = np.random.default_rng(seed)
     side = h * w
     grids = []
     while len(grids) < count:
         g = box_grid(h, w, rng).reshape(1, -1)
         # Some shuffles of 8x8 grids are valid under 4x2 and 2x4 both.
-        if not valid_solutions(g, g, w, h)[0]:
+        if h == w or not valid_solutions(g, g, w, h)[0]:
             grids.append(g[0])
     grids = np.stack(grids)
     assert valid_solutions(grids, grids, h, w).all()
@@ -263,3 +264,20 @@ def test_box_with_nothing_to_detect_the_size_from():
     assert sudoku_bulk.solve([None, None], box=(3, 2)) == [None, None]
     assert sudoku_bulk.count(pa.array([], type=pa.string()), box="3x2").tolist() == []
     assert sudoku_bulk.solve(np.zeros((0, 6, 6), dtype=np.uint8), box="3x2").shape == (0, 6, 6)
+
+
+@pytest.mark.parametrize("h,w", [(6, 6), (4, 9)])
+def test_36x36_rows_beyond_the_stack_buffers(h, w):
+    """36x36 grids (1296 cells a row, past the 25x25 stack buffers) as the
+    usual 6x6 boxes and as 4x9: arrays, check, and strings in 0-9A-Z."""
+    grids, p = box_puzzles(h, w, 2, 300, seed=36)
+    box = (h, w)
+    assert valid_solutions(p, sudoku_bulk.solve(p, box=box), h, w).all()
+    if h == w:
+        assert valid_solutions(p, sudoku_bulk.solve(p.reshape(-1, 36, 36)), h, w).all()
+    assert sudoku_bulk.check(p, grids, box=box).all()
+    symbols = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    text = ["".join("." if v == 0 else symbols[v - 1] for v in q) for q in p]
+    out = sudoku_bulk.solve(text, box=f"{h}x{w}")
+    cells = np.array([[symbols.index(c) + 1 for c in a] for a in out])
+    assert valid_solutions(p, cells, h, w).all()
