@@ -15,7 +15,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use sudoku_bulk::batch;
 use sudoku_bulk::detect::{self, Forced, ShapeName};
@@ -24,9 +24,20 @@ use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::record::{self, Label, Outcome, Task, Verdict};
 use sudoku_bulk::solver::Boxes;
 
-/// Cells of the largest grid the package takes (25x25), the size of the
-/// per-row stack buffers.
-const MAX_CELLS: usize = 625;
+/// Cells of the per-row stack buffers (25x25); rows of bigger grids (up
+/// to 64x64) use the heap (see [`scratch`]).
+const STACK_CELLS: usize = 625;
+
+/// `n` bytes for a row's cells: `stack` when they fit, else `heap` grown to
+/// `n` (a 36x36 to 64x64 row takes far longer to solve than to allocate).
+fn scratch<'a>(stack: &'a mut [u8; STACK_CELLS], heap: &'a mut Vec<u8>, n: usize) -> &'a mut [u8] {
+    if n <= STACK_CELLS {
+        &mut stack[..n]
+    } else {
+        heap.resize(n, 0);
+        heap
+    }
+}
 
 /// What to do with each row.
 #[derive(Clone, Copy, Debug)]
@@ -134,6 +145,93 @@ fn boxes_of_side(size: usize) -> PyResult<Boxes> {
     })
 }
 
+/// A `box=` argument: `"RxC"` (rows x columns of a box, parsed by
+/// [`Boxes::parse`] as the CLI's `--box`) or a tuple `(R, C)`; `None` when
+/// not given.
+fn box_arg(b: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Boxes>> {
+    let Some(b) = b.filter(|b| !b.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(s) = b.cast::<PyString>() {
+        return Boxes::parse(s.to_str()?)
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("box={e}")));
+    }
+    let text = || b.repr().map_or("?".into(), |r| r.to_string());
+    if !b.is_instance_of::<PyTuple>() {
+        return Err(PyTypeError::new_err(format!(
+            "box must be a str such as \"3x2\" or a tuple (rows, cols) such as (3, 2), not {}",
+            text()
+        )));
+    }
+    let (r, c) = b.extract::<(i64, i64)>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "box={}: expected (rows, cols), two ints such as (3, 2)",
+            text()
+        ))
+    })?;
+    usize::try_from(r)
+        .ok()
+        .zip(usize::try_from(c).ok())
+        .and_then(|(r, c)| Boxes::new(r, c))
+        .map(Some)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "box=({r}, {c}): boxes must be at least 2x2 with at most {} cells",
+                sudoku_bulk::solver::MAX_SIDE
+            ))
+        })
+}
+
+/// The boxes of rows of `cells` cells: `forced` (from `box=`) when given,
+/// which must make grids of that many cells, else the usual boxes of the
+/// size. `what` names the rows in the message ("rows", "strings").
+fn boxes_of_rows(forced: Option<Boxes>, cells: usize, what: &str) -> PyResult<Boxes> {
+    match forced {
+        None => box_of_cells(cells),
+        Some(b) if b.cells() == cells => Ok(b),
+        Some(b) => {
+            let side = cells.isqrt();
+            let grid = if side * side == cells {
+                format!(" ({side}x{side})")
+            } else {
+                String::new()
+            };
+            Err(PyValueError::new_err(format!(
+                "box={b} asks for {n}x{n} grids ({} cells), the {what} hold {cells} cells{grid}",
+                b.cells(),
+                n = b.side(),
+            )))
+        }
+    }
+}
+
+/// The boxes `size=` and `box=` fix together, as the CLI's `--size` and
+/// `--box`: `box` when given (it must agree with `size`), else the usual
+/// boxes of `size`, else 3x3.
+fn boxes_of_grid(size: Option<usize>, forced: Option<Boxes>) -> PyResult<Boxes> {
+    match (size, forced) {
+        (Some(n), Some(b)) if b.side() != n => Err(PyValueError::new_err(format!(
+            "box={b} makes {0}x{0} grids, not size={n}",
+            b.side()
+        ))),
+        (_, Some(b)) => Ok(b),
+        (Some(n), None) => boxes_of_side(n),
+        (None, None) => Ok(Boxes::NINE),
+    }
+}
+
+/// The box shape `(rows, cols)` that `box=` and `size=` ask for: `box`
+/// (`"RxC"` or `(R, C)`) when given, which must make grids `size` wide;
+/// else the usual boxes of `size`; else 3x3. Raises `ValueError` for a
+/// bad box, a size no box tiles, or the two disagreeing.
+#[pyfunction]
+#[pyo3(signature = (r#box=None, size=None))]
+fn box_shape(r#box: Option<&Bound<'_, PyAny>>, size: Option<usize>) -> PyResult<(usize, usize)> {
+    let b = boxes_of_grid(size, box_arg(r#box)?)?;
+    Ok((b.rows(), b.cols()))
+}
+
 /// Fills a row's cells (0 blank, each `<= side`) or says why it cannot.
 type LoadFn<'a> = dyn Fn(usize, &mut [u8]) -> Result<(), String> + Sync + 'a;
 
@@ -191,16 +289,17 @@ fn run(
         };
         let outcomes = pool.install(|| {
             batch::for_each_row(n, &mut answers, |row, answer| {
-                let mut buf = [0u8; MAX_CELLS];
-                let cells = &mut buf[..n];
+                let (mut buf, mut heap) = ([0u8; STACK_CELLS], Vec::new());
+                let cells = scratch(&mut buf, &mut heap, n);
                 if let Err(why) = load(row, cells) {
                     return not_read(row, why);
                 }
-                let mut lbuf = [0u8; MAX_CELLS];
+                let (mut lbuf, mut lheap) = ([0u8; STACK_CELLS], Vec::new());
+                let lcells = scratch(&mut lbuf, &mut lheap, n);
                 let label = match load_label {
                     None => Label::Absent,
-                    Some(f) => match f(row, &mut lbuf[..n]) {
-                        Ok(()) => Label::Cells(&lbuf[..n]),
+                    Some(f) => match f(row, lcells) {
+                        Ok(()) => Label::Cells(lcells),
                         Err(why) => Label::Unreadable(why),
                     },
                 };
@@ -209,15 +308,16 @@ fn run(
                 };
                 // Text answers are written here, on the workers: one symbol
                 // per cell, so a row's text fits its `n`-byte slot.
-                let mut cells_out = [0u8; MAX_CELLS];
-                let o = record::answer(boxes, task, label, false, cells, &mut cells_out[..n]);
+                let (mut obuf, mut oheap) = ([0u8; STACK_CELLS], Vec::new());
+                let cells_out = scratch(&mut obuf, &mut oheap, n);
+                let o = record::answer(boxes, task, label, false, cells, cells_out);
                 if o.is_good() {
                     TEXT.with_borrow_mut(|t| {
                         t.clear();
                         // The one-line writer (vectorised for digits; the
                         // per-cell `write_cells` cost 2% of a 17-clue solve,
                         // perf), then its newline dropped.
-                        layout.write_answer(b"", &cells_out[..n], t);
+                        layout.write_answer(b"", cells_out, t);
                         answer.copy_from_slice(&t[..n]);
                     });
                 }
@@ -326,6 +426,7 @@ fn run_array(
     solutions: Option<&Bound<'_, PyAny>>,
     job: Job,
     threads: Option<usize>,
+    forced: Option<Boxes>,
 ) -> PyResult<Done> {
     macro_rules! with_slice {
         ($arr:expr, |$s:ident, $rows:ident, $n:ident| $body:expr, $($t:ty),*) => {{
@@ -352,7 +453,7 @@ fn run_array(
     with_slice!(
         puzzles,
         |p, rows, n| {
-            let boxes = box_of_cells(n)?;
+            let boxes = boxes_of_rows(forced, n, "rows")?;
             let side = boxes.side();
             let load = |row: usize, cells: &mut [u8]| p.load(n, side, row, cells);
             let plan = Plan {
@@ -470,7 +571,8 @@ fn job_of(kind: &str, unique: bool, limit: u32) -> PyResult<Job> {
 /// 1 for a valid solution; -1 for a bad row), bad a list of
 /// `(index, reason)`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, kind, *, solutions=None, unique=false, limit=2, threads=None))]
+#[pyo3(signature = (puzzles, kind, *, solutions=None, unique=false, limit=2, threads=None, r#box=None))]
+#[allow(clippy::too_many_arguments)] // mirrors the Python keywords
 fn run_cells<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
@@ -479,14 +581,16 @@ fn run_cells<'py>(
     unique: bool,
     limit: u32,
     threads: Option<usize>,
+    r#box: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Result3<'py>> {
     let job = job_of(kind, unique, limit)?;
+    let forced = box_arg(r#box)?;
     if matches!(job, Job::Check) != solutions.is_some() {
         return Err(PyValueError::new_err(
             "solutions go with kind=\"check\" only",
         ));
     }
-    let done = run_array(py, puzzles, solutions, job, threads)?;
+    let done = run_array(py, puzzles, solutions, job, threads, forced)?;
     Ok(to_python(py, done, matches!(job, Job::Solve { .. })))
 }
 
@@ -561,8 +665,10 @@ impl Packed<'_> {
     }
 
     /// The layout of the strings: `detect` (the CLI's) on the first 200
-    /// non-null rows, forced to one puzzle per line.
-    fn layout(&self) -> PyResult<Layout> {
+    /// non-null rows, forced to one puzzle per line, with `boxes` (`box=`)
+    /// when given: they must make the size detected (any size when there
+    /// are no strings to detect it from).
+    fn layout(&self, boxes: Option<Boxes>) -> PyResult<Layout> {
         let mut head = Vec::new();
         for s in (0..self.rows).filter_map(|i| self.get(i)).take(200) {
             head.extend_from_slice(s);
@@ -579,7 +685,16 @@ impl Packed<'_> {
                 "strings must hold one puzzle each (N*N cells for a side N: 36, 81, 256, 625 ...)",
             ));
         }
-        Ok(d.layout)
+        let boxes = match boxes {
+            Some(b) if head.is_empty() => b,
+            _ => boxes_of_rows(boxes, d.layout.cells(), "strings")?,
+        };
+        if boxes == d.layout.boxes {
+            return Ok(d.layout);
+        }
+        // Same side, other boxes (or no strings): the text reads the same,
+        // as symbols depend on the side only; the solver's boxes change.
+        Ok(Layout::new(d.layout.shape, boxes, d.layout.symbols))
     }
 }
 
@@ -590,6 +705,7 @@ fn run_packed(
     sol: Option<&Packed<'_>>,
     job: Job,
     threads: Option<usize>,
+    forced: Option<Boxes>,
 ) -> PyResult<(Done, Layout)> {
     p.validate()?;
     if let Some(s) = sol {
@@ -601,7 +717,7 @@ fn run_packed(
             )));
         }
     }
-    let layout = p.layout()?;
+    let layout = p.layout(forced)?;
     let parse = |src: &Packed<'_>, row: usize, cells: &mut [u8]| -> Result<(), String> {
         let raw = src.get(row).ok_or_else(|| "null: no puzzle".to_string())?;
         layout.parse(raw, cells).map_err(|e| e.to_string())
@@ -657,7 +773,8 @@ fn pack_list(seq: &Bound<'_, PyAny>) -> PyResult<PackedList> {
 /// `(answers, values, bad)`: answers a list of str (None for bad rows) for
 /// `kind="solve"`, else None.
 #[pyfunction]
-#[pyo3(signature = (puzzles, kind, *, solutions=None, unique=false, limit=2, threads=None))]
+#[pyo3(signature = (puzzles, kind, *, solutions=None, unique=false, limit=2, threads=None, r#box=None))]
+#[allow(clippy::too_many_arguments)] // mirrors the Python keywords
 fn run_strings<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
@@ -666,8 +783,10 @@ fn run_strings<'py>(
     unique: bool,
     limit: u32,
     threads: Option<usize>,
+    r#box: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Returned<'py, Bound<'py, PyList>>> {
     let job = job_of(kind, unique, limit)?;
+    let forced = box_arg(r#box)?;
     let (data, offsets, validity, nulls) = pack_list(puzzles)?;
     let rows = offsets.len() - 1;
     let p = Packed {
@@ -685,7 +804,7 @@ fn run_strings<'py>(
         base: 0,
         rows: o.len() - 1,
     });
-    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads)?;
+    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads, forced)?;
     let strings = if matches!(job, Job::Solve { .. }) {
         let n = layout.cells();
         let mut bad = done.bad.iter().map(|&(r, _)| r).peekable();
@@ -756,7 +875,7 @@ type ArrowParts<'py> = (
 /// buffers of a new array of the same type (offsets of the same width),
 /// bad rows null; else None.
 #[pyfunction]
-#[pyo3(signature = (validity, offsets, data, offset, length, large, kind, *, solutions=None, unique=false, limit=2, threads=None))]
+#[pyo3(signature = (validity, offsets, data, offset, length, large, kind, *, solutions=None, unique=false, limit=2, threads=None, r#box=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_arrow<'py>(
     py: Python<'py>,
@@ -771,8 +890,10 @@ fn run_arrow<'py>(
     unique: bool,
     limit: u32,
     threads: Option<usize>,
+    r#box: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Returned<'py, ArrowOut<'py>>> {
     let job = job_of(kind, unique, limit)?;
+    let forced = box_arg(r#box)?;
     let validity_s = validity.as_ref().map(slice).transpose()?;
     let p = packed(
         validity_s,
@@ -794,7 +915,7 @@ fn run_arrow<'py>(
         None => None,
     };
     let sol = sol_slices.map(|(v, o, d, base, rows, large)| packed(v, o, d, base, rows, large));
-    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads)?;
+    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads, forced)?;
     let out = if matches!(job, Job::Solve { .. }) {
         let n = layout.cells();
         let mut bitmap = vec![0xFFu8; length.div_ceil(8)];
@@ -843,20 +964,22 @@ fn run_arrow<'py>(
 
 /// Generates `n` puzzles exactly as `sudoku-bulk generate -n N --seed S`
 /// does (same library code, so the same bytes whatever the threads).
-/// Returns `(cells, solutions, guesses)`: flat uint8 arrays of `n` rows and an
-/// int64 array.
+/// `size` and `box` fix the grid as `--size` and `--box` do (see
+/// [`box_shape`]). Returns `(cells, solutions, guesses)`: flat uint8 arrays
+/// of `n` rows and an int64 array.
 #[pyfunction]
-#[pyo3(signature = (n, size, seed, clues=None, level=None, symmetry="none", threads=None))]
+#[pyo3(signature = (n, size, seed, clues=None, level=None, symmetry="none", threads=None, *, r#box=None))]
 #[allow(clippy::type_complexity, clippy::too_many_arguments)] // mirrors the Python keywords
 fn generate_cells<'py>(
     py: Python<'py>,
     n: u64,
-    size: usize,
+    size: Option<usize>,
     seed: u64,
     clues: Option<usize>,
     level: Option<&str>,
     symmetry: &str,
     threads: Option<usize>,
+    r#box: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(
     Bound<'py, PyArray1<u8>>,
     Bound<'py, PyArray1<u8>>,
@@ -887,7 +1010,7 @@ fn generate_cells<'py>(
         }
     };
     let spec = Spec {
-        boxes: boxes_of_side(size)?,
+        boxes: boxes_of_grid(size, box_arg(r#box)?)?,
         clues,
         level,
         symmetry,
@@ -916,19 +1039,22 @@ fn generate_cells<'py>(
 }
 
 /// One-line text of flat cell rows (`.` blank; digits for 9x9, letters
-/// above, as `generate` writes them), as a list of str.
+/// above, as `generate` writes them), as a list of str. `size` and `box`
+/// as for [`generate_cells`].
 #[pyfunction]
+#[pyo3(signature = (cells, size, *, r#box=None))]
 fn cells_to_strings<'py>(
     py: Python<'py>,
     cells: PyReadonlyArray1<'py, u8>,
-    size: usize,
+    size: Option<usize>,
+    r#box: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let layout = Layout::one_line(boxes_of_side(size)?);
+    let layout = Layout::one_line(boxes_of_grid(size, box_arg(r#box)?)?);
     let n = layout.cells();
     let cells = cells
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let side = size;
+    let side = layout.boxes.side();
     if cells.len() % n != 0 || cells.iter().any(|&c| c as usize > side) {
         return Err(PyValueError::new_err("cells are not rows of a grid"));
     }
@@ -962,5 +1088,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate_cells, m)?)?;
     m.add_function(wrap_pyfunction!(cells_to_strings, m)?)?;
     m.add_function(wrap_pyfunction!(level_names, m)?)?;
+    m.add_function(wrap_pyfunction!(box_shape, m)?)?;
     Ok(())
 }

@@ -50,7 +50,9 @@ def valid_solutions(puzzles, answers, box_rows=None, box_cols=None):
     a = a.reshape(n, -1)
     cells = p.shape[1]
     side = int(round(cells ** 0.5))
-    h = box_rows or int(round(side ** 0.5))
+    # Default: the usual boxes, as square as the divisors allow and wider
+    # than tall (6 -> 2x3, 8 -> 2x4, 12 -> 3x4).
+    h = box_rows or max(d for d in range(2, int(side ** 0.5) + 1) if side % d == 0)
     w = box_cols or side // h
     assert h * w == side and side * side == cells
     want = np.arange(1, side + 1)
@@ -77,3 +79,103 @@ def relabel(grid, rng):
     side = grid.shape[-1]
     perm = np.concatenate([[0], rng.permutation(side) + 1]).astype(np.uint8)
     return perm[grid]
+
+
+def box_grid(h, w, rng=None):
+    """A valid full grid of h x w boxes (h rows tall, w columns wide; side
+    h*w) by the shifting pattern; with `rng`, its symbols, the rows within
+    each band, the bands, the columns within each stack and the stacks are
+    shuffled (each keeps it valid)."""
+    side = h * w
+    r = np.arange(side)[:, None]
+    c = np.arange(side)[None, :]
+    g = ((w * (r % h) + r // h + c) % side + 1).astype(np.uint8)
+    if rng is None:
+        return g
+    # Bands are h rows tall (w of them); stacks are w columns wide (h of them).
+    rows = np.concatenate([b * h + rng.permutation(h) for b in rng.permutation(w)])
+    cols = np.concatenate([s * w + rng.permutation(w) for s in rng.permutation(h)])
+    return relabel(g[rows][:, cols], rng)
+
+
+def count_naive(puzzle, h, w, limit=None):
+    """Solutions of one puzzle (flat or square cells, 0 blank) with h x w
+    boxes, by plain backtracking over the emptiest cell: slow, only for
+    small grids. Stops at `limit` when given; 0 for clashing givens."""
+    g = [int(v) for v in np.asarray(puzzle).reshape(-1)]
+    side = h * w
+    assert len(g) == side * side
+    rows = [set() for _ in range(side)]
+    cols = [set() for _ in range(side)]
+    boxes = [set() for _ in range(side)]
+
+    def box(i):
+        r, c = divmod(i, side)
+        return (r // h) * h + c // w
+
+    for i, v in enumerate(g):
+        if v:
+            r, c = divmod(i, side)
+            if v in rows[r] or v in cols[c] or v in boxes[box(i)]:
+                return 0
+            rows[r].add(v)
+            cols[c].add(v)
+            boxes[box(i)].add(v)
+    blanks = [i for i, v in enumerate(g) if v == 0]
+    digits = set(range(1, side + 1))
+    found = 0
+
+    def search():
+        nonlocal found
+        best, best_options = None, None
+        for i in blanks:
+            if g[i] == 0:
+                r, c = divmod(i, side)
+                options = digits - rows[r] - cols[c] - boxes[box(i)]
+                if best is None or len(options) < len(best_options):
+                    best, best_options = i, options
+                    if len(options) <= 1:
+                        break
+        if best is None:
+            found += 1
+            return limit is not None and found >= limit
+        r, c = divmod(best, side)
+        b = box(best)
+        for v in best_options:
+            g[best] = v
+            rows[r].add(v)
+            cols[c].add(v)
+            boxes[b].add(v)
+            stop = search()
+            rows[r].discard(v)
+            cols[c].discard(v)
+            boxes[b].discard(v)
+            g[best] = 0
+            if stop:
+                return True
+        return False
+
+    search()
+    return found
+
+
+def cells_to_text(cells, blank="."):
+    """Rows of cells -> one-line strings: digits up to 9x9, letters A.. above
+    (as the command writes them)."""
+    a = np.asarray(cells)
+    a = a.reshape(a.shape[0], -1)
+    side = int(round(a.shape[1] ** 0.5))
+    base = ord("0") if side <= 9 else ord("A") - 1
+    return ["".join(blank if v == 0 else chr(base + int(v)) for v in row) for row in a]
+
+
+def text_to_cells(lines, side):
+    """One-line strings ('.' or '0' blank; digits up to 9x9, letters A..
+    above) -> (N, side*side) uint8."""
+    if side > 9:
+        return letters_to_cells(lines, side)
+    raw = np.frombuffer("".join(lines).encode(), dtype=np.uint8).reshape(len(lines), side * side)
+    cells = raw.astype(np.int16) - ord("0")
+    cells[raw == ord(".")] = 0
+    assert ((cells >= 0) & (cells <= side)).all()
+    return cells.astype(np.uint8)

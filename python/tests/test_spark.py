@@ -12,7 +12,10 @@ import pyarrow.parquet as pq
 import pytest
 
 import sudoku_bulk.spark
-from helpers import ROOT, read_lines, to_cells, valid_solutions
+from helpers import (
+    ROOT, box_grid, cells_to_text, count_naive, read_lines, text_to_cells, to_cells,
+    valid_solutions,
+)
 
 ROWS = 100_000
 
@@ -86,6 +89,29 @@ def test_spark_bad_rows_unique_and_count(spark):
     assert [counts[i] for i in range(20, 24)] == [None, None, 3, None]
     with pytest.raises(ValueError, match="no column 'quiz'"):
         sudoku_bulk.spark.solve(df, column="quiz")
+
+
+def test_spark_box_6x6_with_3x2_boxes(spark):
+    """box= reaches the executors: 6x6 puzzles with boxes 3 rows tall and 2
+    wide (their grids break the usual 2x3 boxes), a tiny DataFrame."""
+    rng = np.random.default_rng(11)
+    grids = np.stack([box_grid(3, 2, rng).reshape(-1) for _ in range(8)])
+    assert not valid_solutions(grids, grids, 2, 3).any()
+    puzzles = grids.copy()
+    for p in puzzles:
+        p[rng.choice(36, 16, replace=False)] = 0
+    text = cells_to_text(puzzles)
+    df = spark.createDataFrame(list(enumerate(text)) + [(8, None)], "id long, puzzle string")
+    got = {r.id: r.solution for r in sudoku_bulk.spark.solve(df, box="3x2").collect()}
+    assert got[8] is None
+    answers = [got[i] for i in range(8)]
+    assert valid_solutions(puzzles, text_to_cells(answers, 6), 3, 2).all()
+    counts = {r.id: r.solutions for r in sudoku_bulk.spark.count(df, limit=50, box=(3, 2)).collect()}
+    assert [counts[i] for i in range(8)] == [min(count_naive(p, 3, 2), 50) for p in puzzles]
+    assert counts[8] is None
+    # A bad box fails on the driver, before any task.
+    with pytest.raises(ValueError, match=r'box="2y5"'):
+        sudoku_bulk.spark.solve(df, box="2y5")
 
 
 def test_cli_route_through_rdd_pipe(spark, cli):

@@ -28,6 +28,12 @@ Puzzles are accepted as
   them (read from the Arrow buffers; no Python work per row).
 - a pandas ``Series`` of strings (through pyarrow).
 
+Boxes are the usual ones of the size (square for 9x9, 16x16 ...; wider than
+tall otherwise: 6x6 as 2x3, 8x8 as 2x4, 12x12 as 3x4) unless ``box=`` names
+another shape, as the command's ``--box``: ``box="3x2"`` or ``box=(3, 2)``
+is boxes 3 rows tall and 2 columns wide (for 6x6 grids). A box that makes
+another grid size than the puzzles' raises ``ValueError``.
+
 Example::
 
     >>> import numpy as np, sudoku_bulk
@@ -39,7 +45,7 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -50,7 +56,8 @@ __version__ = "0.1.0"
 
 #: Grid sides the package solves, by cells per row: every side from 4 to 64
 #: that boxes of at least 2x2 tile (6x6 as 2x3, 12x12 as 3x4, ...; primes
-#: have none). Rectangular boxes are the usual wider-than-tall ones.
+#: have none). Rectangular boxes are the usual wider-than-tall ones unless
+#: ``box=`` names another shape (``box="3x2"`` for 6x6).
 SIZES = {
     s * s: s
     for s in range(4, 65)
@@ -58,6 +65,10 @@ SIZES = {
 }
 
 _ON_ERROR = ("mark", "raise")
+
+#: A ``box=`` argument: ``"RxC"`` (rows x columns of a box, such as
+#: ``"3x2"``), a tuple ``(R, C)``, or None for the usual boxes.
+_Box = Union[str, Tuple[int, int], None]
 
 
 def _threads(threads: Optional[int]) -> Optional[int]:
@@ -166,16 +177,18 @@ def _call(
     unique: bool = False,
     limit: int = 2,
     threads: Optional[int] = None,
+    box: _Box = None,
 ) -> Tuple[Any, np.ndarray, List[Tuple[int, str]]]:
     """Runs `kind` over `puzzles` (and `solutions`) and returns
-    (answers in the input's kind or None, int64 values, [(index, reason)])."""
+    (answers in the input's kind or None, int64 values, [(index, reason)]).
+    `box` goes to the native call as given (it parses and checks it)."""
     threads = _threads(threads)
     k = _kind(puzzles)
     if solutions is not None and _kind(solutions) != k:
         raise TypeError(
             f"solutions must be the same kind as puzzles ({k}), not {_kind(solutions)}"
         )
-    opts = dict(unique=bool(unique), limit=int(limit), threads=threads)
+    opts = dict(unique=bool(unique), limit=int(limit), threads=threads, box=box)
     if k == "numpy":
         flat, _ = _rows(puzzles)
         sol = None
@@ -271,6 +284,7 @@ def solve(
     unique: bool = False,
     on_error: str = "mark",
     return_status: bool = False,
+    box: _Box = None,
 ) -> Any:
     """Solve every puzzle; return the answers in the kind the puzzles came in.
 
@@ -289,6 +303,10 @@ def solve(
             solved or the reason it is bad (``"no solution"``,
             ``"multiple solutions"``, ``"duplicate given 5 at r1c1 and r1c4"``,
             ``"cell 3: invalid character 'x'"``, ...).
+        box: the box shape, rows x columns: ``"3x2"`` or ``(3, 2)`` for 6x6
+            grids with boxes 3 rows tall and 2 wide (the command's
+            ``--box``). Default None: the usual boxes of the puzzles' size
+            (6x6 as 2x3, 12x12 as 3x4, 9x9 as 3x3).
 
     Returns:
         The answers: an array of the input's shape and dtype, a list of str
@@ -297,12 +315,13 @@ def solve(
 
     Raises:
         TypeError: puzzles of an unsupported kind or dtype.
-        ValueError: a shape that is no grid size, bad arguments, or (with
-            ``on_error="raise"``) a bad puzzle.
+        ValueError: a shape that is no grid size, bad arguments, a ``box``
+            that is no box shape or makes another grid size than the
+            puzzles', or (with ``on_error="raise"``) a bad puzzle.
     """
     if on_error not in _ON_ERROR:
         raise ValueError(f'on_error must be "mark" or "raise", not {on_error!r}')
-    answers, _, bad = _call(puzzles, "solve", unique=unique, threads=threads)
+    answers, _, bad = _call(puzzles, "solve", unique=unique, threads=threads, box=box)
     if on_error == "raise" and bad:
         i, reason = bad[0]
         raise ValueError(f"puzzle {i}: {reason}")
@@ -317,6 +336,7 @@ def count(
     *,
     threads: Optional[int] = None,
     return_status: bool = False,
+    box: _Box = None,
 ) -> Any:
     """Count each puzzle's solutions, stopping at ``limit``.
 
@@ -325,6 +345,7 @@ def count(
         limit: stop counting there (default 2: 0 none, 1 unique, 2 several).
         threads: worker threads (default: all cores).
         return_status: also return the per-row reasons (see :func:`solve`).
+        box: the box shape, as for :func:`solve`.
 
     Returns:
         An int64 NumPy array: the number of solutions, at most ``limit``;
@@ -334,13 +355,15 @@ def count(
         raise TypeError(f"limit must be an int, not {type(limit).__name__}")
     if not 1 <= limit <= 2**32 - 1:
         raise ValueError(f"limit must be in 1..=4294967295, not {limit}")
-    _, values, bad = _call(puzzles, "count", limit=limit, threads=threads)
+    _, values, bad = _call(puzzles, "count", limit=limit, threads=threads, box=box)
     if return_status:
         return values, _status(len(values), bad)
     return values
 
 
-def check(puzzles: Any, solutions: Any, *, threads: Optional[int] = None) -> np.ndarray:
+def check(
+    puzzles: Any, solutions: Any, *, threads: Optional[int] = None, box: _Box = None
+) -> np.ndarray:
     """Check solutions: a bool per row, True when the solution is a valid full
     grid (every row, column and box holds each symbol once) that keeps every
     given of the puzzle.
@@ -349,6 +372,7 @@ def check(puzzles: Any, solutions: Any, *, threads: Optional[int] = None) -> np.
         puzzles: as for :func:`solve`.
         solutions: the same kind and length (for arrays the same shape).
         threads: worker threads (default: all cores).
+        box: the box shape the grids are checked with, as for :func:`solve`.
 
     Returns:
         A bool NumPy array.
@@ -359,27 +383,31 @@ def check(puzzles: Any, solutions: Any, *, threads: Optional[int] = None) -> np.
         raise ValueError(
             f"{_length(solutions)} solutions for {_length(puzzles)} puzzles"
         )
-    _, values, _ = _call(puzzles, "check", solutions=solutions, threads=threads)
+    _, values, _ = _call(puzzles, "check", solutions=solutions, threads=threads, box=box)
     return values == 1
 
 
-def grade(puzzles: Any, *, threads: Optional[int] = None) -> Tuple[np.ndarray, List[Optional[str]]]:
+def grade(
+    puzzles: Any, *, threads: Optional[int] = None, box: _Box = None
+) -> Tuple[np.ndarray, List[Optional[str]]]:
     """Grade puzzles as ``sudoku-bulk solve --stats`` does: the guesses the
     solver needs to prove the puzzle unique (count to 2), and the level they
     give (``easy`` 0, ``medium`` 1-4, ``hard`` 5-29, ``extreme`` 30+).
+    ``box``: the box shape, as for :func:`solve`.
 
     Returns:
         ``(guesses, levels)``: an int64 array (-1 for a bad row or one without
         a solution) and a list of level names (None for those rows).
     """
-    _, guesses, _ = _call(puzzles, "grade", threads=threads)
+    _, guesses, _ = _call(puzzles, "grade", threads=threads, box=box)
     return guesses, _native.level_names(guesses)
 
 
 def generate(
     n: int,
     *,
-    size: int = 9,
+    size: Optional[int] = None,
+    box: _Box = None,
     seed: int = 1,
     clues: Optional[int] = None,
     difficulty: Optional[str] = None,
@@ -390,39 +418,52 @@ def generate(
     """Generate ``n`` distinct puzzles, each with exactly one solution: the
     same puzzles, in the same order, as
     ``sudoku-bulk generate -n N --seed SEED`` (with the same ``--size``,
-    ``--clues``, ``--difficulty``, ``--symmetry``), whatever the threads.
+    ``--box``, ``--clues``, ``--difficulty``, ``--symmetry``), whatever the
+    threads.
 
     Args:
         n: how many.
         size: grid side: 9, 16, 25, or any side from 4 to 64 that boxes
-            tile (6 as 2x3 boxes, 12 as 3x4 ...).
+            tile (6 as 2x3 boxes, 12 as 3x4 ...). Default: the side ``box``
+            makes, else 9.
+        box: the box shape, rows x columns: ``"3x2"`` or ``(3, 2)`` (6x6
+            grids with boxes 3 rows tall and 2 wide). It fixes the size, so
+            ``size`` may be left out; when both are given they must agree
+            (``size=6, box="3x2"``; ``size=9, box="3x2"`` raises
+            ``ValueError``). Default: the usual boxes of ``size``.
         seed: run seed (each puzzle comes from (seed, index)).
         clues: stop removing clues at this many (when reachable).
         difficulty: ``"easy"``, ``"medium"``, ``"hard"`` or ``"extreme"``.
         symmetry: ``"none"``, ``"rotate180"``, ``"rotate90"``, ``"mirror"``
             or ``"diagonal"``.
         threads: worker threads (default: all cores).
-        as_array: return a uint8 array of shape (n, size*size) (0 = blank)
+        as_array: return a uint8 array of shape (n, side*side) (0 = blank)
             instead of a list of str (``.`` blank, digits for 9x9, letters
             ``A``.. up to 26x26, as the command writes them).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be a non-negative int, not {n!r}")
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+    if size is not None and (isinstance(size, bool) or not isinstance(size, (int, np.integer))):
         raise ValueError(f"size must be an int grid side (9, 16, 25, 6, 12 ...), not {size!r}")
+    if size is not None:
+        size = int(size)
+    # The boxes box= and size= fix together (ValueError when they disagree).
+    rows, cols = _native.box_shape(box, size)
+    side = rows * cols
     if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int in 0..2**64, not {seed!r}")
     if clues is not None and (not isinstance(clues, (int, np.integer)) or clues < 0):
         raise ValueError(f"clues must be a non-negative int, not {clues!r}")
     cells, _, _ = _native.generate_cells(
         int(n),
-        int(size),
+        side,
         int(seed),
         None if clues is None else int(clues),
         difficulty,
         symmetry,
         _threads(threads),
+        box=(rows, cols),
     )
     if as_array:
-        return cells.reshape(int(n), size * size)
-    return _native.cells_to_strings(cells, int(size))
+        return cells.reshape(int(n), side * side)
+    return _native.cells_to_strings(cells, side, box=(rows, cols))

@@ -11,6 +11,9 @@ SIZES: dict[int, int]
 _A = TypeVar("_A", bound=np.ndarray)
 _Status = List[Optional[str]]
 _OnError = Literal["mark", "raise"]
+# box=: "RxC" (such as "3x2": 3 rows tall, 2 wide) or (rows, cols); None for
+# the usual boxes of the size.
+_Box = Union[str, Tuple[int, int], None]
 # pyarrow.Array / ChunkedArray and pandas.Series come back as the same type.
 _T = TypeVar("_T")
 
@@ -22,6 +25,7 @@ def solve(
     unique: bool = ...,
     on_error: _OnError = ...,
     return_status: Literal[False] = ...,
+    box: _Box = ...,
 ) -> _A: ...
 @overload
 def solve(
@@ -31,6 +35,7 @@ def solve(
     unique: bool = ...,
     on_error: _OnError = ...,
     return_status: Literal[True],
+    box: _Box = ...,
 ) -> Tuple[_A, _Status]: ...
 @overload
 def solve(
@@ -40,6 +45,7 @@ def solve(
     unique: bool = ...,
     on_error: _OnError = ...,
     return_status: Literal[False] = ...,
+    box: _Box = ...,
 ) -> List[Optional[str]]: ...
 @overload
 def solve(
@@ -49,6 +55,7 @@ def solve(
     unique: bool = ...,
     on_error: _OnError = ...,
     return_status: Literal[True],
+    box: _Box = ...,
 ) -> Tuple[List[Optional[str]], _Status]: ...
 @overload
 def solve(
@@ -58,6 +65,7 @@ def solve(
     unique: bool = ...,
     on_error: _OnError = ...,
     return_status: bool = ...,
+    box: _Box = ...,
 ) -> Union[_T, Tuple[_T, _Status]]: ...
 @overload
 def count(
@@ -66,6 +74,7 @@ def count(
     *,
     threads: Optional[int] = ...,
     return_status: Literal[False] = ...,
+    box: _Box = ...,
 ) -> npt.NDArray[np.int64]: ...
 @overload
 def count(
@@ -74,18 +83,20 @@ def count(
     *,
     threads: Optional[int] = ...,
     return_status: Literal[True],
+    box: _Box = ...,
 ) -> Tuple[npt.NDArray[np.int64], _Status]: ...
 def check(
-    puzzles: Any, solutions: Any, *, threads: Optional[int] = ...
+    puzzles: Any, solutions: Any, *, threads: Optional[int] = ..., box: _Box = ...
 ) -> npt.NDArray[np.bool_]: ...
 def grade(
-    puzzles: Any, *, threads: Optional[int] = ...
+    puzzles: Any, *, threads: Optional[int] = ..., box: _Box = ...
 ) -> Tuple[npt.NDArray[np.int64], List[Optional[str]]]: ...
 @overload
 def generate(
     n: int,
     *,
-    size: int = ...,
+    size: Optional[int] = ...,
+    box: _Box = ...,
     seed: int = ...,
     clues: Optional[int] = ...,
     difficulty: Optional[Literal["easy", "medium", "hard", "extreme"]] = ...,
@@ -97,7 +108,8 @@ def generate(
 def generate(
     n: int,
     *,
-    size: int = ...,
+    size: Optional[int] = ...,
+    box: _Box = ...,
     seed: int = ...,
     clues: Optional[int] = ...,
     difficulty: Optional[Literal["easy", "medium", "hard", "extreme"]] = ...,

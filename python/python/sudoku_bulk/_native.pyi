@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension (sudoku_bulk._native). Use the functions
 of sudoku_bulk; these take pre-checked arguments."""
 
-from typing import List, Optional, Tuple
+from typing import List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -10,6 +10,8 @@ _Bad = List[Tuple[int, str]]
 _U8 = npt.NDArray[np.uint8]
 _I64 = npt.NDArray[np.int64]
 _ArrowParts = Tuple[Optional[_U8], _U8, _U8, int, int, bool]
+# "RxC" or (rows, cols); None: the usual boxes of the size.
+_Box = Union[str, Tuple[int, int], None]
 
 def run_cells(
     puzzles: npt.NDArray[np.integer],
@@ -19,6 +21,7 @@ def run_cells(
     unique: bool = False,
     limit: int = 2,
     threads: Optional[int] = None,
+    box: _Box = None,
 ) -> Tuple[Optional[_U8], _I64, _Bad]: ...
 def run_strings(
     puzzles: List[Optional[str]],
@@ -28,6 +31,7 @@ def run_strings(
     unique: bool = False,
     limit: int = 2,
     threads: Optional[int] = None,
+    box: _Box = None,
 ) -> Tuple[Optional[List[Optional[str]]], _I64, _Bad]: ...
 def run_arrow(
     validity: Optional[_U8],
@@ -42,15 +46,19 @@ def run_arrow(
     unique: bool = False,
     limit: int = 2,
     threads: Optional[int] = None,
+    box: _Box = None,
 ) -> Tuple[Optional[Tuple[Optional[_U8], np.ndarray, _U8]], _I64, _Bad]: ...
 def generate_cells(
     n: int,
-    size: int,
+    size: Optional[int],
     seed: int,
     clues: Optional[int] = None,
     level: Optional[str] = None,
     symmetry: str = "none",
     threads: Optional[int] = None,
+    *,
+    box: _Box = None,
 ) -> Tuple[_U8, _U8, _I64]: ...
-def cells_to_strings(cells: _U8, size: int) -> List[str]: ...
+def cells_to_strings(cells: _U8, size: Optional[int], *, box: _Box = None) -> List[str]: ...
+def box_shape(box: _Box = None, size: Optional[int] = None) -> Tuple[int, int]: ...
 def level_names(guesses: _I64) -> List[Optional[str]]: ...

@@ -12,11 +12,14 @@ cluster without the package, see README "Python": pipe the rows through the
 
 Threads: Spark already runs one task per core, so each task solves on one
 thread by default (``threads=1``); scale with partitions, not threads.
+
+Boxes: ``box="3x2"`` or ``box=(3, 2)`` as in :func:`sudoku_bulk.solve`; it is
+checked on the driver, before any task runs.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Tuple, Union
 
 __all__ = ["solve", "count"]
 
@@ -36,12 +39,22 @@ def _check_column(df: Any, column: str, output: str) -> None:
         raise ValueError(f"column {output!r} already exists; pick another output name")
 
 
+def _box(box: Union[str, Tuple[int, int], None]) -> Optional[Tuple[int, int]]:
+    """`box` checked here on the driver, as a picklable (rows, cols) tuple."""
+    if box is None:
+        return None
+    from . import _native
+
+    return _native.box_shape(box)
+
+
 def solve(
     df: Any,
     column: str = "puzzle",
     output: str = "solution",
     unique: bool = False,
     threads: Optional[int] = 1,
+    box: Union[str, Tuple[int, int], None] = None,
 ) -> Any:
     """Return ``df`` with a string column ``output`` holding each puzzle's
     solution (null for a bad puzzle: no solution, clashing givens, unreadable,
@@ -53,10 +66,13 @@ def solve(
         output: the new column's name.
         unique: null for puzzles with more than one solution.
         threads: solver threads per Spark task (default 1: one task per core).
+        box: the box shape, ``"3x2"`` or ``(3, 2)`` (default: the usual boxes
+            of the puzzles' size), as for :func:`sudoku_bulk.solve`.
     """
     from pyspark.sql.types import StringType, StructField, StructType
 
     _check_column(df, column, output)
+    box = _box(box)
     schema = StructType(df.schema.fields + [StructField(output, StringType(), True)])
 
     def batches(it: Iterator[Any]) -> Iterator[Any]:
@@ -65,7 +81,9 @@ def solve(
         import sudoku_bulk
 
         for batch in it:
-            answers = sudoku_bulk.solve(batch.column(column), unique=unique, threads=threads)
+            answers = sudoku_bulk.solve(
+                batch.column(column), unique=unique, threads=threads, box=box
+            )
             yield pa.RecordBatch.from_arrays(
                 list(batch.columns) + [answers], names=list(batch.schema.names) + [output]
             )
@@ -79,14 +97,16 @@ def count(
     output: str = "solutions",
     limit: int = 2,
     threads: Optional[int] = 1,
+    box: Union[str, Tuple[int, int], None] = None,
 ) -> Any:
     """Return ``df`` with a long column ``output``: each puzzle's number of
     solutions, capped at ``limit`` (null for a row that is not a puzzle:
-    clashing givens, unreadable text).
+    clashing givens, unreadable text). ``box``: as for :func:`solve`.
     """
     from pyspark.sql.types import LongType, StructField, StructType
 
     _check_column(df, column, output)
+    box = _box(box)
     schema = StructType(df.schema.fields + [StructField(output, LongType(), True)])
 
     def batches(it: Iterator[Any]) -> Iterator[Any]:
@@ -95,7 +115,9 @@ def count(
         import sudoku_bulk
 
         for batch in it:
-            counts = sudoku_bulk.count(batch.column(column), limit=limit, threads=threads)
+            counts = sudoku_bulk.count(
+                batch.column(column), limit=limit, threads=threads, box=box
+            )
             col = pa.array(counts, type=pa.int64(), mask=counts < 0)
             yield pa.RecordBatch.from_arrays(
                 list(batch.columns) + [col], names=list(batch.schema.names) + [output]
