@@ -849,10 +849,15 @@ fn guess_symbols<'a>(
         ));
     }
     let mut seen = [false; 256];
+    // Some text holds more `0`s than a digit can hold in its cells (once
+    // per row of 16): there `0` is a blank, not the digit 0.
+    let mut zeros_are_blanks = false;
     for text in sample {
         for &b in text {
             seen[b.to_ascii_uppercase() as usize] = true;
         }
+        let zeros = text.iter().filter(|&&b| b == b'0').count();
+        zeros_are_blanks |= zeros > text.len().div_ceil(16);
     }
     let any = |range: std::ops::RangeInclusive<u8>| range.into_iter().any(|b| seen[b as usize]);
     let has_digits = any(b'1'..=b'9');
@@ -885,9 +890,9 @@ fn guess_symbols<'a>(
         Symbols::Hex1
     } else if !has_digits {
         Symbols::Letters
-    } else if seen[b'0' as usize] && (seen[b'.' as usize] || seen[b'-' as usize]) {
+    } else if seen[b'0' as usize] && [b'.', b'-', b'_', b'*'].iter().any(|&b| seen[b as usize]) {
         Symbols::Hex0
-    } else if seen[b'0' as usize] {
+    } else if seen[b'0' as usize] && zeros_are_blanks {
         Symbols::Hex1
     } else {
         return Err(
@@ -990,6 +995,20 @@ mod tests {
         let unclear = format!("{}\n", "1.".repeat(128));
         let err = detect(unclear.as_bytes(), &Forced::default()).unwrap_err();
         assert!(err.contains("hex0"), "{err}");
+        // `0` blanks without a `G`: 1-G when there are more `0`s than the
+        // digit 0 could fill (16 in a grid); a full 0-F grid has just 16,
+        // and could be either.
+        let blanks0 = format!("{}\n", "10".repeat(128));
+        assert_eq!(shape_of(&blanks0).2, Symbols::Hex1);
+        let full: String = (0..16)
+            .flat_map(|r| {
+                (0..16).map(move |c| b"0123456789ABCDEF"[(r * 4 + r / 4 + c) % 16] as char)
+            })
+            .collect();
+        let err = detect(format!("{full}\n").as_bytes(), &Forced::default()).unwrap_err();
+        assert!(err.contains("hex0"), "{err}");
+        let under = format!("{}0\n", "_1".repeat(127) + "0");
+        assert_eq!(shape_of(&under).2, Symbols::Hex0);
         let forced = Forced {
             symbols: Some(Symbols::Hex1),
             ..Forced::default()
