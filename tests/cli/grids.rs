@@ -663,3 +663,31 @@ fn csv_number_fields_hold_every_size() {
         assert_eq!(std::fs::read_to_string(&again).unwrap(), answered);
     }
 }
+
+/// From 36x36 up, `generate` without `--clues` says that minimal puzzles
+/// take minutes and which `--clues` is quick; that clue count does make a
+/// 36x36 puzzle, unique and valid.
+#[test]
+fn generate_of_big_grids_points_to_clues() {
+    let o = run(&["generate", "--size", "36", "-n", "0"], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("note: minimal 36x36 puzzles take many minutes"),
+        "{err}"
+    );
+    assert!(err.contains("--clues 803"), "{err}");
+    let o = run(
+        &["generate", "--size", "36", "-n", "1", "--clues", "803"],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
+    let line = stdout(&o);
+    let puzzle = cells(line.trim(), ".", HEX0);
+    assert_eq!(puzzle.iter().filter(|&&c| c != 0).count(), 803);
+    let o = run(&["count", "--size", "36"], line.as_bytes());
+    assert_eq!(stdout(&o).trim(), "1", "{}", stderr(&o));
+    let o = run(&["solve", "--size", "36"], line.as_bytes());
+    assert_valid(6, &puzzle, &cells(stdout(&o).trim(), "", HEX0));
+}
