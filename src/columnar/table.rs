@@ -959,17 +959,29 @@ pub fn run(
                     .with_context(|| write_context(job))?;
                 first += batch.num_rows() as u64;
                 if ends_group {
-                    sink.end_group().with_context(|| write_context(job))?;
+                    written(job, sink.end_group())?;
                 }
             }
             Ok(Run::Done(tally))
         })
         .and_then(|run| {
             if let Run::Done(_) = run {
-                sink.finish().with_context(|| write_context(job))?;
+                written(job, sink.finish())?;
             }
             Ok(run)
         })
+}
+
+/// `r` of a step that writes, a write error named by the output (an error
+/// of the input found on the way, [`super::parquet::BadInput`], as it is).
+fn written(job: &Job<'_>, r: anyhow::Result<()>) -> anyhow::Result<()> {
+    r.map_err(|e| {
+        if e.is::<super::parquet::BadInput>() {
+            e
+        } else {
+            e.context(write_context(job))
+        }
+    })
 }
 
 fn write_context(job: &Job<'_>) -> String {

@@ -892,6 +892,76 @@ mod tables {
         check_out(&[read_ipc(&o.stdout)]);
     }
 
+    /// A Parquet file truncated under the run: `FILE: the file shrank while
+    /// being read` (as for text), exit 2, nothing left behind; never the
+    /// parquet crate's `Failed to splice column data, expected
+    /// {read_length} got {write_length}`.
+    #[cfg(unix)]
+    #[test]
+    fn a_parquet_file_that_shrinks_is_a_clear_error() {
+        let text = std::fs::read_to_string(data("17_clue_sub.txt")).unwrap();
+        let lines: Vec<&str> = puzzle_lines(&text);
+        let puzzles: Vec<&str> = lines
+            .iter()
+            .copied()
+            .cycle()
+            .take(lines.len() * 100)
+            .collect();
+        let input = batch(vec![(
+            "puzzle",
+            Arc::new(StringArray::from(puzzles)) as ArrayRef,
+        )]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.parquet");
+        write_parquet(&path, &input, 16384, Compression::SNAPPY);
+        let size = std::fs::metadata(&path).unwrap().len();
+        let out = dir.path().join("out.parquet");
+        let child = Std::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
+            .args([
+                "solve",
+                "-j",
+                "1",
+                path.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let names = || -> Vec<String> {
+            let mut v: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            v.sort();
+            v
+        };
+        let start = std::time::Instant::now();
+        while !names().iter().any(|n| n.ends_with(".tmp")) {
+            assert!(start.elapsed().as_secs() < 60, "no temporary file");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(size / 3)
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{}: the file shrank while being read",
+                path.display()
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("_length}"), "{err}");
+        assert_eq!(names(), vec!["big.parquet".to_string()]);
+    }
+
     #[test]
     fn files_written_by_pyarrow() {
         let Some(py) = python_with("pyarrow, pyarrow.parquet, pyarrow.feather") else {
