@@ -55,6 +55,8 @@ pub struct Plan {
     grid: Option<Grid>,
     /// The user's forced symbols.
     forced: Forced,
+    /// The input's format, for messages.
+    kind: Kind,
 }
 
 /// The grid size and, for string columns, how cells are written.
@@ -109,8 +111,9 @@ fn usable(dt: &DataType) -> bool {
 impl Plan {
     /// Finds the columns in `schema` and builds the output schema for
     /// `job`'s task.
-    pub fn new(job: &Job<'_>, schema: &Schema) -> anyhow::Result<Plan> {
+    pub fn new(job: &Job<'_>, kind: Kind, schema: &Schema) -> anyhow::Result<Plan> {
         Plan::for_task(
+            kind,
             job.name,
             job.column,
             job.symbols,
@@ -121,7 +124,9 @@ impl Plan {
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn for_task(
+        kind: Kind,
         name: &str,
         column: Option<&str>,
         symbols: Option<crate::format::Symbols>,
@@ -250,6 +255,7 @@ impl Plan {
                 side: None,
                 boxes: job.boxes,
             },
+            kind,
         })
     }
 
@@ -333,6 +339,7 @@ impl Plan {
             rows: batch.num_rows(),
             puzzles: batch.column(self.puzzle).clone(),
             labels: self.solution.map(|s| batch.column(s).clone()),
+            format: self.kind.row_name(),
         })
     }
 
@@ -431,6 +438,7 @@ struct Work {
     rows: usize,
     puzzles: ArrayRef,
     labels: Option<ArrayRef>,
+    format: &'static str,
 }
 
 impl Work {
@@ -440,7 +448,7 @@ impl Work {
             // Only null puzzles so far: each row is bad.
             let outcomes = (0..rows)
                 .map(|_| crate::record::Outcome {
-                    verdict: Verdict::Bad(null_puzzle()),
+                    verdict: Verdict::Bad(null_puzzle(self.format)),
                     guesses: 0,
                 })
                 .collect();
@@ -454,21 +462,28 @@ impl Work {
         let pcol = self.puzzles.as_ref();
         let scol = self.labels.as_deref();
         let n = grid.text.cells();
+        let format = self.format;
         super::solve_step(
             job,
             grid.boxes,
             rows,
-            |r, cells| decode(pcol, r, &grid.text, n, cells),
+            |r, cells| decode(pcol, r, &grid.text, n, cells, format),
             |r, scratch| match scol {
                 None => Label::Absent,
-                Some(col) => label(col, r, &grid.label_text, n, scratch),
+                Some(col) => label(col, r, &grid.label_text, n, scratch, format),
             },
         )
     }
 }
 
-fn null_puzzle() -> RecordError {
-    RecordError::Csv("no puzzle (null)".into())
+/// Why a row whose value is null is bad.
+const NULL_VALUE: &str = "no puzzle (null)";
+
+fn null_puzzle(format: &'static str) -> RecordError {
+    RecordError::Table {
+        format,
+        reason: NULL_VALUE.into(),
+    }
 }
 
 /// The bytes of a string or binary value; `None` for null or non-text.
@@ -558,9 +573,10 @@ fn decode(
     text: &Layout,
     n: usize,
     cells: &mut [u8],
+    format: &'static str,
 ) -> Result<(), RecordError> {
     if col.is_null(r) {
-        return Err(null_puzzle());
+        return Err(null_puzzle(format));
     }
     if let Some(v) = text_value(col, r) {
         return text.parse(v.trim_ascii(), cells);
@@ -583,7 +599,10 @@ fn decode(
         DataType::UInt16 => ints::<UInt16Type>(leaf, range, side, cells),
         DataType::UInt32 => ints::<UInt32Type>(leaf, range, side, cells),
         DataType::UInt64 => ints::<UInt64Type>(leaf, range, side, cells),
-        dt => Err(RecordError::Csv(format!("list of {dt} is not a grid"))),
+        dt => Err(RecordError::Table {
+            format,
+            reason: format!("a list of {dt} is not a grid"),
+        }),
     }
 }
 
@@ -594,6 +613,7 @@ fn label<'x>(
     text: &Layout,
     n: usize,
     scratch: &'x mut Vec<u8>,
+    format: &'static str,
 ) -> Label<'x> {
     if col.is_null(r) {
         return Label::Empty;
@@ -602,7 +622,7 @@ fn label<'x>(
         return Label::Empty;
     }
     scratch.resize(n, 0);
-    match decode(col, r, text, n, scratch) {
+    match decode(col, r, text, n, scratch, format) {
         Ok(()) if scratch.iter().all(|&c| c == 0) => Label::Empty,
         Ok(()) => Label::Cells(scratch),
         Err(e) => Label::Unreadable(e.to_string()),
@@ -874,7 +894,7 @@ pub fn run(
             (schema, it, None, None)
         }
     };
-    let mut plan = Plan::new(job, &schema)?;
+    let mut plan = Plan::new(job, kind, &schema)?;
     let w = out.writer();
     let mut sink = match target {
         Target::Text => Sink::Text(w, Vec::new()),
@@ -1016,8 +1036,9 @@ pub fn check(
             Ok((schema, batches))
         };
     let (schema, batches) = open(pname, kind, data)?;
-    let plan_for = |name: &str, schema: &Schema| {
+    let plan_for = |kind: Kind, name: &str, schema: &Schema| {
         Plan::for_task(
+            kind,
             name,
             spec.column,
             spec.symbols,
@@ -1027,7 +1048,7 @@ pub fn check(
             schema,
         )
     };
-    let mut plan = plan_for(pname, &schema)?;
+    let mut plan = plan_for(kind, pname, &schema)?;
     let (aname, abatches, acol) = match answers {
         Some((aname, adata)) => {
             let head = match &adata {
@@ -1037,7 +1058,7 @@ pub fn check(
             let akind = super::sniff(head)
                 .ok_or_else(|| anyhow::anyhow!("{aname}: not a Parquet or Arrow file"))?;
             let (aschema, ab) = open(aname, akind, adata)?;
-            let aplan = plan_for(aname, &aschema);
+            let aplan = plan_for(akind, aname, &aschema);
             let col = match aplan {
                 Ok(p) => p.solution.unwrap_or(p.puzzle),
                 Err(_) => aschema
@@ -1085,15 +1106,24 @@ pub fn check(
                 None => (batch.column(acol).as_ref(), r),
             };
             arow += 1;
-            let p = decode(pcol, r, &grid.text, n, &mut pc)
+            let p = decode(pcol, r, &grid.text, n, &mut pc, plan.kind.row_name())
                 .map(|()| &pc[..])
                 .map_err(|e| e.to_string());
-            let a = decode(acol_ref, ar, &grid.label_text, n, &mut ac)
-                .map(|()| &ac[..])
-                .map_err(|e| match e {
-                    RecordError::Csv(m) if m.contains("null") => "no answer (null)".to_string(),
-                    e => e.to_string(),
-                });
+            let a = decode(
+                acol_ref,
+                ar,
+                &grid.label_text,
+                n,
+                &mut ac,
+                plan.kind.row_name(),
+            )
+            .map(|()| &ac[..])
+            .map_err(|e| match e {
+                RecordError::Table { reason, .. } if reason == NULL_VALUE => {
+                    "no answer (null)".to_string()
+                }
+                e => e.to_string(),
+            });
             super::record(&mut report, row, super::check_row(grid.boxes, p, a));
             row += 1;
         }

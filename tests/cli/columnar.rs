@@ -892,6 +892,54 @@ mod tables {
         check_out(&[read_ipc(&o.stdout)]);
     }
 
+    /// A null puzzle is one bad row, named by its row and its format (it
+    /// used to say `bad CSV row`).
+    #[test]
+    fn a_null_puzzle_names_its_row_and_format() {
+        let set = fixtures(3, 5, 60, 23);
+        let mut puzzles: Vec<Option<String>> = set.iter().map(|(p, _)| Some(digits(p))).collect();
+        puzzles[0] = None;
+        puzzles[3] = None;
+        let input = batch(vec![(
+            "puzzle",
+            Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+        )]);
+        let dir = tempfile::tempdir().unwrap();
+        let pq = dir.path().join("n.parquet");
+        write_parquet(&pq, &input, 100, Compression::SNAPPY);
+        let ipc = dir.path().join("n.arrow");
+        std::fs::write(&ipc, ipc_bytes(&[input], false)).unwrap();
+        for (path, format) in [(&pq, "Parquet"), (&ipc, "Arrow")] {
+            let out = dir.path().join("out.parquet");
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{err}");
+            for row in [0, 3] {
+                assert!(
+                    err.contains(&format!(
+                        "{}:row {row}: bad {format} row: no puzzle (null)",
+                        path.display()
+                    )),
+                    "{err}"
+                );
+            }
+            assert!(!err.contains("CSV"), "{err}");
+            let (got, _, _) = read_parquet(&out);
+            for ((p, _), s) in set.iter().zip(strings(got.column(1))).skip(1) {
+                if let Some(s) = s {
+                    assert_valid(3, p, &cells(&s, "", "123456789"));
+                }
+            }
+            assert_eq!(
+                strings(got.column(1))
+                    .iter()
+                    .filter(|s| s.is_some())
+                    .count(),
+                3
+            );
+        }
+    }
+
     /// A Parquet file truncated under the run: `FILE: the file shrank while
     /// being read` (as for text), exit 2, nothing left behind; never the
     /// parquet crate's `Failed to splice column data, expected
