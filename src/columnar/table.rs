@@ -108,6 +108,44 @@ fn usable(dt: &DataType) -> bool {
     is_text(dt) || is_int_list(dt)
 }
 
+/// A column's name in a message: escaped and cut like any input bytes.
+fn shown_name(name: &str) -> String {
+    crate::format::quote(name.as_bytes())
+}
+
+/// A column's type in a message: as Arrow writes it, or only its outer
+/// kind (`Struct(...)`) when that is long or holds field names (input
+/// bytes, which would need escaping).
+fn shown_type(dt: &DataType) -> String {
+    let t = dt.to_string();
+    let plain = |t: &str| {
+        t.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"(), ':_-".contains(&b))
+    };
+    if t.len() <= 40 && plain(&t) {
+        return t;
+    }
+    match t.split_once('(') {
+        Some((kind, _)) if kind.len() <= 40 && plain(kind) => format!("{kind}(...)"),
+        _ => "?".to_string(),
+    }
+}
+
+/// The columns of `schema` for a message: names quoted, the first few.
+fn shown_columns(schema: &Schema) -> String {
+    const SHOWN: usize = 8;
+    let fields = schema.fields();
+    let mut list: Vec<String> = fields
+        .iter()
+        .take(SHOWN)
+        .map(|f| format!("{} ({})", shown_name(f.name()), shown_type(f.data_type())))
+        .collect();
+    if fields.len() > SHOWN {
+        list.push(format!("... ({} columns)", fields.len()));
+    }
+    list.join(", ")
+}
+
 impl Plan {
     /// Finds the columns in `schema` and builds the output schema for
     /// `job`'s task.
@@ -157,18 +195,16 @@ impl Plan {
             .map(|f| f.name().to_ascii_lowercase())
             .collect();
         let find = |name: &str| names.iter().position(|n| n == name);
-        let listed = || {
-            schema
-                .fields()
-                .iter()
-                .map(|f| format!("{} ({})", f.name(), f.data_type()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let listed = || shown_columns(schema);
         let (puzzle, solution) = match job.column {
             Some(col) => {
                 let p = find(&col.to_ascii_lowercase()).ok_or_else(|| {
-                    anyhow::anyhow!("{}: no column {col:?} (columns: {})", job.name, listed())
+                    anyhow::anyhow!(
+                        "{}: no column {} (columns: {})",
+                        job.name,
+                        shown_name(col),
+                        listed()
+                    )
                 })?;
                 let s = KNOWN_COLUMNS
                     .iter()
@@ -193,20 +229,20 @@ impl Plan {
         let pf = schema.field(puzzle);
         if !usable(pf.data_type()) {
             anyhow::bail!(
-                "{}: column {:?} is {}: expected strings or lists of integers",
+                "{}: column {} is {}: expected strings or lists of integers",
                 job.name,
-                pf.name(),
-                pf.data_type()
+                shown_name(pf.name()),
+                shown_type(pf.data_type())
             );
         }
         if let Some(s) = solution {
             let sf = schema.field(s);
             if !usable(sf.data_type()) {
                 anyhow::bail!(
-                    "{}: solution column {:?} is {}: expected strings or lists of integers",
+                    "{}: solution column {} is {}: expected strings or lists of integers",
                     job.name,
-                    sf.name(),
-                    sf.data_type()
+                    shown_name(sf.name()),
+                    shown_type(sf.data_type())
                 );
             }
         }

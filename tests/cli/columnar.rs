@@ -892,6 +892,41 @@ mod tables {
         check_out(&[read_ipc(&o.stdout)]);
     }
 
+    /// Column names come from the file: in messages they are escaped and
+    /// cut like any input bytes, never printed raw.
+    #[test]
+    fn column_names_in_messages_are_escaped_and_cut() {
+        let evil = format!("\x1b[31m{}", "x".repeat(300));
+        let input = batch(vec![
+            (
+                evil.as_str(),
+                Arc::new(StringArray::from(vec!["a"])) as ArrayRef,
+            ),
+            ("note\n", Arc::new(StringArray::from(vec!["b"]))),
+        ]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("names.parquet");
+        write_parquet(&path, &input, 100, Compression::SNAPPY);
+        let out = dir.path().join("out.parquet");
+        for extra in [vec![], vec!["--column", "\x1b]0;title\x07"]] {
+            let mut args = vec![path.to_str().unwrap(), "-o", out.to_str().unwrap()];
+            args.extend(extra.iter().copied());
+            let o = solve(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+            assert!(
+                err.contains(
+                    r#""\x1b[31mxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." (305 bytes) (Utf8)"#
+                ),
+                "{err}"
+            );
+            assert!(err.contains(r#""note\n" (Utf8)"#), "{err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.len() < 300, "{} bytes: {err}", err.len());
+        }
+    }
+
     /// A null puzzle is one bad row, named by its row and its format (it
     /// used to say `bad CSV row`).
     #[test]
