@@ -6,9 +6,11 @@
 //! `guesses`/`level` for `--stats`. The format modules only move batches.
 //!
 //! Puzzle columns: strings (`"4.....8.5.3..."`, any symbols the one-line
-//! text layout reads, via [`Layout::parse`]) or lists of small integers
+//! text layout reads, via [`Layout::parse`]), dictionary-encoded strings
+//! (pandas `category`, read as their values) or lists of small integers
 //! (`list`, `large_list`, `fixed_size_list`, one level nested for
-//! `[[...9], ...]` rows), 0 or null = blank.
+//! `[[...9], ...]` rows), 0 or null = blank. A dictionary or `Null`
+//! solution column is written back as plain strings.
 
 use crate::solver::Boxes;
 use std::io::Write;
@@ -104,8 +106,54 @@ fn is_int_list(dt: &DataType) -> bool {
     }
 }
 
+/// A dictionary-encoded text column (pandas `category`, pyarrow's
+/// `dictionary_encode`): read as its values.
+fn is_text_dictionary(dt: &DataType) -> bool {
+    matches!(dt, DataType::Dictionary(_, values) if is_text(values))
+}
+
 fn usable(dt: &DataType) -> bool {
-    is_text(dt) || is_int_list(dt)
+    is_text(dt) || is_int_list(dt) || is_text_dictionary(dt)
+}
+
+/// A solution column may also be all null, typed `Null` (pandas writes
+/// `solution=None` so).
+fn usable_label(dt: &DataType) -> bool {
+    usable(dt) || *dt == DataType::Null
+}
+
+/// The type [`plain`] turns a column of type `dt` into: a dictionary's
+/// value type, strings for a `Null` column, else `dt` itself.
+fn plain_type(dt: &DataType) -> DataType {
+    match dt {
+        DataType::Dictionary(_, values) => values.as_ref().clone(),
+        DataType::Null => DataType::Utf8,
+        dt => dt.clone(),
+    }
+}
+
+/// `col` as the rows read and write it: a dictionary-encoded column as its
+/// values, row for row; a `Null` column as null strings; any other column
+/// as it is (no copy).
+fn plain(col: &ArrayRef) -> Result<ArrayRef, arrow_schema::ArrowError> {
+    match col.data_type() {
+        DataType::Dictionary(..) => {
+            let dict = col.as_any_dictionary();
+            let checked = arrow_select::take::TakeOptions { check_bounds: true };
+            arrow_select::take::take(dict.values().as_ref(), dict.keys(), Some(checked))
+        }
+        DataType::Null => Ok(arrow_array::new_null_array(&DataType::Utf8, col.len())),
+        _ => Ok(col.clone()),
+    }
+}
+
+/// What a damaged input is called: `bad Parquet file`, `bad Arrow IPC
+/// stream`.
+fn file_kind(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Parquet => "Parquet file",
+        kind => kind.name(),
+    }
 }
 
 /// A column's name in a message: escaped and cut like any input bytes.
@@ -237,7 +285,7 @@ impl Plan {
         }
         if let Some(s) = solution {
             let sf = schema.field(s);
-            if !usable(sf.data_type()) {
+            if !usable_label(sf.data_type()) {
                 anyhow::bail!(
                     "{}: solution column {} is {}: expected strings or lists of integers",
                     job.name,
@@ -258,7 +306,10 @@ impl Plan {
             Ok(())
         };
         match job.task {
-            Task::Solve { .. } if solution.is_none() => add("solution", pf.data_type().clone())?,
+            // A dictionary puzzle column gets plain strings of its values.
+            Task::Solve { .. } if solution.is_none() => {
+                add("solution", plain_type(pf.data_type()))?
+            }
             Task::Solve { .. } => {}
             Task::Count { .. } => add(
                 if find("solutions").is_some() && solution.is_some() {
@@ -273,10 +324,12 @@ impl Plan {
             add("guesses", DataType::Int64)?;
             add("level", DataType::Utf8)?;
         }
-        // A solution column that may now hold nulls (bad rows) must say so.
+        // A solution column that may now hold nulls (bad rows) must say
+        // so; a dictionary or `Null` one is written as plain values.
         if let (Some(s), Task::Solve { .. }) = (solution, job.task) {
             let f = fields[s].as_ref().clone().with_nullable(true);
-            fields[s] = Arc::new(f);
+            let dt = plain_type(f.data_type());
+            fields[s] = Arc::new(f.with_data_type(dt));
         }
         let schema = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
         Ok(Plan {
@@ -295,16 +348,21 @@ impl Plan {
         })
     }
 
-    /// Decides the grid from the first non-null puzzles of `batch`.
-    fn decide(&mut self, job_name: &str, batch: &RecordBatch) -> anyhow::Result<()> {
+    /// Decides the grid from the first non-null puzzles of a batch (its
+    /// puzzle and solution columns, [`plain`]).
+    fn decide(
+        &mut self,
+        job_name: &str,
+        col: &dyn Array,
+        scol: Option<&dyn Array>,
+    ) -> anyhow::Result<()> {
         if self.grid.is_some() {
             return Ok(());
         }
-        let col = batch.column(self.puzzle);
         let sample: Vec<Vec<u8>> = (0..col.len())
             .filter(|&i| col.is_valid(i))
             .take(100)
-            .filter_map(|i| text_value(col.as_ref(), i).map(<[u8]>::to_vec))
+            .filter_map(|i| text_value(col, i).map(<[u8]>::to_vec))
             .collect();
         let boxes = if is_text(col.data_type()) {
             if sample.is_empty() {
@@ -315,7 +373,7 @@ impl Plan {
             let Some(i) = (0..col.len()).find(|&i| col.is_valid(i)) else {
                 return Ok(());
             };
-            let (a, b) = leaf_range(col.as_ref(), i);
+            let (a, b) = leaf_range(col, i);
             let found = match self.forced.boxes {
                 Some(forced) => Some(forced).filter(|f| f.cells() == b - a),
                 None => super::box_of_cells(b - a),
@@ -336,11 +394,10 @@ impl Plan {
             None => self.detect(job_name, &sample)?,
         };
         let mut label_text = text.clone();
-        if let Some(s) = self.solution {
-            let scol = batch.column(s);
+        if let Some(scol) = scol {
             if is_text(scol.data_type()) && !is_text(col.data_type()) {
                 let sample: Vec<Vec<u8>> = (0..scol.len())
-                    .filter_map(|i| text_value(scol.as_ref(), i))
+                    .filter_map(|i| text_value(scol, i))
                     .filter(|v| !v.is_empty())
                     .take(100)
                     .map(<[u8]>::to_vec)
@@ -369,14 +426,30 @@ impl Plan {
     /// What solving `batch` needs, owned, so it can run on the pool while
     /// the caller reads and writes other batches.
     fn work(&mut self, job: &Job<'_>, batch: &RecordBatch) -> anyhow::Result<Work> {
-        self.decide(job.name, batch)?;
+        let (puzzles, labels) = self.columns(job.name, batch)?;
+        self.decide(job.name, puzzles.as_ref(), labels.as_deref())?;
         Ok(Work {
             grid: self.grid.clone(),
             rows: batch.num_rows(),
-            puzzles: batch.column(self.puzzle).clone(),
-            labels: self.solution.map(|s| batch.column(s).clone()),
+            puzzles,
+            labels,
             format: self.kind.row_name(),
         })
+    }
+
+    /// The puzzle and solution columns of `batch`, [`plain`].
+    fn columns(
+        &self,
+        name: &str,
+        batch: &RecordBatch,
+    ) -> anyhow::Result<(ArrayRef, Option<ArrayRef>)> {
+        let bad = |e| anyhow::anyhow!("{name}: bad {}: {e}", file_kind(self.kind));
+        let puzzles = plain(batch.column(self.puzzle)).map_err(bad)?;
+        let labels = match self.solution {
+            Some(s) => Some(plain(batch.column(s)).map_err(bad)?),
+            None => None,
+        };
+        Ok((puzzles, labels))
     }
 
     /// The output batch for `batch` and its answers.
@@ -396,11 +469,15 @@ impl Plan {
             .map_or_else(|| super::text_layout(Boxes::NINE, None), |g| g.text.clone());
         match job.task {
             Task::Solve { .. } => {
-                let target = match self.solution {
-                    Some(s) => batch.column(s).clone(),
-                    None => batch.column(self.puzzle).clone(),
+                // A dictionary or `Null` column is written as plain values.
+                let old = match self.solution {
+                    Some(s) => Some(plain(batch.column(s))?),
+                    None => None,
                 };
-                let dt = target.data_type().clone();
+                let dt = match &old {
+                    Some(old) => old.data_type().clone(),
+                    None => plain_type(batch.column(self.puzzle).data_type()),
+                };
                 let fresh_rows: Vec<bool> = solved
                     .outcomes
                     .iter()
@@ -422,10 +499,9 @@ impl Plan {
                         &text
                     },
                 )?;
-                let col = match self.solution {
+                let col = match old {
                     // Kept and bad rows keep their old value, byte for byte.
-                    Some(s) => {
-                        let old = batch.column(s);
+                    Some(old) => {
                         let idx: Vec<(usize, usize)> = (0..rows)
                             .map(|r| if fresh_rows[r] { (1, r) } else { (0, r) })
                             .collect();
@@ -1085,7 +1161,7 @@ pub fn check(
         )
     };
     let mut plan = plan_for(kind, pname, &schema)?;
-    let (aname, abatches, acol) = match answers {
+    let abatches = match answers {
         Some((aname, adata)) => {
             let head = match &adata {
                 Data::File(_, d) => *d,
@@ -1101,28 +1177,34 @@ pub fn check(
                     .index_of("solution")
                     .map_err(|_| anyhow::anyhow!("{aname}: no solution column"))?,
             };
-            (aname, Some(ab), col)
+            // Each batch's answer column once, as plain values.
+            let ab = ab
+                .iter()
+                .map(|b| plain(b.column(col)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| anyhow::anyhow!("{aname}: bad {}: {e}", file_kind(akind)))?;
+            Some(ab)
         }
         None => {
-            let s = plan.solution.ok_or_else(|| {
-                anyhow::anyhow!("{pname}: no solution column to check (give the answers file too)")
-            })?;
-            (pname, None, s)
+            if plan.solution.is_none() {
+                anyhow::bail!("{pname}: no solution column to check (give the answers file too)");
+            }
+            None
         }
     };
-    let _ = aname;
     let mut report = Report::default();
     let mut row = 0u64;
     let mut arow = 0usize;
     let (mut pc, mut ac) = (Vec::new(), Vec::new());
-    let flat: Option<Vec<(ArrayRef, usize)>> = abatches.as_ref().map(|bs| {
-        bs.iter()
-            .flat_map(|b| (0..b.num_rows()).map(move |r| (b.column(acol).clone(), r)))
+    let flat: Option<Vec<(ArrayRef, usize)>> = abatches.as_ref().map(|cols| {
+        cols.iter()
+            .flat_map(|c| (0..c.len()).map(move |r| (c.clone(), r)))
             .collect()
     });
     let mut np = 0u64;
     for batch in &batches {
-        plan.decide(pname, batch)?;
+        let (pcol, scol) = plan.columns(pname, batch)?;
+        plan.decide(pname, pcol.as_ref(), scol.as_deref())?;
         let Some(grid) = plan.grid.clone() else {
             np += batch.num_rows() as u64;
             row += batch.num_rows() as u64;
@@ -1131,7 +1213,6 @@ pub fn check(
         let n = grid.text.cells();
         pc.resize(n, 0);
         ac.resize(n, 0);
-        let pcol = batch.column(plan.puzzle).as_ref();
         for r in 0..batch.num_rows() {
             np += 1;
             let (acol_ref, ar) = match &flat {
@@ -1139,12 +1220,19 @@ pub fn check(
                     Some((c, ar)) => (c.as_ref(), *ar),
                     None => break,
                 },
-                None => (batch.column(acol).as_ref(), r),
+                None => (scol.as_deref().expect("checked above"), r),
             };
             arow += 1;
-            let p = decode(pcol, r, &grid.text, n, &mut pc, plan.kind.row_name())
-                .map(|()| &pc[..])
-                .map_err(|e| e.to_string());
+            let p = decode(
+                pcol.as_ref(),
+                r,
+                &grid.text,
+                n,
+                &mut pc,
+                plan.kind.row_name(),
+            )
+            .map(|()| &pc[..])
+            .map_err(|e| e.to_string());
             let a = decode(
                 acol_ref,
                 ar,

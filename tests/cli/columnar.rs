@@ -428,8 +428,12 @@ mod tables {
 
     use arrow_array::builder::{FixedSizeListBuilder, ListBuilder, UInt8Builder};
     use arrow_array::cast::AsArray;
-    use arrow_array::types::{Int64Type, UInt8Type};
-    use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
+    use arrow_array::types::{Int64Type, Int8Type, UInt16Type, UInt8Type};
+    use arrow_array::{
+        Array, ArrayRef, DictionaryArray, Int64Array, LargeStringArray, NullArray, RecordBatch,
+        StringArray,
+    };
+    use arrow_schema::DataType;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     use parquet::arrow::ArrowWriter;
     use parquet::basic::Compression;
@@ -892,6 +896,157 @@ mod tables {
         check_out(&[read_ipc(&o.stdout)]);
     }
 
+    /// The strings of a Utf8 or LargeUtf8 column.
+    fn any_strings(col: &ArrayRef) -> Vec<Option<String>> {
+        match col.data_type() {
+            DataType::LargeUtf8 => col
+                .as_string::<i64>()
+                .iter()
+                .map(|v| v.map(str::to_string))
+                .collect(),
+            _ => strings(col),
+        }
+    }
+
+    /// The values of a dictionary-encoded string column, row by row.
+    fn dictionary_strings(col: &ArrayRef) -> Vec<Option<String>> {
+        let d = col.as_any_dictionary();
+        let values = any_strings(d.values());
+        let keys = d.normalized_keys();
+        (0..col.len())
+            .map(|i| col.is_valid(i).then(|| values[keys[i]].clone().unwrap()))
+            .collect()
+    }
+
+    /// pandas `category` columns are dictionary-encoded strings: read as
+    /// their values (here int8 keys over strings for the puzzles, uint16
+    /// keys over large strings for the labels), in Parquet and Arrow IPC.
+    /// The puzzle column comes back as it went in; the solution column as
+    /// plain strings of its values: valid labels byte for byte, null ones
+    /// filled, the wrong one kept and reported. A label column of type Null
+    /// is all null: filled with strings.
+    #[test]
+    fn dictionary_and_null_typed_columns() {
+        let set = fixtures(3, 12, 65, 21);
+        let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let mut labels: Vec<Option<String>> = set.iter().map(|(_, g)| Some(digits(g))).collect();
+        for k in [1, 4, 7, 10] {
+            labels[k] = None;
+        }
+        let mut wrong = set[2].1.clone();
+        wrong.swap(0, 1);
+        labels[2] = Some(digits(&wrong));
+        let pz: DictionaryArray<Int8Type> = puzzles.iter().map(String::as_str).collect();
+        let plain_labels: DictionaryArray<UInt16Type> =
+            labels.iter().map(|l| l.as_deref()).collect();
+        let large: ArrayRef = Arc::new(LargeStringArray::from(
+            (0..plain_labels.values().len())
+                .map(|i| plain_labels.values().as_string::<i32>().value(i))
+                .collect::<Vec<_>>(),
+        ));
+        let lb =
+            DictionaryArray::<UInt16Type>::try_new(plain_labels.keys().clone(), large).unwrap();
+        let input = batch(vec![
+            ("puzzle", Arc::new(pz) as ArrayRef),
+            ("solution", Arc::new(lb)),
+        ]);
+        let in_types: Vec<DataType> = input
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let pq = dir.path().join("cat.parquet");
+        write_parquet(&pq, &input, 5, Compression::SNAPPY);
+        let ipc = dir.path().join("cat.arrow");
+        std::fs::write(&ipc, ipc_bytes(std::slice::from_ref(&input), false)).unwrap();
+        for path in [&pq, &ipc] {
+            let ext = path.extension().unwrap().to_str().unwrap();
+            let out = dir.path().join(format!("out.{ext}"));
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{ext}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "{}:row 2: existing solution is wrong",
+                    path.display()
+                )),
+                "{ext}: {err}"
+            );
+            assert!(err.contains("12 records, 11 solved, 1 bad"), "{ext}: {err}");
+            let got = if ext == "parquet" {
+                read_parquet(&out).0
+            } else {
+                let b = read_ipc(&std::fs::read(&out).unwrap());
+                arrow_select::concat::concat_batches(&b[0].schema(), &b).unwrap()
+            };
+            assert_eq!(
+                got.column(0).data_type(),
+                &in_types[0],
+                "{ext}: puzzle kept"
+            );
+            assert_eq!(
+                dictionary_strings(got.column(0)),
+                puzzles.iter().cloned().map(Some).collect::<Vec<_>>(),
+                "{ext}"
+            );
+            assert_eq!(got.column(1).data_type(), &DataType::LargeUtf8, "{ext}");
+            let sol = any_strings(got.column(1));
+            for (k, (p, _)) in set.iter().enumerate() {
+                match &labels[k] {
+                    Some(l) => assert_eq!(sol[k].as_ref(), Some(l), "{ext} row {k}: label kept"),
+                    None => assert_valid(3, p, &cells(sol[k].as_ref().unwrap(), "", "123456789")),
+                }
+            }
+            let o = run(&["check", out.to_str().unwrap()], b"");
+            assert!(
+                stdout(&o).contains("12 records checked, 11 good, 1 bad"),
+                "{ext}: {}",
+                stdout(&o)
+            );
+        }
+        // A `category` puzzle column without labels gets a plain `solution`.
+        let alone = dir.path().join("alone.parquet");
+        write_parquet(
+            &alone,
+            &input.project(&[0]).unwrap(),
+            100,
+            Compression::SNAPPY,
+        );
+        let out = dir.path().join("alone.out.parquet");
+        let o = solve(&[alone.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let (got, _, _) = read_parquet(&out);
+        assert_eq!(got.column(1).data_type(), &DataType::Utf8);
+        for ((p, _), s) in set.iter().zip(strings(got.column(1))) {
+            assert_valid(3, p, &cells(&s.unwrap(), "", "123456789"));
+        }
+        // A solution column of type Null: every row filled, as strings.
+        let nulls = batch(vec![
+            (
+                "puzzle",
+                Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+            ),
+            ("solution", Arc::new(NullArray::new(puzzles.len()))),
+        ]);
+        let npq = dir.path().join("null.parquet");
+        write_parquet(&npq, &nulls, 100, Compression::SNAPPY);
+        let nipc = dir.path().join("null.arrows");
+        std::fs::write(&nipc, ipc_bytes(std::slice::from_ref(&nulls), true)).unwrap();
+        for path in [&npq, &nipc] {
+            let out = dir.path().join("null.out.parquet");
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let (got, _, _) = read_parquet(&out);
+            assert_eq!(got.column(1).data_type(), &DataType::Utf8);
+            assert_eq!(strings(got.column(0)).len(), puzzles.len());
+            for ((p, _), s) in set.iter().zip(strings(got.column(1))) {
+                assert_valid(3, p, &cells(&s.unwrap(), "", "123456789"));
+            }
+        }
+    }
+
     /// Column names come from the file: in messages they are escaped and
     /// cut like any input bytes, never printed raw.
     #[test]
@@ -1043,6 +1198,87 @@ mod tables {
         );
         assert!(!err.contains("_length}"), "{err}");
         assert_eq!(names(), vec!["big.parquet".to_string()]);
+    }
+
+    /// What pandas writes for `astype('category')` and `solution=None`, to
+    /// Parquet and Feather, solved and read back by pandas: the puzzles as
+    /// they were, every answer valid, every given label kept.
+    #[test]
+    fn pandas_category_and_none_columns() {
+        let Some(py) = python_with("pandas, pyarrow") else {
+            return;
+        };
+        let set = fixtures(3, 12, 62, 24);
+        let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let labels: Vec<Option<String>> = set
+            .iter()
+            .enumerate()
+            .map(|(k, (_, g))| (k % 3 == 0).then(|| digits(g)))
+            .collect();
+        let py_labels: Vec<String> = labels
+            .iter()
+            .map(|l| l.as_ref().map_or("None".into(), |s| format!("{s:?}")))
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!(
+            "import pandas as pd\n\
+             q = {puzzles:?}\n\
+             s = [{}]\n\
+             cat = pd.DataFrame({{'puzzle': pd.Series(q).astype('category')}})\n\
+             cat.to_parquet('cat.parquet')\n\
+             cat.to_feather('cat.feather')\n\
+             lab = pd.DataFrame({{'puzzle': pd.Series(q).astype('category'), 'solution': pd.Series(s).astype('category')}})\n\
+             lab.to_parquet('catlab.parquet', row_group_size=5)\n\
+             lab.to_feather('catlab.feather')\n\
+             none = pd.DataFrame({{'puzzle': q, 'solution': None}})\n\
+             none.to_parquet('none.parquet')\n\
+             none.to_feather('none.feather')\n",
+            py_labels.join(", ")
+        );
+        let o = Std::new(&py)
+            .arg("-c")
+            .arg(script)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        for (input, labelled) in [
+            ("cat.parquet", false),
+            ("cat.feather", false),
+            ("catlab.parquet", true),
+            ("catlab.feather", true),
+            ("none.parquet", false),
+            ("none.feather", false),
+        ] {
+            let out = dir.path().join(format!("out-{input}"));
+            let o = solve(&[
+                dir.path().join(input).to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+            let o = Std::new(&py)
+                .arg("-c")
+                .arg(
+                    "import pandas as pd, sys\nf = sys.argv[1]\n\
+                     d = pd.read_parquet(f) if f.endswith('.parquet') else pd.read_feather(f)\n\
+                     for p, s in zip(d['puzzle'].astype(str), d['solution']): print(p, s)",
+                )
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let text = String::from_utf8(o.stdout).unwrap();
+            assert_eq!(text.lines().count(), puzzles.len(), "{input}");
+            for (k, line) in text.lines().enumerate() {
+                let (p, s) = line.split_once(' ').unwrap();
+                assert_eq!(p, puzzles[k], "{input} row {k}");
+                assert_valid(3, &set[k].0, &cells(s, "", "123456789"));
+                if let (true, Some(l)) = (labelled, &labels[k]) {
+                    assert_eq!(s, l, "{input} row {k}: label kept");
+                }
+            }
+        }
     }
 
     #[test]
