@@ -359,39 +359,61 @@ impl Plan {
         if self.grid.is_some() {
             return Ok(());
         }
-        let sample: Vec<Vec<u8>> = (0..col.len())
-            .filter(|&i| col.is_valid(i))
-            .take(100)
-            .filter_map(|i| text_value(col, i).map(<[u8]>::to_vec))
-            .collect();
+        let valid = || (0..col.len()).filter(|&i| col.is_valid(i)).take(100);
         let boxes = if is_text(col.data_type()) {
-            if sample.is_empty() {
-                return Ok(());
-            }
             None
         } else {
-            let Some(i) = (0..col.len()).find(|&i| col.is_valid(i)) else {
+            // The size most of the first lists have (a short or long one
+            // is a bad row, wherever it is); one only if none fits.
+            let mut sizes: Vec<(usize, usize)> = Vec::new();
+            for i in valid() {
+                let (a, b) = leaf_range(col, i);
+                match sizes.iter_mut().find(|(cells, _)| *cells == b - a) {
+                    Some((_, seen)) => *seen += 1,
+                    None => sizes.push((b - a, 1)),
+                }
+            }
+            if sizes.is_empty() {
                 return Ok(());
+            }
+            let fits = |cells: usize| match self.forced.boxes {
+                Some(forced) => Some(forced).filter(|f| f.cells() == cells),
+                None => super::box_of_cells(cells),
             };
-            let (a, b) = leaf_range(col, i);
-            let found = match self.forced.boxes {
-                Some(forced) => Some(forced).filter(|f| f.cells() == b - a),
-                None => super::box_of_cells(b - a),
-            };
-            Some(found.ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{job_name}:row {i}: the puzzle has {} cells; expected {}",
-                    b - a,
+            let best = sizes
+                .iter()
+                .filter_map(|&(cells, seen)| Some((fits(cells)?, seen)))
+                .fold(None, |best: Option<(Boxes, usize)>, (b, seen)| match best {
+                    Some((_, most)) if most >= seen => best,
+                    _ => Some((b, seen)),
+                });
+            let Some((boxes, _)) = best else {
+                let found: Vec<String> = sizes.iter().map(|(c, _)| c.to_string()).collect();
+                anyhow::bail!(
+                    "{job_name}: column {}: cannot tell the grid size: \
+                     its first {} puzzles have {} cells; expected {}",
+                    shown_name(self.schema.field(self.puzzle).name()),
+                    valid().count(),
+                    found.join(", "),
                     match self.forced.boxes {
                         Some(f) => format!("{} for --box {f}", f.cells()),
                         None => "N*N for a grid side N from 4 to 64 (81, 256, 625, ...)".into(),
                     }
-                )
-            })?)
+                );
+            };
+            Some(boxes)
         };
         let text = match boxes {
             Some(b) => super::text_layout(b, self.forced.symbols),
-            None => self.detect(job_name, &sample)?,
+            None => {
+                let sample: Vec<Vec<u8>> = valid()
+                    .filter_map(|i| text_value(col, i).map(<[u8]>::to_vec))
+                    .collect();
+                if sample.is_empty() {
+                    return Ok(());
+                }
+                self.detect(job_name, &sample)?
+            }
         };
         let mut label_text = text.clone();
         if let Some(scol) = scol {

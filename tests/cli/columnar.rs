@@ -1047,6 +1047,87 @@ mod tables {
         }
     }
 
+    /// The grid size of a list column is the one most of its first lists
+    /// have: a short list in row 0 is one bad row like any other, the rest
+    /// are solved. Only when no list has a grid's size does the run stop,
+    /// naming the file and the column.
+    #[test]
+    fn a_short_list_in_row_0_is_one_bad_row() {
+        let set = fixtures(3, 10, 60, 22);
+        let mut rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+        rows[0] = vec![1, 2, 3];
+        rows[6] = vec![4; 82];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("short.parquet");
+        write_parquet(
+            &path,
+            &batch(vec![("puzzle", u8_lists(&rows))]),
+            100,
+            Compression::SNAPPY,
+        );
+        let out = dir.path().join("out.parquet");
+        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        let name = path.display().to_string();
+        assert!(
+            err.contains(&format!("{name}:row 0: expected 81 cells, found 3")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("{name}:row 6: expected 81 cells, found 82")),
+            "{err}"
+        );
+        assert!(err.contains("10 records, 8 solved, 2 bad"), "{err}");
+        let (got, _, _) = read_parquet(&out);
+        let sol = list_rows(got.column(1));
+        assert_eq!(
+            list_rows(got.column(0)),
+            rows.iter().cloned().map(Some).collect::<Vec<_>>()
+        );
+        for (k, p) in rows.iter().enumerate() {
+            match k {
+                0 | 6 => assert_eq!(sol[k], None, "row {k}"),
+                _ => assert_valid(3, p, sol[k].as_ref().unwrap()),
+            }
+        }
+        // No list of a grid's size: a usage error naming file and column.
+        let odd = dir.path().join("odd.parquet");
+        let lists = u8_lists(&[vec![1, 2, 3], vec![0; 80], vec![0; 3]]);
+        write_parquet(
+            &odd,
+            &batch(vec![("quiz", lists)]),
+            100,
+            Compression::SNAPPY,
+        );
+        let oout = dir.path().join("odd.out.parquet");
+        let o = solve(&[odd.to_str().unwrap(), "-o", oout.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{}: column \"quiz\": cannot tell the grid size: its first 3 puzzles have 3, 80 cells",
+                odd.display()
+            )),
+            "{err}"
+        );
+        assert!(!oout.exists());
+        // A size that --box rules out is the same error.
+        let o = solve(&[
+            path.to_str().unwrap(),
+            "-o",
+            oout.to_str().unwrap(),
+            "--box",
+            "4x4",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("cannot tell the grid size") && err.contains("256 for --box 4x4"),
+            "{err}"
+        );
+    }
+
     /// Column names come from the file: in messages they are escaped and
     /// cut like any input bytes, never printed raw.
     #[test]
