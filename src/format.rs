@@ -86,6 +86,14 @@ pub enum RecordError {
     /// A CSV row the csv reader rejects.
     #[error("bad CSV row: {0}")]
     Csv(String),
+    /// A Parquet or Arrow row whose puzzle cannot be read (a null value).
+    #[error("bad {format} row: {reason}")]
+    Table {
+        /// The format, as messages name it (`Parquet`, `Arrow`).
+        format: &'static str,
+        /// What is wrong with the row.
+        reason: String,
+    },
     /// Two givens clash in a row, column or box.
     #[error("duplicate given {digit} at {first} and {second}")]
     Duplicate {

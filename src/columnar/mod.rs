@@ -62,6 +62,16 @@ impl Kind {
             Kind::Npy => "NumPy .npy",
         }
     }
+
+    /// The format's name for a row of it in messages (`bad Parquet row:
+    /// ...`): the Arrow file and stream are both `Arrow`.
+    pub fn row_name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "Parquet",
+            Kind::ArrowFile | Kind::ArrowStream => "Arrow",
+            Kind::Npy => "NumPy",
+        }
+    }
 }
 
 /// The format `head` (the first bytes of an input) starts with, if any.

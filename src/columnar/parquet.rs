@@ -27,6 +27,24 @@ pub struct Input {
     meta: Arc<parquet::file::metadata::ParquetMetaData>,
     /// The next input row group to copy from.
     group: usize,
+    /// The input's name in messages.
+    name: String,
+}
+
+/// An error of the input file found while writing (a column chunk that
+/// cannot be copied): reported as it is, not as a write error.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(String);
+
+/// The message for a Parquet library error `e` while reading `name`: the
+/// file shrank or grew under the run (the reader then fails in ways that
+/// say nothing of it), else `bad Parquet file: WHERE: e`.
+fn bad_input(name: &str, source: &Source, place: &str, e: impl std::fmt::Display) -> String {
+    if let Some(changed) = source.changed() {
+        return format!("{name}: {changed}");
+    }
+    format!("{name}: bad Parquet file: {place}: {e}")
 }
 
 impl Input {
@@ -136,7 +154,8 @@ impl<'o> Splice<'o> {
         while md.row_group(self.input.group).num_rows() == 0 {
             self.input.group += 1;
         }
-        let rg_in = md.row_group(self.input.group);
+        let g = self.input.group;
+        let rg_in = md.row_group(g);
         self.input.group += 1;
         let mut rg = self.writer.next_row_group()?;
         for (c, col) in columns.into_iter().enumerate() {
@@ -144,6 +163,15 @@ impl<'o> Splice<'o> {
                 col.close()?.append_to_row_group(&mut rg)?;
             } else {
                 let chunk = rg_in.column(c).clone();
+                // The chunk must lie in the file: the parquet crate's
+                // own message for a short copy is a bare format string.
+                let start = chunk
+                    .dictionary_page_offset()
+                    .unwrap_or(chunk.data_page_offset());
+                let end = u64::try_from(start)
+                    .ok()
+                    .zip(u64::try_from(chunk.compressed_size()).ok())
+                    .and_then(|(start, len)| start.checked_add(len));
                 let close = parquet::column::writer::ColumnCloseResult {
                     bytes_written: chunk.compressed_size() as u64,
                     rows_written: rg_in.num_rows() as u64,
@@ -152,10 +180,24 @@ impl<'o> Splice<'o> {
                     column_index: None,
                     offset_index: None,
                 };
-                match &self.input.source {
-                    Source::File(f) => rg.append_column(&FileRef(f.clone()), close)?,
-                    Source::Bytes(b) => rg.append_column(b, close)?,
+                let source = &self.input.source;
+                let bad = |e: &dyn std::fmt::Display| {
+                    let place = format!("row group {g}, column {c}");
+                    BadInput(bad_input(&self.input.name, source, &place, e))
+                };
+                if end.is_none_or(|end| end > source.len()) {
+                    let e = format!(
+                        "the column chunk at byte {start} ({} bytes) runs past the end of the file ({} bytes)",
+                        close.bytes_written,
+                        source.len()
+                    );
+                    return Err(bad(&e).into());
                 }
+                match source {
+                    Source::File(f, _) => rg.append_column(&FileRef(f.clone()), close),
+                    Source::Bytes(b) => rg.append_column(b, close),
+                }
+                .map_err(|e| bad(&e))?;
             }
         }
         rg.close()?;
@@ -171,11 +213,36 @@ impl<'o> Splice<'o> {
 }
 
 /// Where Parquet pages come from: the file, reopened (pages are read on
-/// demand, never the whole file), or stdin's bytes.
+/// demand, never the whole file), with its length when opened; or stdin's
+/// bytes.
 #[derive(Clone)]
 enum Source {
-    File(Arc<File>),
+    File(Arc<File>, u64),
     Bytes(bytes::Bytes),
+}
+
+impl Source {
+    /// The length the input had when opened.
+    fn len(&self) -> u64 {
+        match self {
+            Source::File(_, len) => *len,
+            Source::Bytes(b) => b.len() as u64,
+        }
+    }
+
+    /// What happened to a file whose length is no longer the one it had
+    /// when opened (as for text input: `the file shrank while being read`).
+    fn changed(&self) -> Option<&'static str> {
+        let Source::File(f, len) = self else {
+            return None;
+        };
+        let now = f.metadata().ok()?.len();
+        match now.cmp(len) {
+            std::cmp::Ordering::Less => Some("the file shrank while being read"),
+            std::cmp::Ordering::Greater => Some("the file grew while being read"),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
 }
 
 /// Opens `data` as Parquet: its Arrow schema, the batches (each row group's
@@ -204,7 +271,7 @@ fn open_unguarded<'a>(
             // (then `bytes` are the decoded content): read pages from the
             // file only when it is the Parquet file itself.
             if file.metadata().is_ok_and(|m| m.len() == bytes.len() as u64) {
-                Source::File(Arc::new(file))
+                Source::File(Arc::new(file), bytes.len() as u64)
             } else {
                 Source::Bytes(bytes::Bytes::copy_from_slice(bytes))
             }
@@ -212,10 +279,13 @@ fn open_unguarded<'a>(
         Data::Owned(v) => Source::Bytes(bytes::Bytes::from(v)),
         Data::Stream(_) => anyhow::bail!("{name}: Parquet needs a whole file, not a stream"),
     };
-    let bad = |e: parquet::errors::ParquetError| anyhow::anyhow!("{name}: bad Parquet file: {e}");
+    let bad = |e: parquet::errors::ParquetError| match source.changed() {
+        Some(changed) => anyhow::anyhow!("{name}: {changed}"),
+        None => anyhow::anyhow!("{name}: bad Parquet file: {e}"),
+    };
     let options = ArrowReaderOptions::new();
     let meta = match &source {
-        Source::File(f) => ArrowReaderMetadata::load(&**f, options),
+        Source::File(f, _) => ArrowReaderMetadata::load(&**f, options),
         Source::Bytes(b) => ArrowReaderMetadata::load(b, options),
     }
     .map_err(bad)?;
@@ -251,11 +321,12 @@ fn open_unguarded<'a>(
         source: source.clone(),
         meta: md.clone(),
         group: 0,
+        name: name.to_string(),
     };
     let name = name.to_string();
     let iter = (0..groups).flat_map(move |g| {
         let reader = match &source {
-            Source::File(f) => {
+            Source::File(f, _) => {
                 ParquetRecordBatchReaderBuilder::new_with_metadata(FileRef(f.clone()), meta.clone())
                     .with_row_groups(vec![g])
                     .with_batch_size(super::ROWS_PER_STEP)
@@ -273,12 +344,14 @@ fn open_unguarded<'a>(
         let name = name.clone();
         let items: Box<dyn Iterator<Item = Item>> = match reader {
             Err(e) => Box::new(std::iter::once(Err(anyhow::anyhow!(
-                "{name}: bad Parquet file: row group {g}: {e}"
+                "{}",
+                bad_input(&name, &source, &format!("row group {g}"), e)
             )))),
             Ok(r) => Box::new(Marked {
                 inner: r.peekable(),
                 name,
                 group: g,
+                source: source.clone(),
             }),
         };
         items
@@ -327,6 +400,7 @@ struct Marked {
     inner: std::iter::Peekable<Reader>,
     name: String,
     group: usize,
+    source: Source,
 }
 
 impl Iterator for Marked {
@@ -336,11 +410,8 @@ impl Iterator for Marked {
         let batch = self.inner.next()?;
         let last = self.inner.peek().is_none();
         Some(batch.map(|b| (b, last)).map_err(|e| {
-            anyhow::anyhow!(
-                "{}: bad Parquet file: row group {}: {e}",
-                self.name,
-                self.group
-            )
+            let place = format!("row group {}", self.group);
+            anyhow::anyhow!("{}", bad_input(&self.name, &self.source, &place, e))
         }))
     }
 }

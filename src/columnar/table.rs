@@ -6,9 +6,11 @@
 //! `guesses`/`level` for `--stats`. The format modules only move batches.
 //!
 //! Puzzle columns: strings (`"4.....8.5.3..."`, any symbols the one-line
-//! text layout reads, via [`Layout::parse`]) or lists of small integers
+//! text layout reads, via [`Layout::parse`]), dictionary-encoded strings
+//! (pandas `category`, read as their values) or lists of small integers
 //! (`list`, `large_list`, `fixed_size_list`, one level nested for
-//! `[[...9], ...]` rows), 0 or null = blank.
+//! `[[...9], ...]` rows), 0 or null = blank. A dictionary or `Null`
+//! solution column is written back as plain strings.
 
 use crate::solver::Boxes;
 use std::io::Write;
@@ -55,6 +57,8 @@ pub struct Plan {
     grid: Option<Grid>,
     /// The user's forced symbols.
     forced: Forced,
+    /// The input's format, for messages.
+    kind: Kind,
 }
 
 /// The grid size and, for string columns, how cells are written.
@@ -102,15 +106,100 @@ fn is_int_list(dt: &DataType) -> bool {
     }
 }
 
+/// A dictionary-encoded text column (pandas `category`, pyarrow's
+/// `dictionary_encode`): read as its values.
+fn is_text_dictionary(dt: &DataType) -> bool {
+    matches!(dt, DataType::Dictionary(_, values) if is_text(values))
+}
+
 fn usable(dt: &DataType) -> bool {
-    is_text(dt) || is_int_list(dt)
+    is_text(dt) || is_int_list(dt) || is_text_dictionary(dt)
+}
+
+/// A solution column may also be all null, typed `Null` (pandas writes
+/// `solution=None` so).
+fn usable_label(dt: &DataType) -> bool {
+    usable(dt) || *dt == DataType::Null
+}
+
+/// The type [`plain`] turns a column of type `dt` into: a dictionary's
+/// value type, strings for a `Null` column, else `dt` itself.
+fn plain_type(dt: &DataType) -> DataType {
+    match dt {
+        DataType::Dictionary(_, values) => values.as_ref().clone(),
+        DataType::Null => DataType::Utf8,
+        dt => dt.clone(),
+    }
+}
+
+/// `col` as the rows read and write it: a dictionary-encoded column as its
+/// values, row for row; a `Null` column as null strings; any other column
+/// as it is (no copy).
+fn plain(col: &ArrayRef) -> Result<ArrayRef, arrow_schema::ArrowError> {
+    match col.data_type() {
+        DataType::Dictionary(..) => {
+            let dict = col.as_any_dictionary();
+            let checked = arrow_select::take::TakeOptions { check_bounds: true };
+            arrow_select::take::take(dict.values().as_ref(), dict.keys(), Some(checked))
+        }
+        DataType::Null => Ok(arrow_array::new_null_array(&DataType::Utf8, col.len())),
+        _ => Ok(col.clone()),
+    }
+}
+
+/// What a damaged input is called: `bad Parquet file`, `bad Arrow IPC
+/// stream`.
+fn file_kind(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Parquet => "Parquet file",
+        kind => kind.name(),
+    }
+}
+
+/// A column's name in a message: escaped and cut like any input bytes.
+fn shown_name(name: &str) -> String {
+    crate::format::quote(name.as_bytes())
+}
+
+/// A column's type in a message: as Arrow writes it, or only its outer
+/// kind (`Struct(...)`) when that is long or holds field names (input
+/// bytes, which would need escaping).
+fn shown_type(dt: &DataType) -> String {
+    let t = dt.to_string();
+    let plain = |t: &str| {
+        t.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"(), ':_-".contains(&b))
+    };
+    if t.len() <= 40 && plain(&t) {
+        return t;
+    }
+    match t.split_once('(') {
+        Some((kind, _)) if kind.len() <= 40 && plain(kind) => format!("{kind}(...)"),
+        _ => "?".to_string(),
+    }
+}
+
+/// The columns of `schema` for a message: names quoted, the first few.
+fn shown_columns(schema: &Schema) -> String {
+    const SHOWN: usize = 8;
+    let fields = schema.fields();
+    let mut list: Vec<String> = fields
+        .iter()
+        .take(SHOWN)
+        .map(|f| format!("{} ({})", shown_name(f.name()), shown_type(f.data_type())))
+        .collect();
+    if fields.len() > SHOWN {
+        list.push(format!("... ({} columns)", fields.len()));
+    }
+    list.join(", ")
 }
 
 impl Plan {
     /// Finds the columns in `schema` and builds the output schema for
     /// `job`'s task.
-    pub fn new(job: &Job<'_>, schema: &Schema) -> anyhow::Result<Plan> {
+    pub fn new(job: &Job<'_>, kind: Kind, schema: &Schema) -> anyhow::Result<Plan> {
         Plan::for_task(
+            kind,
             job.name,
             job.column,
             job.symbols,
@@ -121,7 +210,9 @@ impl Plan {
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn for_task(
+        kind: Kind,
         name: &str,
         column: Option<&str>,
         symbols: Option<crate::format::Symbols>,
@@ -152,18 +243,16 @@ impl Plan {
             .map(|f| f.name().to_ascii_lowercase())
             .collect();
         let find = |name: &str| names.iter().position(|n| n == name);
-        let listed = || {
-            schema
-                .fields()
-                .iter()
-                .map(|f| format!("{} ({})", f.name(), f.data_type()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let listed = || shown_columns(schema);
         let (puzzle, solution) = match job.column {
             Some(col) => {
                 let p = find(&col.to_ascii_lowercase()).ok_or_else(|| {
-                    anyhow::anyhow!("{}: no column {col:?} (columns: {})", job.name, listed())
+                    anyhow::anyhow!(
+                        "{}: no column {} (columns: {})",
+                        job.name,
+                        shown_name(col),
+                        listed()
+                    )
                 })?;
                 let s = KNOWN_COLUMNS
                     .iter()
@@ -188,20 +277,20 @@ impl Plan {
         let pf = schema.field(puzzle);
         if !usable(pf.data_type()) {
             anyhow::bail!(
-                "{}: column {:?} is {}: expected strings or lists of integers",
+                "{}: column {} is {}: expected strings or lists of integers",
                 job.name,
-                pf.name(),
-                pf.data_type()
+                shown_name(pf.name()),
+                shown_type(pf.data_type())
             );
         }
         if let Some(s) = solution {
             let sf = schema.field(s);
-            if !usable(sf.data_type()) {
+            if !usable_label(sf.data_type()) {
                 anyhow::bail!(
-                    "{}: solution column {:?} is {}: expected strings or lists of integers",
+                    "{}: solution column {} is {}: expected strings or lists of integers",
                     job.name,
-                    sf.name(),
-                    sf.data_type()
+                    shown_name(sf.name()),
+                    shown_type(sf.data_type())
                 );
             }
         }
@@ -217,7 +306,10 @@ impl Plan {
             Ok(())
         };
         match job.task {
-            Task::Solve { .. } if solution.is_none() => add("solution", pf.data_type().clone())?,
+            // A dictionary puzzle column gets plain strings of its values.
+            Task::Solve { .. } if solution.is_none() => {
+                add("solution", plain_type(pf.data_type()))?
+            }
             Task::Solve { .. } => {}
             Task::Count { .. } => add(
                 if find("solutions").is_some() && solution.is_some() {
@@ -232,10 +324,12 @@ impl Plan {
             add("guesses", DataType::Int64)?;
             add("level", DataType::Utf8)?;
         }
-        // A solution column that may now hold nulls (bad rows) must say so.
+        // A solution column that may now hold nulls (bad rows) must say
+        // so; a dictionary or `Null` one is written as plain values.
         if let (Some(s), Task::Solve { .. }) = (solution, job.task) {
             let f = fields[s].as_ref().clone().with_nullable(true);
-            fields[s] = Arc::new(f);
+            let dt = plain_type(f.data_type());
+            fields[s] = Arc::new(f.with_data_type(dt));
         }
         let schema = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
         Ok(Plan {
@@ -250,55 +344,82 @@ impl Plan {
                 side: None,
                 boxes: job.boxes,
             },
+            kind,
         })
     }
 
-    /// Decides the grid from the first non-null puzzles of `batch`.
-    fn decide(&mut self, job_name: &str, batch: &RecordBatch) -> anyhow::Result<()> {
+    /// Decides the grid from the first non-null puzzles of a batch (its
+    /// puzzle and solution columns, [`plain`]).
+    fn decide(
+        &mut self,
+        job_name: &str,
+        col: &dyn Array,
+        scol: Option<&dyn Array>,
+    ) -> anyhow::Result<()> {
         if self.grid.is_some() {
             return Ok(());
         }
-        let col = batch.column(self.puzzle);
-        let sample: Vec<Vec<u8>> = (0..col.len())
-            .filter(|&i| col.is_valid(i))
-            .take(100)
-            .filter_map(|i| text_value(col.as_ref(), i).map(<[u8]>::to_vec))
-            .collect();
+        let valid = || (0..col.len()).filter(|&i| col.is_valid(i)).take(100);
         let boxes = if is_text(col.data_type()) {
-            if sample.is_empty() {
-                return Ok(());
-            }
             None
         } else {
-            let Some(i) = (0..col.len()).find(|&i| col.is_valid(i)) else {
+            // The size most of the first lists have (a short or long one
+            // is a bad row, wherever it is); one only if none fits.
+            let mut sizes: Vec<(usize, usize)> = Vec::new();
+            for i in valid() {
+                let (a, b) = leaf_range(col, i);
+                match sizes.iter_mut().find(|(cells, _)| *cells == b - a) {
+                    Some((_, seen)) => *seen += 1,
+                    None => sizes.push((b - a, 1)),
+                }
+            }
+            if sizes.is_empty() {
                 return Ok(());
+            }
+            let fits = |cells: usize| match self.forced.boxes {
+                Some(forced) => Some(forced).filter(|f| f.cells() == cells),
+                None => super::box_of_cells(cells),
             };
-            let (a, b) = leaf_range(col.as_ref(), i);
-            let found = match self.forced.boxes {
-                Some(forced) => Some(forced).filter(|f| f.cells() == b - a),
-                None => super::box_of_cells(b - a),
-            };
-            Some(found.ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{job_name}:row {i}: the puzzle has {} cells; expected {}",
-                    b - a,
+            let best = sizes
+                .iter()
+                .filter_map(|&(cells, seen)| Some((fits(cells)?, seen)))
+                .fold(None, |best: Option<(Boxes, usize)>, (b, seen)| match best {
+                    Some((_, most)) if most >= seen => best,
+                    _ => Some((b, seen)),
+                });
+            let Some((boxes, _)) = best else {
+                let found: Vec<String> = sizes.iter().map(|(c, _)| c.to_string()).collect();
+                anyhow::bail!(
+                    "{job_name}: column {}: cannot tell the grid size: \
+                     its first {} puzzles have {} cells; expected {}",
+                    shown_name(self.schema.field(self.puzzle).name()),
+                    valid().count(),
+                    found.join(", "),
                     match self.forced.boxes {
                         Some(f) => format!("{} for --box {f}", f.cells()),
                         None => "N*N for a grid side N from 4 to 64 (81, 256, 625, ...)".into(),
                     }
-                )
-            })?)
+                );
+            };
+            Some(boxes)
         };
         let text = match boxes {
             Some(b) => super::text_layout(b, self.forced.symbols),
-            None => self.detect(job_name, &sample)?,
+            None => {
+                let sample: Vec<Vec<u8>> = valid()
+                    .filter_map(|i| text_value(col, i).map(<[u8]>::to_vec))
+                    .collect();
+                if sample.is_empty() {
+                    return Ok(());
+                }
+                self.detect(job_name, &sample)?
+            }
         };
         let mut label_text = text.clone();
-        if let Some(s) = self.solution {
-            let scol = batch.column(s);
+        if let Some(scol) = scol {
             if is_text(scol.data_type()) && !is_text(col.data_type()) {
                 let sample: Vec<Vec<u8>> = (0..scol.len())
-                    .filter_map(|i| text_value(scol.as_ref(), i))
+                    .filter_map(|i| text_value(scol, i))
                     .filter(|v| !v.is_empty())
                     .take(100)
                     .map(<[u8]>::to_vec)
@@ -327,13 +448,30 @@ impl Plan {
     /// What solving `batch` needs, owned, so it can run on the pool while
     /// the caller reads and writes other batches.
     fn work(&mut self, job: &Job<'_>, batch: &RecordBatch) -> anyhow::Result<Work> {
-        self.decide(job.name, batch)?;
+        let (puzzles, labels) = self.columns(job.name, batch)?;
+        self.decide(job.name, puzzles.as_ref(), labels.as_deref())?;
         Ok(Work {
             grid: self.grid.clone(),
             rows: batch.num_rows(),
-            puzzles: batch.column(self.puzzle).clone(),
-            labels: self.solution.map(|s| batch.column(s).clone()),
+            puzzles,
+            labels,
+            format: self.kind.row_name(),
         })
+    }
+
+    /// The puzzle and solution columns of `batch`, [`plain`].
+    fn columns(
+        &self,
+        name: &str,
+        batch: &RecordBatch,
+    ) -> anyhow::Result<(ArrayRef, Option<ArrayRef>)> {
+        let bad = |e| anyhow::anyhow!("{name}: bad {}: {e}", file_kind(self.kind));
+        let puzzles = plain(batch.column(self.puzzle)).map_err(bad)?;
+        let labels = match self.solution {
+            Some(s) => Some(plain(batch.column(s)).map_err(bad)?),
+            None => None,
+        };
+        Ok((puzzles, labels))
     }
 
     /// The output batch for `batch` and its answers.
@@ -353,11 +491,15 @@ impl Plan {
             .map_or_else(|| super::text_layout(Boxes::NINE, None), |g| g.text.clone());
         match job.task {
             Task::Solve { .. } => {
-                let target = match self.solution {
-                    Some(s) => batch.column(s).clone(),
-                    None => batch.column(self.puzzle).clone(),
+                // A dictionary or `Null` column is written as plain values.
+                let old = match self.solution {
+                    Some(s) => Some(plain(batch.column(s))?),
+                    None => None,
                 };
-                let dt = target.data_type().clone();
+                let dt = match &old {
+                    Some(old) => old.data_type().clone(),
+                    None => plain_type(batch.column(self.puzzle).data_type()),
+                };
                 let fresh_rows: Vec<bool> = solved
                     .outcomes
                     .iter()
@@ -379,10 +521,9 @@ impl Plan {
                         &text
                     },
                 )?;
-                let col = match self.solution {
+                let col = match old {
                     // Kept and bad rows keep their old value, byte for byte.
-                    Some(s) => {
-                        let old = batch.column(s);
+                    Some(old) => {
                         let idx: Vec<(usize, usize)> = (0..rows)
                             .map(|r| if fresh_rows[r] { (1, r) } else { (0, r) })
                             .collect();
@@ -431,6 +572,7 @@ struct Work {
     rows: usize,
     puzzles: ArrayRef,
     labels: Option<ArrayRef>,
+    format: &'static str,
 }
 
 impl Work {
@@ -440,7 +582,7 @@ impl Work {
             // Only null puzzles so far: each row is bad.
             let outcomes = (0..rows)
                 .map(|_| crate::record::Outcome {
-                    verdict: Verdict::Bad(null_puzzle()),
+                    verdict: Verdict::Bad(null_puzzle(self.format)),
                     guesses: 0,
                 })
                 .collect();
@@ -454,21 +596,28 @@ impl Work {
         let pcol = self.puzzles.as_ref();
         let scol = self.labels.as_deref();
         let n = grid.text.cells();
+        let format = self.format;
         super::solve_step(
             job,
             grid.boxes,
             rows,
-            |r, cells| decode(pcol, r, &grid.text, n, cells),
+            |r, cells| decode(pcol, r, &grid.text, n, cells, format),
             |r, scratch| match scol {
                 None => Label::Absent,
-                Some(col) => label(col, r, &grid.label_text, n, scratch),
+                Some(col) => label(col, r, &grid.label_text, n, scratch, format),
             },
         )
     }
 }
 
-fn null_puzzle() -> RecordError {
-    RecordError::Csv("no puzzle (null)".into())
+/// Why a row whose value is null is bad.
+const NULL_VALUE: &str = "no puzzle (null)";
+
+fn null_puzzle(format: &'static str) -> RecordError {
+    RecordError::Table {
+        format,
+        reason: NULL_VALUE.into(),
+    }
 }
 
 /// The bytes of a string or binary value; `None` for null or non-text.
@@ -558,9 +707,10 @@ fn decode(
     text: &Layout,
     n: usize,
     cells: &mut [u8],
+    format: &'static str,
 ) -> Result<(), RecordError> {
     if col.is_null(r) {
-        return Err(null_puzzle());
+        return Err(null_puzzle(format));
     }
     if let Some(v) = text_value(col, r) {
         return text.parse(v.trim_ascii(), cells);
@@ -583,7 +733,10 @@ fn decode(
         DataType::UInt16 => ints::<UInt16Type>(leaf, range, side, cells),
         DataType::UInt32 => ints::<UInt32Type>(leaf, range, side, cells),
         DataType::UInt64 => ints::<UInt64Type>(leaf, range, side, cells),
-        dt => Err(RecordError::Csv(format!("list of {dt} is not a grid"))),
+        dt => Err(RecordError::Table {
+            format,
+            reason: format!("a list of {dt} is not a grid"),
+        }),
     }
 }
 
@@ -594,6 +747,7 @@ fn label<'x>(
     text: &Layout,
     n: usize,
     scratch: &'x mut Vec<u8>,
+    format: &'static str,
 ) -> Label<'x> {
     if col.is_null(r) {
         return Label::Empty;
@@ -602,7 +756,7 @@ fn label<'x>(
         return Label::Empty;
     }
     scratch.resize(n, 0);
-    match decode(col, r, text, n, scratch) {
+    match decode(col, r, text, n, scratch, format) {
         Ok(()) if scratch.iter().all(|&c| c == 0) => Label::Empty,
         Ok(()) => Label::Cells(scratch),
         Err(e) => Label::Unreadable(e.to_string()),
@@ -874,7 +1028,7 @@ pub fn run(
             (schema, it, None, None)
         }
     };
-    let mut plan = Plan::new(job, &schema)?;
+    let mut plan = Plan::new(job, kind, &schema)?;
     let w = out.writer();
     let mut sink = match target {
         Target::Text => Sink::Text(w, Vec::new()),
@@ -959,17 +1113,29 @@ pub fn run(
                     .with_context(|| write_context(job))?;
                 first += batch.num_rows() as u64;
                 if ends_group {
-                    sink.end_group().with_context(|| write_context(job))?;
+                    written(job, sink.end_group())?;
                 }
             }
             Ok(Run::Done(tally))
         })
         .and_then(|run| {
             if let Run::Done(_) = run {
-                sink.finish().with_context(|| write_context(job))?;
+                written(job, sink.finish())?;
             }
             Ok(run)
         })
+}
+
+/// `r` of a step that writes, a write error named by the output (an error
+/// of the input found on the way, [`super::parquet::BadInput`], as it is).
+fn written(job: &Job<'_>, r: anyhow::Result<()>) -> anyhow::Result<()> {
+    r.map_err(|e| {
+        if e.is::<super::parquet::BadInput>() {
+            e
+        } else {
+            e.context(write_context(job))
+        }
+    })
 }
 
 fn write_context(job: &Job<'_>) -> String {
@@ -1004,8 +1170,9 @@ pub fn check(
             Ok((schema, batches))
         };
     let (schema, batches) = open(pname, kind, data)?;
-    let plan_for = |name: &str, schema: &Schema| {
+    let plan_for = |kind: Kind, name: &str, schema: &Schema| {
         Plan::for_task(
+            kind,
             name,
             spec.column,
             spec.symbols,
@@ -1015,8 +1182,8 @@ pub fn check(
             schema,
         )
     };
-    let mut plan = plan_for(pname, &schema)?;
-    let (aname, abatches, acol) = match answers {
+    let mut plan = plan_for(kind, pname, &schema)?;
+    let abatches = match answers {
         Some((aname, adata)) => {
             let head = match &adata {
                 Data::File(_, d) => *d,
@@ -1025,35 +1192,41 @@ pub fn check(
             let akind = super::sniff(head)
                 .ok_or_else(|| anyhow::anyhow!("{aname}: not a Parquet or Arrow file"))?;
             let (aschema, ab) = open(aname, akind, adata)?;
-            let aplan = plan_for(aname, &aschema);
+            let aplan = plan_for(akind, aname, &aschema);
             let col = match aplan {
                 Ok(p) => p.solution.unwrap_or(p.puzzle),
                 Err(_) => aschema
                     .index_of("solution")
                     .map_err(|_| anyhow::anyhow!("{aname}: no solution column"))?,
             };
-            (aname, Some(ab), col)
+            // Each batch's answer column once, as plain values.
+            let ab = ab
+                .iter()
+                .map(|b| plain(b.column(col)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| anyhow::anyhow!("{aname}: bad {}: {e}", file_kind(akind)))?;
+            Some(ab)
         }
         None => {
-            let s = plan.solution.ok_or_else(|| {
-                anyhow::anyhow!("{pname}: no solution column to check (give the answers file too)")
-            })?;
-            (pname, None, s)
+            if plan.solution.is_none() {
+                anyhow::bail!("{pname}: no solution column to check (give the answers file too)");
+            }
+            None
         }
     };
-    let _ = aname;
     let mut report = Report::default();
     let mut row = 0u64;
     let mut arow = 0usize;
     let (mut pc, mut ac) = (Vec::new(), Vec::new());
-    let flat: Option<Vec<(ArrayRef, usize)>> = abatches.as_ref().map(|bs| {
-        bs.iter()
-            .flat_map(|b| (0..b.num_rows()).map(move |r| (b.column(acol).clone(), r)))
+    let flat: Option<Vec<(ArrayRef, usize)>> = abatches.as_ref().map(|cols| {
+        cols.iter()
+            .flat_map(|c| (0..c.len()).map(move |r| (c.clone(), r)))
             .collect()
     });
     let mut np = 0u64;
     for batch in &batches {
-        plan.decide(pname, batch)?;
+        let (pcol, scol) = plan.columns(pname, batch)?;
+        plan.decide(pname, pcol.as_ref(), scol.as_deref())?;
         let Some(grid) = plan.grid.clone() else {
             np += batch.num_rows() as u64;
             row += batch.num_rows() as u64;
@@ -1062,7 +1235,6 @@ pub fn check(
         let n = grid.text.cells();
         pc.resize(n, 0);
         ac.resize(n, 0);
-        let pcol = batch.column(plan.puzzle).as_ref();
         for r in 0..batch.num_rows() {
             np += 1;
             let (acol_ref, ar) = match &flat {
@@ -1070,18 +1242,34 @@ pub fn check(
                     Some((c, ar)) => (c.as_ref(), *ar),
                     None => break,
                 },
-                None => (batch.column(acol).as_ref(), r),
+                None => (scol.as_deref().expect("checked above"), r),
             };
             arow += 1;
-            let p = decode(pcol, r, &grid.text, n, &mut pc)
-                .map(|()| &pc[..])
-                .map_err(|e| e.to_string());
-            let a = decode(acol_ref, ar, &grid.label_text, n, &mut ac)
-                .map(|()| &ac[..])
-                .map_err(|e| match e {
-                    RecordError::Csv(m) if m.contains("null") => "no answer (null)".to_string(),
-                    e => e.to_string(),
-                });
+            let p = decode(
+                pcol.as_ref(),
+                r,
+                &grid.text,
+                n,
+                &mut pc,
+                plan.kind.row_name(),
+            )
+            .map(|()| &pc[..])
+            .map_err(|e| e.to_string());
+            let a = decode(
+                acol_ref,
+                ar,
+                &grid.label_text,
+                n,
+                &mut ac,
+                plan.kind.row_name(),
+            )
+            .map(|()| &ac[..])
+            .map_err(|e| match e {
+                RecordError::Table { reason, .. } if reason == NULL_VALUE => {
+                    "no answer (null)".to_string()
+                }
+                e => e.to_string(),
+            });
             super::record(&mut report, row, super::check_row(grid.boxes, p, a));
             row += 1;
         }

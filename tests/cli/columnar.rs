@@ -495,8 +495,12 @@ mod tables {
 
     use arrow_array::builder::{FixedSizeListBuilder, ListBuilder, UInt8Builder};
     use arrow_array::cast::AsArray;
-    use arrow_array::types::{Int64Type, UInt8Type};
-    use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
+    use arrow_array::types::{Int64Type, Int8Type, UInt16Type, UInt8Type};
+    use arrow_array::{
+        Array, ArrayRef, DictionaryArray, Int64Array, LargeStringArray, NullArray, RecordBatch,
+        StringArray,
+    };
+    use arrow_schema::DataType;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     use parquet::arrow::ArrowWriter;
     use parquet::basic::Compression;
@@ -957,6 +961,472 @@ mod tables {
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert!(!o.stdout.starts_with(b"ARROW1"));
         check_out(&[read_ipc(&o.stdout)]);
+    }
+
+    /// The strings of a Utf8 or LargeUtf8 column.
+    fn any_strings(col: &ArrayRef) -> Vec<Option<String>> {
+        match col.data_type() {
+            DataType::LargeUtf8 => col
+                .as_string::<i64>()
+                .iter()
+                .map(|v| v.map(str::to_string))
+                .collect(),
+            _ => strings(col),
+        }
+    }
+
+    /// The values of a dictionary-encoded string column, row by row.
+    fn dictionary_strings(col: &ArrayRef) -> Vec<Option<String>> {
+        let d = col.as_any_dictionary();
+        let values = any_strings(d.values());
+        let keys = d.normalized_keys();
+        (0..col.len())
+            .map(|i| col.is_valid(i).then(|| values[keys[i]].clone().unwrap()))
+            .collect()
+    }
+
+    /// pandas `category` columns are dictionary-encoded strings: read as
+    /// their values (here int8 keys over strings for the puzzles, uint16
+    /// keys over large strings for the labels), in Parquet and Arrow IPC.
+    /// The puzzle column comes back as it went in; the solution column as
+    /// plain strings of its values: valid labels byte for byte, null ones
+    /// filled, the wrong one kept and reported. A label column of type Null
+    /// is all null: filled with strings.
+    #[test]
+    fn dictionary_and_null_typed_columns() {
+        let set = fixtures(3, 12, 65, 21);
+        let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let mut labels: Vec<Option<String>> = set.iter().map(|(_, g)| Some(digits(g))).collect();
+        for k in [1, 4, 7, 10] {
+            labels[k] = None;
+        }
+        let mut wrong = set[2].1.clone();
+        wrong.swap(0, 1);
+        labels[2] = Some(digits(&wrong));
+        let pz: DictionaryArray<Int8Type> = puzzles.iter().map(String::as_str).collect();
+        let plain_labels: DictionaryArray<UInt16Type> =
+            labels.iter().map(|l| l.as_deref()).collect();
+        let large: ArrayRef = Arc::new(LargeStringArray::from(
+            (0..plain_labels.values().len())
+                .map(|i| plain_labels.values().as_string::<i32>().value(i))
+                .collect::<Vec<_>>(),
+        ));
+        let lb =
+            DictionaryArray::<UInt16Type>::try_new(plain_labels.keys().clone(), large).unwrap();
+        let input = batch(vec![
+            ("puzzle", Arc::new(pz) as ArrayRef),
+            ("solution", Arc::new(lb)),
+        ]);
+        let in_types: Vec<DataType> = input
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let pq = dir.path().join("cat.parquet");
+        write_parquet(&pq, &input, 5, Compression::SNAPPY);
+        let ipc = dir.path().join("cat.arrow");
+        std::fs::write(&ipc, ipc_bytes(std::slice::from_ref(&input), false)).unwrap();
+        for path in [&pq, &ipc] {
+            let ext = path.extension().unwrap().to_str().unwrap();
+            let out = dir.path().join(format!("out.{ext}"));
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{ext}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "{}:row 2: existing solution is wrong",
+                    path.display()
+                )),
+                "{ext}: {err}"
+            );
+            assert!(err.contains("12 records, 11 solved, 1 bad"), "{ext}: {err}");
+            let got = if ext == "parquet" {
+                read_parquet(&out).0
+            } else {
+                let b = read_ipc(&std::fs::read(&out).unwrap());
+                arrow_select::concat::concat_batches(&b[0].schema(), &b).unwrap()
+            };
+            assert_eq!(
+                got.column(0).data_type(),
+                &in_types[0],
+                "{ext}: puzzle kept"
+            );
+            assert_eq!(
+                dictionary_strings(got.column(0)),
+                puzzles.iter().cloned().map(Some).collect::<Vec<_>>(),
+                "{ext}"
+            );
+            assert_eq!(got.column(1).data_type(), &DataType::LargeUtf8, "{ext}");
+            let sol = any_strings(got.column(1));
+            for (k, (p, _)) in set.iter().enumerate() {
+                match &labels[k] {
+                    Some(l) => assert_eq!(sol[k].as_ref(), Some(l), "{ext} row {k}: label kept"),
+                    None => assert_valid(3, p, &cells(sol[k].as_ref().unwrap(), "", "123456789")),
+                }
+            }
+            let o = run(&["check", out.to_str().unwrap()], b"");
+            assert!(
+                stdout(&o).contains("12 records checked, 11 good, 1 bad"),
+                "{ext}: {}",
+                stdout(&o)
+            );
+        }
+        // A `category` puzzle column without labels gets a plain `solution`.
+        let alone = dir.path().join("alone.parquet");
+        write_parquet(
+            &alone,
+            &input.project(&[0]).unwrap(),
+            100,
+            Compression::SNAPPY,
+        );
+        let out = dir.path().join("alone.out.parquet");
+        let o = solve(&[alone.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let (got, _, _) = read_parquet(&out);
+        assert_eq!(got.column(1).data_type(), &DataType::Utf8);
+        for ((p, _), s) in set.iter().zip(strings(got.column(1))) {
+            assert_valid(3, p, &cells(&s.unwrap(), "", "123456789"));
+        }
+        // A solution column of type Null: every row filled, as strings.
+        let nulls = batch(vec![
+            (
+                "puzzle",
+                Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+            ),
+            ("solution", Arc::new(NullArray::new(puzzles.len()))),
+        ]);
+        let npq = dir.path().join("null.parquet");
+        write_parquet(&npq, &nulls, 100, Compression::SNAPPY);
+        let nipc = dir.path().join("null.arrows");
+        std::fs::write(&nipc, ipc_bytes(std::slice::from_ref(&nulls), true)).unwrap();
+        for path in [&npq, &nipc] {
+            let out = dir.path().join("null.out.parquet");
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let (got, _, _) = read_parquet(&out);
+            assert_eq!(got.column(1).data_type(), &DataType::Utf8);
+            assert_eq!(strings(got.column(0)).len(), puzzles.len());
+            for ((p, _), s) in set.iter().zip(strings(got.column(1))) {
+                assert_valid(3, p, &cells(&s.unwrap(), "", "123456789"));
+            }
+        }
+    }
+
+    /// The grid size of a list column is the one most of its first lists
+    /// have: a short list in row 0 is one bad row like any other, the rest
+    /// are solved. Only when no list has a grid's size does the run stop,
+    /// naming the file and the column.
+    #[test]
+    fn a_short_list_in_row_0_is_one_bad_row() {
+        let set = fixtures(3, 10, 60, 22);
+        let mut rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+        rows[0] = vec![1, 2, 3];
+        rows[6] = vec![4; 82];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("short.parquet");
+        write_parquet(
+            &path,
+            &batch(vec![("puzzle", u8_lists(&rows))]),
+            100,
+            Compression::SNAPPY,
+        );
+        let out = dir.path().join("out.parquet");
+        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        let name = path.display().to_string();
+        assert!(
+            err.contains(&format!("{name}:row 0: expected 81 cells, found 3")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("{name}:row 6: expected 81 cells, found 82")),
+            "{err}"
+        );
+        assert!(err.contains("10 records, 8 solved, 2 bad"), "{err}");
+        let (got, _, _) = read_parquet(&out);
+        let sol = list_rows(got.column(1));
+        assert_eq!(
+            list_rows(got.column(0)),
+            rows.iter().cloned().map(Some).collect::<Vec<_>>()
+        );
+        for (k, p) in rows.iter().enumerate() {
+            match k {
+                0 | 6 => assert_eq!(sol[k], None, "row {k}"),
+                _ => assert_valid(3, p, sol[k].as_ref().unwrap()),
+            }
+        }
+        // No list of a grid's size: a usage error naming file and column.
+        let odd = dir.path().join("odd.parquet");
+        let lists = u8_lists(&[vec![1, 2, 3], vec![0; 80], vec![0; 3]]);
+        write_parquet(
+            &odd,
+            &batch(vec![("quiz", lists)]),
+            100,
+            Compression::SNAPPY,
+        );
+        let oout = dir.path().join("odd.out.parquet");
+        let o = solve(&[odd.to_str().unwrap(), "-o", oout.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{}: column \"quiz\": cannot tell the grid size: its first 3 puzzles have 3, 80 cells",
+                odd.display()
+            )),
+            "{err}"
+        );
+        assert!(!oout.exists());
+        // A size that --box rules out is the same error.
+        let o = solve(&[
+            path.to_str().unwrap(),
+            "-o",
+            oout.to_str().unwrap(),
+            "--box",
+            "4x4",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("cannot tell the grid size") && err.contains("256 for --box 4x4"),
+            "{err}"
+        );
+    }
+
+    /// Column names come from the file: in messages they are escaped and
+    /// cut like any input bytes, never printed raw.
+    #[test]
+    fn column_names_in_messages_are_escaped_and_cut() {
+        let evil = format!("\x1b[31m{}", "x".repeat(300));
+        let input = batch(vec![
+            (
+                evil.as_str(),
+                Arc::new(StringArray::from(vec!["a"])) as ArrayRef,
+            ),
+            ("note\n", Arc::new(StringArray::from(vec!["b"]))),
+        ]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("names.parquet");
+        write_parquet(&path, &input, 100, Compression::SNAPPY);
+        let out = dir.path().join("out.parquet");
+        for extra in [vec![], vec!["--column", "\x1b]0;title\x07"]] {
+            let mut args = vec![path.to_str().unwrap(), "-o", out.to_str().unwrap()];
+            args.extend(extra.iter().copied());
+            let o = solve(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+            assert!(
+                err.contains(
+                    r#""\x1b[31mxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." (305 bytes) (Utf8)"#
+                ),
+                "{err}"
+            );
+            assert!(err.contains(r#""note\n" (Utf8)"#), "{err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.len() < 300, "{} bytes: {err}", err.len());
+        }
+    }
+
+    /// A null puzzle is one bad row, named by its row and its format (it
+    /// used to say `bad CSV row`).
+    #[test]
+    fn a_null_puzzle_names_its_row_and_format() {
+        let set = fixtures(3, 5, 60, 23);
+        let mut puzzles: Vec<Option<String>> = set.iter().map(|(p, _)| Some(digits(p))).collect();
+        puzzles[0] = None;
+        puzzles[3] = None;
+        let input = batch(vec![(
+            "puzzle",
+            Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+        )]);
+        let dir = tempfile::tempdir().unwrap();
+        let pq = dir.path().join("n.parquet");
+        write_parquet(&pq, &input, 100, Compression::SNAPPY);
+        let ipc = dir.path().join("n.arrow");
+        std::fs::write(&ipc, ipc_bytes(&[input], false)).unwrap();
+        for (path, format) in [(&pq, "Parquet"), (&ipc, "Arrow")] {
+            let out = dir.path().join("out.parquet");
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{err}");
+            for row in [0, 3] {
+                assert!(
+                    err.contains(&format!(
+                        "{}:row {row}: bad {format} row: no puzzle (null)",
+                        path.display()
+                    )),
+                    "{err}"
+                );
+            }
+            assert!(!err.contains("CSV"), "{err}");
+            let (got, _, _) = read_parquet(&out);
+            for ((p, _), s) in set.iter().zip(strings(got.column(1))).skip(1) {
+                if let Some(s) = s {
+                    assert_valid(3, p, &cells(&s, "", "123456789"));
+                }
+            }
+            assert_eq!(
+                strings(got.column(1))
+                    .iter()
+                    .filter(|s| s.is_some())
+                    .count(),
+                3
+            );
+        }
+    }
+
+    /// A Parquet file truncated under the run: `FILE: the file shrank while
+    /// being read` (as for text), exit 2, nothing left behind; never the
+    /// parquet crate's `Failed to splice column data, expected
+    /// {read_length} got {write_length}`.
+    #[cfg(unix)]
+    #[test]
+    fn a_parquet_file_that_shrinks_is_a_clear_error() {
+        let text = std::fs::read_to_string(data("17_clue_sub.txt")).unwrap();
+        let lines: Vec<&str> = puzzle_lines(&text);
+        let puzzles: Vec<&str> = lines
+            .iter()
+            .copied()
+            .cycle()
+            .take(lines.len() * 100)
+            .collect();
+        let input = batch(vec![(
+            "puzzle",
+            Arc::new(StringArray::from(puzzles)) as ArrayRef,
+        )]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.parquet");
+        write_parquet(&path, &input, 16384, Compression::SNAPPY);
+        let size = std::fs::metadata(&path).unwrap().len();
+        let out = dir.path().join("out.parquet");
+        let child = Std::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
+            .args([
+                "solve",
+                "-j",
+                "1",
+                path.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let names = || -> Vec<String> {
+            let mut v: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            v.sort();
+            v
+        };
+        let start = std::time::Instant::now();
+        while !names().iter().any(|n| n.ends_with(".tmp")) {
+            assert!(start.elapsed().as_secs() < 60, "no temporary file");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(size / 3)
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{}: the file shrank while being read",
+                path.display()
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("_length}"), "{err}");
+        assert_eq!(names(), vec!["big.parquet".to_string()]);
+    }
+
+    /// What pandas writes for `astype('category')` and `solution=None`, to
+    /// Parquet and Feather, solved and read back by pandas: the puzzles as
+    /// they were, every answer valid, every given label kept.
+    #[test]
+    fn pandas_category_and_none_columns() {
+        let Some(py) = python_with("pandas, pyarrow") else {
+            return;
+        };
+        let set = fixtures(3, 12, 62, 24);
+        let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let labels: Vec<Option<String>> = set
+            .iter()
+            .enumerate()
+            .map(|(k, (_, g))| (k % 3 == 0).then(|| digits(g)))
+            .collect();
+        let py_labels: Vec<String> = labels
+            .iter()
+            .map(|l| l.as_ref().map_or("None".into(), |s| format!("{s:?}")))
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!(
+            "import pandas as pd\n\
+             q = {puzzles:?}\n\
+             s = [{}]\n\
+             cat = pd.DataFrame({{'puzzle': pd.Series(q).astype('category')}})\n\
+             cat.to_parquet('cat.parquet')\n\
+             cat.to_feather('cat.feather')\n\
+             lab = pd.DataFrame({{'puzzle': pd.Series(q).astype('category'), 'solution': pd.Series(s).astype('category')}})\n\
+             lab.to_parquet('catlab.parquet', row_group_size=5)\n\
+             lab.to_feather('catlab.feather')\n\
+             none = pd.DataFrame({{'puzzle': q, 'solution': None}})\n\
+             none.to_parquet('none.parquet')\n\
+             none.to_feather('none.feather')\n",
+            py_labels.join(", ")
+        );
+        let o = Std::new(&py)
+            .arg("-c")
+            .arg(script)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        for (input, labelled) in [
+            ("cat.parquet", false),
+            ("cat.feather", false),
+            ("catlab.parquet", true),
+            ("catlab.feather", true),
+            ("none.parquet", false),
+            ("none.feather", false),
+        ] {
+            let out = dir.path().join(format!("out-{input}"));
+            let o = solve(&[
+                dir.path().join(input).to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+            let o = Std::new(&py)
+                .arg("-c")
+                .arg(
+                    "import pandas as pd, sys\nf = sys.argv[1]\n\
+                     d = pd.read_parquet(f) if f.endswith('.parquet') else pd.read_feather(f)\n\
+                     for p, s in zip(d['puzzle'].astype(str), d['solution']): print(p, s)",
+                )
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let text = String::from_utf8(o.stdout).unwrap();
+            assert_eq!(text.lines().count(), puzzles.len(), "{input}");
+            for (k, line) in text.lines().enumerate() {
+                let (p, s) = line.split_once(' ').unwrap();
+                assert_eq!(p, puzzles[k], "{input} row {k}");
+                assert_valid(3, &set[k].0, &cells(s, "", "123456789"));
+                if let (true, Some(l)) = (labelled, &labels[k]) {
+                    assert_eq!(s, l, "{input} row {k}: label kept");
+                }
+            }
+        }
     }
 
     #[test]
