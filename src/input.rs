@@ -166,19 +166,7 @@ pub struct Pause {
 impl Pause {
     /// True when the next read would block: the input's writer has paused.
     pub fn paused(&self) -> bool {
-        #[cfg(unix)]
-        if let Some(fd) = &self.fd {
-            use std::os::fd::AsRawFd;
-            let mut p = libc::pollfd {
-                fd: fd.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd, count 1, no timeout; poll only
-            // writes `revents`.
-            return unsafe { libc::poll(&mut p, 1, 0) } == 0;
-        }
-        false
+        !self.ready_within(0)
     }
 
     /// True when a read would not block within `ms` milliseconds (data,

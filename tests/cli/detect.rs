@@ -71,14 +71,18 @@ fn a_count_line_counts_only_before_grids_and_only_when_it_matches() {
                 + "\n"
         })
         .collect();
+    // A run that answered both grids, each checked on its own.
+    let answered_both = |o: &std::process::Output| {
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+        let out = stdout(o);
+        let blocks: Vec<&str> = out.split("\n\n").collect();
+        assert_eq!(blocks.len(), 2);
+        for (p, b) in ps.iter().zip(blocks) {
+            assert_valid(3, p, &cells(&b.replace('\n', ""), "", "123456789"));
+        }
+    };
     let o = run(&["solve"], format!("2\n{grid}").as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    let blocks: Vec<&str> = out.split("\n\n").collect();
-    assert_eq!(blocks.len(), 2);
-    for (p, b) in ps.iter().zip(blocks) {
-        assert_valid(3, p, &cells(&b.replace('\n', ""), "", "123456789"));
-    }
+    answered_both(&o);
     let o = run(&["solve"], format!("3\n{grid}").as_bytes());
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -136,13 +140,7 @@ fn a_count_line_counts_only_before_grids_and_only_when_it_matches() {
     stdin.write_all(grid.as_bytes()).unwrap();
     drop(stdin);
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    let blocks: Vec<&str> = out.split("\n\n").collect();
-    assert_eq!(blocks.len(), 2);
-    for (p, b) in ps.iter().zip(blocks) {
-        assert_valid(3, p, &cells(&b.replace('\n', ""), "", "123456789"));
-    }
+    answered_both(&o);
 }
 
 #[test]
