@@ -372,6 +372,17 @@ fn groups(cellg: &[[u32; 4]], n: u32, n_inv: u64, v: u32) -> [u32; 4] {
     [a + d, b + (d << 6), c + (d << 6), e + (d << 6)]
 }
 
+/// The value of literal `l` under the assignment `val`.
+#[inline(always)]
+fn lit_value(val: &[i8], l: u32) -> i8 {
+    let v = val[(l >> 1) as usize];
+    if l & 1 == 0 {
+        v
+    } else {
+        -v
+    }
+}
+
 /// Adds `w` to the watches of literal `l`.
 #[inline(always)]
 fn watch(watches: &mut [Vec<Watch>], watched: &mut [u64], l: u32, w: Watch) {
@@ -407,12 +418,7 @@ struct Prop<'a> {
 impl Prop<'_> {
     #[inline(always)]
     fn lit_value(&self, l: u32) -> i8 {
-        let v = self.val[(l >> 1) as usize];
-        if l & 1 == 0 {
-            v
-        } else {
-            -v
-        }
+        lit_value(&*self.val, l)
     }
 
     #[inline(always)]
@@ -677,12 +683,7 @@ impl Solver {
     }
 
     fn lit_value(&self, l: u32) -> i8 {
-        let v = self.val[(l >> 1) as usize];
-        if l & 1 == 0 {
-            v
-        } else {
-            -v
-        }
+        lit_value(&self.val, l)
     }
 
     fn decision_level(&self) -> u32 {
