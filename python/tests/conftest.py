@@ -22,3 +22,28 @@ def cli():
         pytest.fail("no sudoku-bulk binary: run `cargo build` first (scripts/test.sh does)")
     # The newest build, so a stale release binary does not shadow a fresh debug one.
     return str(max(found, key=lambda p: p.stat().st_mtime))
+
+
+# pyarrow 26 now and then aborts while the interpreter shuts down, after all
+# the work is done ("terminate called without an active exception": a native
+# thread pool torn down with a worker alive; apache/arrow#34314; about one
+# Parquet-reading process in 400 on these machines). pytest's own exit status
+# is what counts, so once every other plugin has finished, leave with it
+# without running the interpreter's teardown.
+_exit_status = None
+
+
+def pytest_sessionfinish(session, exitstatus):
+    global _exit_status
+    _exit_status = int(exitstatus)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    if _exit_status is None:
+        return
+    import sys
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(_exit_status)

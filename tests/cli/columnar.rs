@@ -3,7 +3,8 @@
 //! when a Python with them is at hand: `$SUDOKU_BULK_PYTHON` or `python3`),
 //! solved by the real binary, every answer checked by `assert_valid`.
 
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::Command as Std;
 
 use crate::util::*;
@@ -434,6 +435,27 @@ fn python_with(modules: &str) -> Option<PathBuf> {
     ok.then_some(py)
 }
 
+/// Runs a Python `script` in `dir` with `args` and returns its output,
+/// asserting that it succeeded. The script ends with `os._exit(0)` once its
+/// output is flushed: pyarrow 26 now and then aborts while the interpreter
+/// shuts down (`terminate called without an active exception`, about one
+/// Parquet-reading process in 400 here; apache/arrow#34314), after the work
+/// is done. A script that raises still fails with its traceback.
+fn run_python(py: &Path, script: &str, dir: &Path, args: &[&OsStr]) -> Vec<u8> {
+    let o = Std::new(py)
+        .arg("-c")
+        .arg(format!(
+            "{script}\nimport os as _os, sys as _sys\n\
+             _sys.stdout.flush(); _sys.stderr.flush(); _os._exit(0)\n"
+        ))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o.stdout
+}
+
 #[test]
 fn arrays_written_and_read_by_numpy() {
     let Some(py) = python_with("numpy") else {
@@ -448,13 +470,7 @@ fn arrays_written_and_read_by_numpy() {
          np.save('b.npy', q.reshape(-1, 9, 9).astype(np.uint8))\n\
          np.save('c.npy', q.astype(np.int16)[::2])\n"
     );
-    let o = Std::new(&py)
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_python(&py, &script, dir.path(), &[]);
     for (input, step) in [("a.npy", 1), ("b.npy", 1), ("c.npy", 2)] {
         let out = dir.path().join(format!("out-{input}"));
         let o = solve(&[
@@ -464,15 +480,8 @@ fn arrays_written_and_read_by_numpy() {
         ]);
         assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
         // NumPy reads the answer back with the input's dtype and shape.
-        let o = Std::new(&py)
-            .arg("-c")
-            .arg("import numpy as np, sys\na = np.load(sys.argv[1]); b = np.load(sys.argv[2])\nassert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, b.dtype, a.shape, b.shape)\nfor r in b.reshape(len(b), -1): print(''.join(map(str, r)))")
-            .arg(dir.path().join(input))
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let text = String::from_utf8(o.stdout).unwrap();
+        let stdout = run_python(&py, "import numpy as np, sys\na = np.load(sys.argv[1]); b = np.load(sys.argv[2])\nassert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, b.dtype, a.shape, b.shape)\nfor r in b.reshape(len(b), -1): print(''.join(map(str, r)))", dir.path(), &[dir.path().join(input).as_ref(), out.as_ref()]);
+        let text = String::from_utf8(stdout).unwrap();
         let puzzles: Vec<&Vec<u8>> = rows.iter().step_by(step).collect();
         assert_eq!(text.lines().count(), puzzles.len());
         for (line, p) in text.lines().zip(puzzles) {
@@ -1383,13 +1392,7 @@ mod tables {
              none.to_feather('none.feather')\n",
             py_labels.join(", ")
         );
-        let o = Std::new(&py)
-            .arg("-c")
-            .arg(script)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        run_python(&py, &script, dir.path(), &[]);
         for (input, labelled) in [
             ("cat.parquet", false),
             ("cat.feather", false),
@@ -1405,18 +1408,15 @@ mod tables {
                 out.to_str().unwrap(),
             ]);
             assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
-            let o = Std::new(&py)
-                .arg("-c")
-                .arg(
-                    "import pandas as pd, sys\nf = sys.argv[1]\n\
+            let stdout = run_python(
+                &py,
+                "import pandas as pd, sys\nf = sys.argv[1]\n\
                      d = pd.read_parquet(f) if f.endswith('.parquet') else pd.read_feather(f)\n\
                      for p, s in zip(d['puzzle'].astype(str), d['solution']): print(p, s)",
-                )
-                .arg(&out)
-                .output()
-                .unwrap();
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-            let text = String::from_utf8(o.stdout).unwrap();
+                dir.path(),
+                &[out.as_ref()],
+            );
+            let text = String::from_utf8(stdout).unwrap();
             assert_eq!(text.lines().count(), puzzles.len(), "{input}");
             for (k, line) in text.lines().enumerate() {
                 let (p, s) = line.split_once(' ').unwrap();
@@ -1447,13 +1447,7 @@ mod tables {
              t2 = t.cast(pa.schema([('id', pa.int64()), ('quizzes', pa.large_string()), ('grid', pa.list_(pa.int8()))]))\n\
              pq.write_table(t2, 'c.parquet')\n"
         );
-        let o = Std::new(&py)
-            .arg("-c")
-            .arg(script)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        run_python(&py, &script, dir.path(), &[]);
         for (input, args) in [
             ("a.parquet", vec![]),
             ("b.feather", vec![]),
@@ -1481,14 +1475,8 @@ mod tables {
             out.to_str().unwrap(),
         ]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let o = Std::new(&py)
-            .arg("-c")
-            .arg("import pyarrow.parquet as pq, sys\nt = pq.read_table(sys.argv[1])\nprint(t.num_rows, pq.ParquetFile(sys.argv[1]).metadata.num_row_groups)\nfor q, s in zip(t['quizzes'].to_pylist(), t['solution'].to_pylist()): print(q, s)")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let text = String::from_utf8(o.stdout).unwrap();
+        let stdout = run_python(&py, "import pyarrow.parquet as pq, sys\nt = pq.read_table(sys.argv[1])\nprint(t.num_rows, pq.ParquetFile(sys.argv[1]).metadata.num_row_groups)\nfor q, s in zip(t['quizzes'].to_pylist(), t['solution'].to_pylist()): print(q, s)", dir.path(), &[out.as_ref()]);
+        let text = String::from_utf8(stdout).unwrap();
         let mut lines = text.lines();
         assert_eq!(lines.next(), Some("12 3"));
         for (line, p) in lines.zip(&puzzles) {
