@@ -47,8 +47,10 @@ for t in "${targets[@]}"; do
     # nothing of theirs we need. Count from the workers' logs when present.
     logs=("$log")
     if compgen -G "fuzz-*.log" >/dev/null; then logs=(fuzz-*.log); fi
-    execs=$(grep -h "stat::number_of_executed_units" "${logs[@]}" | awk '{s += $2} END {print s + 0}')
-    rate=$(grep -h "stat::average_exec_per_sec" "${logs[@]}" | awk '{s += $2} END {print s + 0}')
+    # A target that stops early (a finding in the seed corpus, an abort)
+    # prints no stats: count 0 rather than let grep's status end the script.
+    execs=$(cat "${logs[@]}" | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
+    rate=$(cat "${logs[@]}" | awk '/stat::average_exec_per_sec/ {s += $2} END {print s + 0}')
     rm -f fuzz-*.log
     printf '%-12s %12s execs %8s execs/s  %s\n' "$t" "$execs" "$rate" "$result"
     [ "$result" = ok ] || tail -40 "$log"

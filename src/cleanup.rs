@@ -99,6 +99,15 @@ pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 /// Installs the signal handlers and the panic hook. Called once by `main`.
 pub fn install() {
+    install_panic_hook();
+    install_signal_handlers();
+}
+
+/// The panic hook alone: silent for panics [`contain`] turns into errors,
+/// else it removes the temporary output and runs the previous hook. The
+/// fuzz targets take only this, so that libFuzzer's own signal handlers
+/// stay in place and an abort is saved as a finding.
+pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if CONTAINED.with(Cell::get) {
@@ -108,6 +117,9 @@ pub fn install() {
         remove_temp();
         previous(info);
     }));
+}
+
+fn install_signal_handlers() {
     #[cfg(unix)]
     // SAFETY: the handlers only call async-signal-safe functions and read
     // atomics; the sigaction structs are fully initialised.

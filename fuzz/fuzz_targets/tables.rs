@@ -10,9 +10,10 @@ use sudoku_bulk::columnar::{sniff, table, CheckSpec, Data, Kind};
 fuzz_target!(|data: &[u8]| {
     // The CLI's panic hook: a panic the readers contain (a malformed file
     // that arrow-ipc or parquet panics on) is an error, not a finding; any
-    // other panic still reaches libFuzzer's hook.
+    // other panic still reaches libFuzzer's hook. Not the CLI's signal
+    // handlers: an abort must reach libFuzzer to be saved as a finding.
     static HOOK: std::sync::Once = std::sync::Once::new();
-    HOOK.call_once(sudoku_bulk::cleanup::install);
+    HOOK.call_once(sudoku_bulk::cleanup::install_panic_hook);
     let Some(kind) = sniff(data) else {
         return;
     };
