@@ -62,19 +62,135 @@ fn open_unguarded<'a>(
             (r.schema(), Box::new(r.map(mark)))
         }
         (Kind::ArrowStream, Data::Stream(lock)) => {
-            let r = arrow_ipc::reader::StreamReader::try_new(lock, None).map_err(bad)?;
+            let r =
+                arrow_ipc::reader::StreamReader::try_new(Framed::new(lock), None).map_err(bad)?;
             (r.schema(), Box::new(r.map(mark)))
         }
         (k, _) => anyhow::bail!("{name}: {} needs a whole file", k.name()),
     })
 }
 
+/// An Arrow IPC stream read from a pipe, handed to arrow-ipc one whole
+/// message at a time. arrow-ipc allocates the body a message claims before
+/// reading it, and a stream cannot be checked ahead as a file is
+/// ([`check_lengths`]): a damaged or hostile stream claiming a 20 TB body
+/// aborted the process. Here each message's metadata and body are first
+/// read into a buffer that grows only with the bytes that really come, so
+/// a claim the stream does not back ends as an error naming the byte, and
+/// what arrow-ipc then allocates is there. The cost is one copy of each
+/// message (batches are read one at a time, so one message is held twice
+/// at most).
+struct Framed<R> {
+    inner: R,
+    /// The current message (from its continuation marker on) and how much
+    /// of it arrow-ipc has read.
+    buf: Vec<u8>,
+    at: usize,
+    /// Stream offset of `buf[0]`, for messages.
+    pos: u64,
+    /// The end-of-stream marker or the end of the input was met: what is
+    /// left is served, then end of file.
+    done: bool,
+}
+
+impl<R: std::io::BufRead> Framed<R> {
+    fn new(inner: R) -> Self {
+        Framed {
+            inner,
+            buf: Vec::new(),
+            at: 0,
+            pos: 0,
+            done: false,
+        }
+    }
+
+    /// Appends up to `k` bytes of the input to `buf`; how many there were.
+    fn take(&mut self, k: u64) -> std::io::Result<u64> {
+        let mut got = 0;
+        while got < k {
+            let chunk = match self.inner.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            let n = chunk.len().min((k - got) as usize);
+            self.buf.extend_from_slice(&chunk[..n]);
+            self.inner.consume(n);
+            got += n as u64;
+        }
+        Ok(got)
+    }
+
+    /// Reads the next message into `buf`. A short word or metadata is left
+    /// for arrow-ipc to report; a body shorter than its claim is an error.
+    fn next_message(&mut self) -> std::io::Result<()> {
+        self.pos += self.buf.len() as u64;
+        self.buf.clear();
+        self.at = 0;
+        let word = |b: &[u8]| u32::from_le_bytes(b[b.len() - 4..].try_into().expect("4 bytes"));
+        if self.take(4)? < 4 {
+            self.done = true;
+            return Ok(());
+        }
+        let mut len = word(&self.buf);
+        if len == 0xFFFF_FFFF {
+            if self.take(4)? < 4 {
+                self.done = true;
+                return Ok(());
+            }
+            len = word(&self.buf);
+        }
+        if len == 0 || self.take(u64::from(len))? < u64::from(len) {
+            self.done = true;
+            return Ok(());
+        }
+        let meta = &self.buf[self.buf.len() - len as usize..];
+        let Ok(message) = arrow_ipc::root_as_message(meta) else {
+            // Not a message: arrow-ipc says why.
+            self.done = true;
+            return Ok(());
+        };
+        let body = message.bodyLength();
+        let bad = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+        let at = self.pos;
+        let body = u64::try_from(body).map_err(|_| {
+            bad(format!(
+                "message at byte {at} claims a body of {body} bytes"
+            ))
+        })?;
+        let got = self.take(body)?;
+        if got < body {
+            return Err(bad(format!(
+                "message at byte {at} claims a body of {body} bytes, the stream ends after {got}"
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl<R: std::io::BufRead> std::io::Read for Framed<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.buf.len() {
+            if self.done {
+                return Ok(0);
+            }
+            self.next_message()?;
+        }
+        let n = out.len().min(self.buf.len() - self.at);
+        out[..n].copy_from_slice(&self.buf[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
 /// Checks that every message (and, in a file, every block its footer
 /// lists) fits in `data` before arrow-ipc reads it: the reader allocates
 /// what a message claims up front, so a length of terabytes in a damaged
-/// file aborted the process (found by fuzz/tables). Streams from stdin
-/// cannot be checked ahead; a claim past the end there fails as a short
-/// read, or (past the memory of the machine) aborts.
+/// file aborted the process (found by fuzz/tables). Streams from a pipe
+/// are checked message by message as they come ([`Framed`]).
 fn check_lengths(data: &[u8]) -> Result<(), String> {
     let word = |at: usize| -> Option<u32> {
         Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?))

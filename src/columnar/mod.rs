@@ -32,6 +32,8 @@ use crate::record::{Outcome, Verdict};
 pub mod npy;
 
 #[cfg(feature = "columnar")]
+mod footer;
+#[cfg(feature = "columnar")]
 pub mod ipc;
 #[cfg(feature = "columnar")]
 pub mod parquet;

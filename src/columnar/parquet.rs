@@ -18,6 +18,7 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
+use super::footer;
 use super::table::{Batches, Item};
 use super::Data;
 
@@ -264,6 +265,15 @@ fn open_unguarded<'a>(
     name: &str,
     data: Data<'a>,
 ) -> anyhow::Result<(SchemaRef, Batches<'a>, WriterProperties, Input)> {
+    // The footer is checked before the parquet crate sizes buffers from it.
+    let whole = match &data {
+        Data::File(_, bytes) => Some(*bytes),
+        Data::Owned(v) => Some(v.as_slice()),
+        Data::Stream(_) => None,
+    };
+    if let Some(bytes) = whole {
+        footer::check(bytes).map_err(|why| anyhow::anyhow!("{name}: bad Parquet file: {why}"))?;
+    }
     let source = match data {
         Data::File(path, bytes) => {
             let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
