@@ -654,20 +654,17 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Most worker threads per core: more only adds switching (`-j 2048` took
-/// 50 s against 0.3 s for `-j 2` on 2 cores).
-const THREADS_PER_CORE: usize = 4;
-
-/// `-j N`, or all cores; capped at `THREADS_PER_CORE` × cores with a note.
+/// `-j N`, or all cores; capped at [`crate::pipeline::max_threads`] with a note.
 fn threads(asked: Option<u16>) -> usize {
     let cores = default_threads();
     let Some(n) = asked.map(usize::from) else {
         return cores;
     };
-    let cap = cores * THREADS_PER_CORE;
+    let cap = crate::pipeline::max_threads();
     if n > cap {
         eprintln!(
-            "sudoku-bulk: note: -j {n} lowered to {cap} ({THREADS_PER_CORE} per core on {cores} cores)"
+            "sudoku-bulk: note: -j {n} lowered to {cap} ({} per core on {cores} cores)",
+            crate::pipeline::THREADS_PER_CORE
         );
         return cap;
     }

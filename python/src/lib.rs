@@ -88,7 +88,10 @@ fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
     static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
     let threads = match threads {
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-        Some(t) => t,
+        // As the CLI's -j: more than a few per core only adds switching,
+        // and each count asked for keeps its pool (threads=2**40 tried to
+        // start that many).
+        Some(t) => t.min(sudoku_bulk::pipeline::max_threads()),
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let pid = std::process::id();

@@ -1,6 +1,8 @@
 """NumPy arrays in, arrays of the same shape and dtype out; every answer
 checked by the NumPy-only checker in helpers.py."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -181,6 +183,22 @@ def test_thread_counts_give_identical_answers(puzzles):
     one = sudoku_bulk.solve(puzzles, threads=1)
     assert (sudoku_bulk.solve(puzzles, threads=2) == one).all()
     assert (sudoku_bulk.solve(puzzles) == one).all()
+
+
+def _threads_now():
+    with open("/proc/self/status") as f:
+        return int(next(l for l in f if l.startswith("Threads:")).split()[1])
+
+
+def test_a_huge_thread_count_is_lowered_as_the_cli_does(puzzles):
+    one = sudoku_bulk.solve(puzzles, threads=1)
+    before = _threads_now()
+    # Was an attempt to start 2**40 threads (the machine ground to a halt).
+    assert (sudoku_bulk.solve(puzzles, threads=2**40) == one).all()
+    assert (sudoku_bulk.solve(puzzles, threads=2**40 - 1) == one).all()
+    cap = 4 * (os.cpu_count() or 1)
+    # Both counts share the capped pool: at most one new pool of `cap`.
+    assert _threads_now() - before <= cap
 
 
 def test_empty_input():
