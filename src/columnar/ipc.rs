@@ -20,10 +20,7 @@ pub fn open<'a>(
     kind: Kind,
     data: Data<'a>,
 ) -> anyhow::Result<(SchemaRef, Box<dyn Iterator<Item = Item> + 'a>)> {
-    if let Data::File(_, bytes) = &data {
-        check_lengths(bytes).map_err(|e| anyhow::anyhow!("{name}: bad {}: {e}", kind.name()))?;
-    }
-    if let Data::Owned(bytes) = &data {
+    if let Some(bytes) = data.whole() {
         check_lengths(bytes).map_err(|e| anyhow::anyhow!("{name}: bad {}: {e}", kind.name()))?;
     }
     let (schema, batches) = crate::cleanup::contain(|| open_unguarded(name, kind, data))

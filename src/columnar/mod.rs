@@ -260,6 +260,19 @@ pub enum Data<'a> {
     Stream(Box<dyn BufRead + Send>),
 }
 
+impl Data<'_> {
+    /// All the input's bytes when they are at hand (a file or what stdin
+    /// held), for checks that look ahead before a reader sizes anything
+    /// from them; `None` for a stream.
+    pub fn whole(&self) -> Option<&[u8]> {
+        match self {
+            Data::File(_, bytes) => Some(bytes),
+            Data::Owned(v) => Some(v),
+            Data::Stream(_) => None,
+        }
+    }
+}
+
 /// How a run ended.
 pub enum Run {
     /// Every row written; the totals.

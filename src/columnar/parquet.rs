@@ -195,7 +195,7 @@ impl<'o> Splice<'o> {
                     return Err(bad(&e).into());
                 }
                 match source {
-                    Source::File(f, _) => rg.append_column(&FileRef(f.clone()), close),
+                    Source::File(f, _) => rg.append_column(&Pages(FileRef(f.clone())), close),
                     Source::Bytes(b) => rg.append_column(b, close),
                 }
                 .map_err(|e| bad(&e))?;
@@ -266,12 +266,7 @@ fn open_unguarded<'a>(
     data: Data<'a>,
 ) -> anyhow::Result<(SchemaRef, Batches<'a>, WriterProperties, Input)> {
     // The footer is checked before the parquet crate sizes buffers from it.
-    let whole = match &data {
-        Data::File(_, bytes) => Some(*bytes),
-        Data::Owned(v) => Some(v.as_slice()),
-        Data::Stream(_) => None,
-    };
-    if let Some(bytes) = whole {
+    if let Some(bytes) = data.whole() {
         footer::check(bytes).map_err(|why| anyhow::anyhow!("{name}: bad Parquet file: {why}"))?;
     }
     let source = match data {
@@ -336,21 +331,21 @@ fn open_unguarded<'a>(
     let name = name.to_string();
     let iter = (0..groups).flat_map(move |g| {
         let reader = match &source {
-            Source::File(f, _) => {
-                ParquetRecordBatchReaderBuilder::new_with_metadata(FileRef(f.clone()), meta.clone())
-                    .with_row_groups(vec![g])
-                    .with_batch_size(super::ROWS_PER_STEP)
-                    .build()
-                    .map(Reader::File)
-            }
-            Source::Bytes(b) => ParquetRecordBatchReaderBuilder::new_with_metadata(
-                BytesRef(b.clone()),
+            Source::File(f, _) => ParquetRecordBatchReaderBuilder::new_with_metadata(
+                Pages(FileRef(f.clone())),
                 meta.clone(),
             )
             .with_row_groups(vec![g])
             .with_batch_size(super::ROWS_PER_STEP)
             .build()
-            .map(Reader::Bytes),
+            .map(Reader::File),
+            Source::Bytes(b) => {
+                ParquetRecordBatchReaderBuilder::new_with_metadata(Pages(b.clone()), meta.clone())
+                    .with_row_groups(vec![g])
+                    .with_batch_size(super::ROWS_PER_STEP)
+                    .build()
+                    .map(Reader::Bytes)
+            }
         };
         let name = name.clone();
         let items: Box<dyn Iterator<Item = Item>> = match reader {
@@ -380,10 +375,10 @@ impl parquet::file::reader::Length for FileRef {
 }
 
 impl parquet::file::reader::ChunkReader for FileRef {
-    type T = NoShortEnd<<File as parquet::file::reader::ChunkReader>::T>;
+    type T = <File as parquet::file::reader::ChunkReader>::T;
 
     fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
-        parquet::file::reader::ChunkReader::get_read(&*self.0, start).map(NoShortEnd)
+        parquet::file::reader::ChunkReader::get_read(&*self.0, start)
     }
 
     fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<bytes::Bytes> {
@@ -391,24 +386,25 @@ impl parquet::file::reader::ChunkReader for FileRef {
     }
 }
 
-/// In-memory input (decompressed or read from stdin) as a page source.
-struct BytesRef(bytes::Bytes);
+/// A page source (the file, or in-memory input) whose readers end in an
+/// error, see [`NoShortEnd`].
+struct Pages<C>(C);
 
-impl parquet::file::reader::Length for BytesRef {
+impl<C: parquet::file::reader::Length> parquet::file::reader::Length for Pages<C> {
     fn len(&self) -> u64 {
-        self.0.len() as u64
+        self.0.len()
     }
 }
 
-impl parquet::file::reader::ChunkReader for BytesRef {
-    type T = NoShortEnd<<bytes::Bytes as parquet::file::reader::ChunkReader>::T>;
+impl<C: parquet::file::reader::ChunkReader> parquet::file::reader::ChunkReader for Pages<C> {
+    type T = NoShortEnd<C::T>;
 
     fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
-        parquet::file::reader::ChunkReader::get_read(&self.0, start).map(NoShortEnd)
+        self.0.get_read(start).map(NoShortEnd)
     }
 
     fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<bytes::Bytes> {
-        parquet::file::reader::ChunkReader::get_bytes(&self.0, start, length)
+        self.0.get_bytes(start, length)
     }
 }
 
