@@ -10,7 +10,7 @@ use crate::args::{BenchConfig, BulkConfig, CheckConfig, GenerateConfig};
 use crate::bench::{self, Mode};
 use crate::check;
 use crate::detect::{self, Detected};
-use crate::format::{Layout, Shape};
+use crate::format::{Layout, Shape, Symbols};
 use crate::generate;
 use crate::input::{self, Input};
 use crate::output::{Output, Reporter};
@@ -466,7 +466,12 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         layout.write_cells(cells, b'.', &mut v);
         String::from_utf8(v).expect("symbols are ASCII")
     };
-    let sep = if cfg.with_solution { ',' } else { ' ' };
+    // Numbers (sides past 36) are space-separated themselves.
+    let sep = if cfg.with_solution || layout.symbols == Symbols::Numbers {
+        ','
+    } else {
+        ' '
+    };
     let mut puzzles = generate::Run::new(*spec, cfg.seed);
     let mut levels = [0u64; 4];
     let (mut clues, mut off_target) = (0u64, 0u64);

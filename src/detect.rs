@@ -348,6 +348,140 @@ fn kind_of(text: &[u8], sizes: Sizes) -> Option<Kind> {
     sizes.of_row(token.len()).map(Kind::Grid)
 }
 
+/// The layout of puzzles held one per value (Parquet and Arrow cells, Python
+/// strings), from a sample of the values: one puzzle per line, in symbols or
+/// as numbers. Unlike the lines of a file, each value is a record of its own:
+/// one that is not text, holds a line break or has no grid's size is that
+/// row's problem, left out of the vote (its row is bad later). The size most
+/// values have wins; the symbols are guessed from all values of that size
+/// together (a 16x16 value whose givens are only `A`-`G` reads as letters
+/// when the others show `H`-`P`). `Ok(None)` when there are no values;
+/// `Err` with the first value's reason ([`value_reason`]) when none is a
+/// puzzle.
+pub fn detect_values<'a>(
+    values: impl IntoIterator<Item = &'a [u8]>,
+    forced: &Forced,
+) -> Result<Option<Layout>, String> {
+    // (first layout of the group, its values)
+    let mut groups: Vec<(Layout, Vec<&[u8]>)> = Vec::new();
+    let mut first_bad: Option<&[u8]> = None;
+    for v in values {
+        match detect_value(v, forced) {
+            Some(l) => match groups
+                .iter_mut()
+                .find(|(g, _)| g.shape == l.shape && g.boxes == l.boxes)
+            {
+                Some((_, members)) => members.push(v),
+                None => groups.push((l, vec![v])),
+            },
+            None => {
+                first_bad.get_or_insert(v);
+            }
+        }
+    }
+    // The biggest group; the first one seen among equals.
+    let best = groups
+        .into_iter()
+        .rev()
+        .max_by_key(|(_, members)| members.len());
+    let Some((first, members)) = best else {
+        return match first_bad {
+            Some(v) => Err(value_reason(v, forced)),
+            None => Ok(None),
+        };
+    };
+    if forced.symbols.is_some() || members.len() == 1 || first.shape != Shape::Line {
+        return Ok(Some(first));
+    }
+    let together = members.join(&b'\n');
+    let line = Forced {
+        shape: Some(ShapeName::Line),
+        ..forced.clone()
+    };
+    Ok(Some(match detect(&together, &line) {
+        Ok(d) if d.layout.boxes == first.boxes && d.layout.shape == Shape::Line => d.layout,
+        // Symbols no one set reads (a `0` in one value, `Q` in another):
+        // the first value's reading, and the others are bad rows.
+        _ => first,
+    }))
+}
+
+/// The layout of one value read alone (see [`detect_values`]), if it is a
+/// puzzle: one line of symbols, or one line of numbers.
+fn detect_value(v: &[u8], forced: &Forced) -> Option<Layout> {
+    let v = v.trim_ascii_end();
+    if v.contains(&b'\n') {
+        return None;
+    }
+    let try_shape = |shape| {
+        let f = Forced {
+            shape: Some(shape),
+            column: None,
+            ..forced.clone()
+        };
+        detect(v, &f).ok().map(|d| d.layout)
+    };
+    match forced.shape {
+        Some(s) => try_shape(s),
+        None => try_shape(ShapeName::Line).or_else(|| try_shape(ShapeName::Numbers)),
+    }
+    .filter(|l| matches!(l.shape, Shape::Line | Shape::Numbers(_)))
+}
+
+/// Why value `v` is no puzzle (see [`detect_values`]), in words for its
+/// row: a line break, binary bytes, or a length that is no grid's.
+pub fn value_reason(v: &[u8], forced: &Forced) -> String {
+    let v = v.trim_ascii_end();
+    if let Some(i) = v.iter().position(|&b| b == b'\n') {
+        return format!(
+            "a line break at byte {}: a value holds one puzzle on one line",
+            i + 1
+        );
+    }
+    if let Some(what) = not_text(v) {
+        return what.replace(" on line 1, column", " at character");
+    }
+    let chars = std::str::from_utf8(v).map_or(v.len(), |s| s.chars().count());
+    let numbers = number_count(v);
+    let cells = numbers.unwrap_or(chars);
+    let side = cells.isqrt();
+    if side * side == cells
+        && Boxes::for_side(side).is_some()
+        && forced.side().is_none_or(|s| s == side)
+    {
+        // A grid's size, so its symbols are what no set reads: detection
+        // says which (its message without the line number).
+        let line = Forced {
+            shape: Some(if numbers.is_some() {
+                ShapeName::Numbers
+            } else {
+                ShapeName::Line
+            }),
+            column: None,
+            ..forced.clone()
+        };
+        if let Err(e) = detect(v, &line) {
+            let e = e.trim_start();
+            return e.strip_prefix("1: ").unwrap_or(e).to_string();
+        }
+    }
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let found = match numbers {
+        Some(n) => format!("{n} number{}", plural(n)),
+        None => format!("{chars} character{}", plural(chars)),
+    };
+    match forced.side() {
+        Some(side) => format!(
+            "{found}: expected {} cells for {side}x{side} grids",
+            side * side
+        ),
+        None => format!(
+            "{found}: expected N*N cells for a grid side N from 4 to 64 \
+             (81 for 9x9, 36 for 6x6, 256 for 16x16, ...)"
+        ),
+    }
+}
+
 /// Detects the layout of `data`, the whole input.
 pub fn detect(data: &[u8], forced: &Forced) -> Result<Detected, String> {
     detect_head(data, forced, true)
@@ -1085,6 +1219,103 @@ mod tests {
         };
         let d = detect(lines("3", 3, P).as_bytes(), &forced).unwrap();
         assert_eq!(d.skip_bytes, 0);
+    }
+
+    /// `n` values of 16x16 letters: the first `A`-`G` only, the others
+    /// with `H`-`P` too.
+    fn letters16(n: usize) -> Vec<Vec<u8>> {
+        let row: Vec<u8> = (0..256u32).map(|i| b'A' + (i % 16) as u8).collect();
+        let mut few = row.clone();
+        for c in few.iter_mut().filter(|c| **c > b'G') {
+            *c = b'.';
+        }
+        std::iter::once(few)
+            .chain(std::iter::repeat_n(row, n - 1))
+            .collect()
+    }
+
+    #[test]
+    fn values_are_each_their_own_record() {
+        let v = |values: &[&[u8]]| detect_values(values.iter().copied(), &Forced::default());
+        let p = P.as_bytes();
+        let mut nul = p.to_vec();
+        nul[40] = 0;
+        // A bad value anywhere, even first, is left out; the size most
+        // values have wins over a first value of another size.
+        for bad in [
+            &nul[..],
+            &p[..80],
+            b"x",
+            b"",
+            b"a\nb",
+            &P.repeat(2).into_bytes(),
+        ] {
+            let l = v(&[bad, p, p]).unwrap().unwrap();
+            assert_eq!(
+                (l.shape, l.cells()),
+                (Shape::Line, 81),
+                "{}",
+                bad.escape_ascii()
+            );
+        }
+        let sixteen = letters16(2);
+        let l = v(&[&sixteen[0], p, p]).unwrap().unwrap();
+        assert_eq!(l.cells(), 81);
+        let l = v(&[p, &sixteen[0], &sixteen[1]]).unwrap().unwrap();
+        assert_eq!(l.cells(), 256);
+        // No values: no layout; none a puzzle: the first one's reason.
+        assert!(v(&[]).unwrap().is_none());
+        let err = v(&[&p[..80], b"x"]).unwrap_err();
+        assert!(
+            err.starts_with("80 characters: expected N*N cells"),
+            "{err}"
+        );
+        assert_eq!(
+            v(&[&nul]).unwrap_err(),
+            "binary data, not text: byte \"\\x00\" at character 41"
+        );
+        // A trailing line end is no second line.
+        assert_eq!(
+            v(&[format!("{P}\r\n").as_bytes()])
+                .unwrap()
+                .unwrap()
+                .cells(),
+            81
+        );
+    }
+
+    #[test]
+    fn values_read_their_symbols_together() {
+        // Alone, a 16x16 value with givens A-G reads as 1-9 then A-G.
+        let values = letters16(3);
+        let alone = detect_values([&values[0][..]], &Forced::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(alone.symbols, Symbols::Hex1);
+        let all = detect_values(values.iter().map(Vec::as_slice), &Forced::default());
+        assert_eq!(all.unwrap().unwrap().symbols, Symbols::Letters);
+        let forced = Forced {
+            symbols: Some(Symbols::Letters),
+            ..Forced::default()
+        };
+        let l = detect_values([&values[0][..]], &forced).unwrap().unwrap();
+        assert_eq!(l.symbols, Symbols::Letters);
+    }
+
+    #[test]
+    fn values_past_36x36_are_numbers() {
+        let numbers: Vec<String> = (0..38 * 38).map(|i| ((i % 38) + 1).to_string()).collect();
+        let value = numbers.join(" ");
+        let l = detect_values([value.as_bytes()], &Forced::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!((l.shape, l.boxes.side()), (Shape::Numbers(b' '), 38));
+        let mut cells = vec![0; l.cells()];
+        l.parse_value(value.as_bytes(), &mut cells).unwrap();
+        assert_eq!(cells[..3], [1, 2, 3]);
+        let short = numbers[1..].join(" ");
+        let err = detect_values([short.as_bytes()], &Forced::default()).unwrap_err();
+        assert!(err.starts_with("1443 numbers: expected N*N cells"), "{err}");
     }
 
     #[test]

@@ -63,6 +63,13 @@ pub enum RecordError {
         /// The offending character.
         ch: Shown,
     },
+    /// A value (a table cell, a Python string) of more than one line: a
+    /// second puzzle, or a grid, where a value holds one puzzle's line.
+    #[error("a line break at character {at}: a value holds one puzzle on one line")]
+    LineBreak {
+        /// 1-based character of the line break.
+        at: usize,
+    },
     /// A number outside `0..=side` in a space-separated grid.
     #[error("cell {cell}: invalid number {token}")]
     BadNumber {
@@ -597,6 +604,23 @@ impl Layout {
         None
     }
 
+    /// Parses a value that holds one puzzle (a Parquet or Arrow cell, a
+    /// Python string) into `cells`: as [`parse`](Self::parse) parses a
+    /// line (a comment may follow the puzzle), but a second line is an
+    /// error, where parsing the first line alone would drop the rest.
+    pub fn parse_value(&self, raw: &[u8], cells: &mut [u8]) -> Result<(), RecordError> {
+        let raw = raw.trim_ascii();
+        // A value of exactly the cells holds no line break the parse lets
+        // pass (it is no symbol): the scan is for the others.
+        if raw.len() != self.cells() {
+            if let Some(i) = memchr::memchr(b'\n', raw) {
+                let at = std::str::from_utf8(&raw[..i]).map_or(i, |s| s.chars().count()) + 1;
+                return Err(RecordError::LineBreak { at });
+            }
+        }
+        self.parse(raw, cells)
+    }
+
     /// Parses a record's text into `cells` (`self.cells()` long).
     pub fn parse(&self, raw: &[u8], cells: &mut [u8]) -> Result<(), RecordError> {
         let n = self.cells();
@@ -773,6 +797,14 @@ impl Layout {
         cells: &mut [u8],
     ) -> Result<(), RecordError> {
         if token.len() != expected {
+            // Bytes are not characters past ASCII (`é` is two): the first
+            // such byte is the error, not a length it distorts.
+            if let Some(i) = token.iter().position(|b| !b.is_ascii()) {
+                return Err(RecordError::BadChar {
+                    cell: offset + i + 1,
+                    ch: Shown(token[i]),
+                });
+            }
             return Err(RecordError::WrongLength {
                 expected,
                 found: token.len(),
@@ -928,8 +960,14 @@ impl Layout {
     }
 
     /// Appends `cells` in this layout's symbols, `blank` for 0, no line end
-    /// (one-line form; used to write generated puzzles).
+    /// (one-line form; used to write generated puzzles). A numbers layout
+    /// (sides past 36) writes space-separated numbers, `0` for a blank.
     pub fn write_cells(&self, cells: &[u8], blank: u8, out: &mut Vec<u8>) {
+        if self.symbols == Symbols::Numbers {
+            // Sides past 36 have no symbol per value: numbers, `0` blank.
+            write_numbers(cells, b' ', out);
+            return;
+        }
         out.extend(cells.iter().map(|&v| {
             if v == 0 {
                 blank
@@ -1189,6 +1227,12 @@ mod tests {
             l.parse(&line, &mut cells).unwrap_err().to_string(),
             "cell 17: invalid character '\\xc3'"
         );
+        // Of the wrong length too: bytes past ASCII are no count of cells.
+        assert_eq!(
+            l.parse(&line[..80], &mut cells).unwrap_err().to_string(),
+            "cell 17: invalid character '\\xc3'"
+        );
+        line[16] = b'.';
         assert_eq!(
             l.parse(&line[..80], &mut cells).unwrap_err().to_string(),
             "expected 81 cells, found 80"
@@ -1419,6 +1463,52 @@ mod tests {
         let mut out = Vec::new();
         l.write_error(b"", &RecordError::NoSolution, &mut out);
         assert_eq!(out, b"error: no solution\n");
+    }
+
+    #[test]
+    fn one_line_cells_of_every_side_read_back() {
+        // Past 36x36 there is one symbol per value no longer: numbers.
+        for side in [4, 6, 9, 16, 25, 35, 36, 38, 49, 64] {
+            let layout = Layout::one_line(Boxes::for_side(side).unwrap());
+            let cells: Vec<u8> = (0..side * side).map(|i| (i % (side + 1)) as u8).collect();
+            let mut text = Vec::new();
+            layout.write_cells(&cells, b'.', &mut text);
+            let mut back = vec![0u8; side * side];
+            layout.parse_value(&text, &mut back).unwrap();
+            assert_eq!(back, cells, "{side}: {}", text.escape_ascii());
+            if side > 36 {
+                assert!(text.starts_with(b"0 1 2 3 "), "{side}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_value_holds_one_line() {
+        let l = line9();
+        let mut cells = [0u8; 81];
+        let p = ".".repeat(81);
+        assert!(l
+            .parse_value(format!(" {p}\r\n").as_bytes(), &mut cells)
+            .is_ok());
+        // A comment may follow, as on a line of a file.
+        assert!(l
+            .parse_value(format!("{p} # x").as_bytes(), &mut cells)
+            .is_ok());
+        let two = format!("{p}\n{p}");
+        assert_eq!(
+            l.parse_value(two.as_bytes(), &mut cells).unwrap_err(),
+            RecordError::LineBreak { at: 82 }
+        );
+        // The first line alone is a puzzle: parse (a file's line) reads it.
+        assert!(l.parse(two.as_bytes(), &mut cells).is_ok());
+        // Characters, not bytes: a non-ASCII one is named where it is.
+        let accent = format!("{}é{}", &p[..40], &p[..40]);
+        assert_eq!(
+            l.parse_value(accent.as_bytes(), &mut cells)
+                .unwrap_err()
+                .to_string(),
+            "cell 41: invalid character '\\xc3'"
+        );
     }
 
     use proptest::prelude::*;

@@ -437,12 +437,26 @@ impl Plan {
         Ok(())
     }
 
-    /// The one-line layout of sample strings, by the text detector.
+    /// The layout of sample strings, one puzzle each (a line of symbols or
+    /// of numbers), by the text detector; a bad value among them is a bad
+    /// row later, not the column's layout.
     fn detect(&self, job_name: &str, sample: &[Vec<u8>]) -> anyhow::Result<Layout> {
-        let joined = sample.join(&b'\n');
-        let found = crate::detect::detect(&joined, &self.forced)
-            .map_err(|e| anyhow::anyhow!("{job_name}: puzzle column: {}", e.trim_start()))?;
-        Ok(found.layout)
+        let forced = Forced {
+            shape: None,
+            ..self.forced.clone()
+        };
+        match crate::detect::detect_values(sample.iter().map(Vec::as_slice), &forced) {
+            Ok(Some(layout)) => Ok(layout),
+            Ok(None) => Ok(super::text_layout(
+                self.forced.boxes.unwrap_or(Boxes::NINE),
+                self.forced.symbols,
+            )),
+            Err(why) => anyhow::bail!(
+                "{job_name}: puzzle column: none of its first {} values is a puzzle; the \
+                 first: {why}",
+                sample.len()
+            ),
+        }
     }
 
     /// What solving `batch` needs, owned, so it can run on the pool while
@@ -713,7 +727,7 @@ fn decode(
         return Err(null_puzzle(format));
     }
     if let Some(v) = text_value(col, r) {
-        return text.parse(v.trim_ascii(), cells);
+        return text.parse_value(v, cells);
     }
     let range = leaf_range(col, r);
     if range.1 - range.0 != n {

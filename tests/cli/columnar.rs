@@ -1242,6 +1242,68 @@ mod tables {
         );
     }
 
+    /// Text columns too: each value is a record of its own, so a bad one
+    /// first (binary, short, two lines) is a bad row, not the column's
+    /// layout; only a column without any puzzle stops the run.
+    #[test]
+    fn a_bad_string_in_row_0_is_one_bad_row() {
+        let set = fixtures(3, 8, 60, 23);
+        let mut rows: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let mut nul = rows[0].clone().into_bytes();
+        nul[40] = 0;
+        rows[0] = String::from_utf8(nul).unwrap();
+        rows[1].truncate(80);
+        rows[2] = format!("{}\n{}", rows[3], rows[4]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("first.parquet");
+        let column = Arc::new(StringArray::from(rows.clone())) as ArrayRef;
+        write_parquet(
+            &path,
+            &batch(vec![("puzzle", column)]),
+            100,
+            Compression::SNAPPY,
+        );
+        let out = dir.path().join("out.parquet");
+        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        let name = path.display().to_string();
+        for reason in [
+            "row 0: cell 41: invalid character '\\x00'",
+            "row 1: expected 81 cells, found 80",
+            "row 2: a line break at character 82: a value holds one puzzle on one line",
+        ] {
+            assert!(err.contains(&format!("{name}:{reason}")), "{reason}: {err}");
+        }
+        assert!(err.contains("8 records, 5 solved, 3 bad"), "{err}");
+        let (got, _, _) = read_parquet(&out);
+        let sol = strings(got.column(1));
+        for (k, (p, _)) in set.iter().enumerate() {
+            match k {
+                0..=2 => assert_eq!(sol[k], None, "row {k}"),
+                _ => assert_valid(3, p, &cells(sol[k].as_deref().unwrap(), ".", "123456789")),
+            }
+        }
+        // No value is a puzzle: a usage error naming the first one's reason.
+        let odd = dir.path().join("odd.parquet");
+        let column = Arc::new(StringArray::from(vec!["12345", "x"])) as ArrayRef;
+        write_parquet(
+            &odd,
+            &batch(vec![("puzzle", column)]),
+            100,
+            Compression::SNAPPY,
+        );
+        let oout = dir.path().join("odd.out.parquet");
+        let o = solve(&[odd.to_str().unwrap(), "-o", oout.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("none of its first 2 values is a puzzle; the first: 5 characters"),
+            "{err}"
+        );
+        assert!(!oout.exists());
+    }
+
     /// Column names come from the file: in messages they are escaped and
     /// cut like any input bytes, never printed raw.
     #[test]

@@ -691,3 +691,49 @@ fn generate_of_big_grids_points_to_clues() {
     let o = run(&["solve", "--size", "36"], line.as_bytes());
     assert_valid(6, &puzzle, &cells(stdout(&o).trim(), "", HEX0));
 }
+
+/// Past 36x36 no symbol set has a character per value: `generate` writes
+/// space-separated numbers (0 blank), which `solve`, `count` and `check`
+/// read back without flags, alone and in a `--with-solution` CSV.
+#[test]
+fn generated_grids_past_36_are_numbers_read_back() {
+    let clues = 38 * 38 - 40;
+    let clues_arg = clues.to_string();
+    let gen = &["generate", "--size", "38", "-n", "2", "--seed", "3"];
+    let o = run(&[&gen[..], &["--clues", &clues_arg]].concat(), b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let numbers =
+        |line: &str| -> Vec<u8> { line.split(' ').map(|t| t.parse::<u8>().unwrap()).collect() };
+    for line in &lines {
+        let p = numbers(line);
+        assert_eq!(p.len(), 38 * 38, "{line}");
+        assert_eq!(p.iter().filter(|&&v| v != 0).count(), clues);
+        assert!(p.iter().all(|&v| v <= 38));
+    }
+    let o = run(&["solve"], text.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let answers = stdout(&o);
+    let answers: Vec<&str> = answers.lines().collect();
+    assert_eq!(answers.len(), 2);
+    for (p, a) in lines.iter().zip(&answers) {
+        assert_valid_boxes(2, 19, &numbers(p), &numbers(a));
+    }
+    let o = run(&["count"], text.as_bytes());
+    assert_eq!(stdout(&o), "1\n1\n", "{}", stderr(&o));
+    let o = run(
+        &[
+            &gen[..],
+            &["--clues", &clues_arg, "--with-solution", "--stats"],
+        ]
+        .concat(),
+        b"",
+    );
+    let csv = stdout(&o);
+    let (_dir, path) = temp_file("g38.csv", csv.as_bytes());
+    let o = run(&["check", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("2 good, 0 bad"), "{}", stdout(&o));
+}
