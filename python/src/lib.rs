@@ -19,7 +19,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 use sudoku_bulk::batch;
 use sudoku_bulk::detect::{self, Forced, ShapeName};
-use sudoku_bulk::format::{Layout, Shape};
+use sudoku_bulk::format::{Layout, Shape, Symbols};
 use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::record::{self, Label, Outcome, Task, Verdict};
 use sudoku_bulk::solver::Boxes;
@@ -364,7 +364,7 @@ fn run(
 }
 
 /// A NumPy integer type cells may come in.
-trait CellValue: Element + Copy + Send + Sync {
+trait CellValue: Element + Copy + Send + Sync + std::fmt::Display {
     /// The value, saturated into `i64` (u64 beyond `i64::MAX` is out of
     /// range anyway).
     fn value(self) -> i64;
@@ -397,27 +397,30 @@ fn load_typed<T: CellValue>(
         .zip(&data[row * n..(row + 1) * n])
         .enumerate()
     {
-        let v = v.value();
-        if !(0..=side as i64).contains(&v) {
+        let value = v.value();
+        if !(0..=side as i64).contains(&value) {
+            // The array's own value (a u64 past i64::MAX is not that).
             return Err(format!("cell {}: value {v} is not in 0..={side}", k + 1));
         }
-        *c = v as u8;
+        *c = value as u8;
     }
     Ok(())
 }
 
-/// The u8 row: the array's own bytes are the cells, only range-checked.
+/// The u8 row: the array's own bytes are the cells, copied, then the copy
+/// range-checked: another Python thread may write the array while the GIL
+/// is released, and a check of the source could pass a value the copy
+/// then reads changed (a cell past the side reached the solver, a panic).
 #[inline]
 fn load_u8(data: &[u8], n: usize, side: usize, row: usize, cells: &mut [u8]) -> Result<(), String> {
-    let src = &data[row * n..(row + 1) * n];
-    if let Some(k) = src.iter().position(|&v| v as usize > side) {
+    cells.copy_from_slice(&data[row * n..(row + 1) * n]);
+    if let Some(k) = cells.iter().position(|&v| v as usize > side) {
         return Err(format!(
             "cell {}: value {} is not in 0..={side}",
             k + 1,
-            src[k]
+            cells[k]
         ));
     }
-    cells.copy_from_slice(src);
     Ok(())
 }
 
@@ -667,38 +670,90 @@ impl Packed<'_> {
         Ok(())
     }
 
-    /// The layout of the strings: `detect` (the CLI's) on the first 200
-    /// non-null rows, forced to one puzzle per line, with `boxes` (`box=`)
-    /// when given: they must make the size detected (any size when there
-    /// are no strings to detect it from).
-    fn layout(&self, boxes: Option<Boxes>) -> PyResult<Layout> {
-        let mut head = Vec::new();
-        for s in (0..self.rows).filter_map(|i| self.get(i)).take(200) {
-            head.extend_from_slice(s);
-            head.push(b'\n');
+    /// The layout of the strings: the CLI's detection of values one puzzle
+    /// each ([`detect::detect_values`]) on the first 200 non-null rows, so a
+    /// bad row among them is only that row's problem. With `boxes`
+    /// (`box=`), they must make the size detected (any size when there are
+    /// no strings to detect it from). `None` when no row is a puzzle.
+    fn layout(&self, forced: &Forced, boxes: Option<Boxes>) -> PyResult<Option<Layout>> {
+        let values = || (0..self.rows).filter_map(|i| self.get(i));
+        let mut found = detect::detect_values(values().take(HEAD_ROWS), forced);
+        if found.is_err() && self.rows > HEAD_ROWS {
+            // The head holds no puzzle; a later row may (rare: read them all).
+            found = detect::detect_values(values(), forced);
         }
-        let forced = Forced {
-            shape: Some(ShapeName::Line),
-            ..Forced::default()
+        let layout = match found {
+            Ok(Some(l)) => l,
+            Ok(None) => {
+                let b = boxes.unwrap_or(Boxes::NINE);
+                return Ok(Some(match forced.symbols {
+                    Some(s) => Layout::new(Shape::Line, b, s),
+                    None => Layout::one_line(b),
+                }));
+            }
+            // None is a puzzle, but the other chunks of the array said
+            // how they read: rows of this one are read so too.
+            Err(_) => match (forced.side.and_then(Boxes::for_side), forced.symbols) {
+                (Some(b), Some(s)) => Layout::new(Shape::Line, b, s),
+                (Some(b), None) if forced.shape == Some(ShapeName::Numbers) => {
+                    Layout::new(Shape::Numbers(b' '), b, Symbols::Numbers)
+                }
+                _ => return Ok(None),
+            },
         };
-        let d = detect::detect(&head, &forced)
-            .map_err(|e| PyValueError::new_err(format!("cannot tell the puzzle layout: {e}")))?;
-        if d.layout.shape != Shape::Line {
-            return Err(PyValueError::new_err(
-                "strings must hold one puzzle each (N*N cells for a side N: 36, 81, 256, 625 ...)",
-            ));
+        let boxes = boxes_of_rows(boxes, layout.cells(), "strings")?;
+        if boxes == layout.boxes {
+            return Ok(Some(layout));
         }
-        let boxes = match boxes {
-            Some(b) if head.is_empty() => b,
-            _ => boxes_of_rows(boxes, d.layout.cells(), "strings")?,
-        };
-        if boxes == d.layout.boxes {
-            return Ok(d.layout);
-        }
-        // Same side, other boxes (or no strings): the text reads the same,
-        // as symbols depend on the side only; the solver's boxes change.
-        Ok(Layout::new(d.layout.shape, boxes, d.layout.symbols))
+        // Same side, other boxes: the text reads the same, as symbols
+        // depend on the side only; the solver's boxes change.
+        Ok(Some(Layout::new(layout.shape, boxes, layout.symbols)))
     }
+}
+
+/// Rows read to tell the layout of strings, as the CLI reads a file's head.
+const HEAD_ROWS: usize = 200;
+
+/// The `format=` argument: the symbols of the strings (`"digits"`,
+/// `"letters"`, `"hex0"`, `"hex1"`, as the CLI's `--format`) or
+/// `"numbers"` (a line of space-separated numbers); `None` detects them.
+/// `side`: the grid side other chunks of the same array were read with.
+fn forced_format(format: Option<&str>, side: Option<usize>) -> PyResult<Forced> {
+    let (shape, symbols) = match format {
+        None => (None, None),
+        Some("digits") => (None, Some(Symbols::Digits)),
+        Some("letters") => (None, Some(Symbols::Letters)),
+        Some("hex0") => (None, Some(Symbols::Hex0)),
+        Some("hex1") => (None, Some(Symbols::Hex1)),
+        Some("numbers") => (Some(ShapeName::Numbers), None),
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "format={other:?}: expected \"digits\" (1-9), \"letters\" (A, B, ...), \
+                 \"hex0\" (0-9 then A-Z), \"hex1\" (1-9 then A-Z) or \"numbers\" \
+                 (space-separated), or None to detect it"
+            )))
+        }
+    };
+    Ok(Forced {
+        shape,
+        symbols,
+        side,
+        ..Forced::default()
+    })
+}
+
+/// The text of a solved row: the workers wrote one-line symbols in place
+/// (`answer`); a numbers layout (sides past 36, or `format="numbers"`) has
+/// no symbol per cell, so `answer` holds cells and its numbers are
+/// written here.
+fn answer_text<'a>(layout: &Layout, answer: &'a [u8], buf: &'a mut Vec<u8>) -> &'a [u8] {
+    if layout.shape == Shape::Line {
+        return answer;
+    }
+    buf.clear();
+    layout.write_answer(b"", answer, buf);
+    buf.pop();
+    buf
 }
 
 /// Runs `job` over packed strings, parsed with the CLI's layout rules.
@@ -709,6 +764,7 @@ fn run_packed(
     job: Job,
     threads: Option<usize>,
     forced: Option<Boxes>,
+    format: &Forced,
 ) -> PyResult<(Done, Layout)> {
     p.validate()?;
     if let Some(s) = sol {
@@ -720,10 +776,20 @@ fn run_packed(
             )));
         }
     }
-    let layout = p.layout(forced)?;
+    let found = p.layout(format, forced)?;
+    // No row is a puzzle: each says why, in its own words.
+    let known = found.is_some();
+    let why = Forced {
+        boxes: forced,
+        ..format.clone()
+    };
+    let layout = found.unwrap_or_else(|| Layout::one_line(forced.unwrap_or(Boxes::NINE)));
     let parse = |src: &Packed<'_>, row: usize, cells: &mut [u8]| -> Result<(), String> {
         let raw = src.get(row).ok_or_else(|| "null: no puzzle".to_string())?;
-        layout.parse(raw, cells).map_err(|e| e.to_string())
+        if !known {
+            return Err(detect::value_reason(raw, &why));
+        }
+        layout.parse_value(raw, cells).map_err(|e| e.to_string())
     };
     let load = |row: usize, cells: &mut [u8]| parse(p, row, cells);
     let load_sol = |row: usize, cells: &mut [u8]| parse(sol.expect("checked"), row, cells);
@@ -732,7 +798,7 @@ fn run_packed(
         boxes: layout.boxes,
         rows: p.rows,
         job,
-        text: matches!(job, Job::Solve { .. }).then_some(&layout),
+        text: (matches!(job, Job::Solve { .. }) && layout.shape == Shape::Line).then_some(&layout),
     };
     let done = run(py, plan, &load, sol.map(|_| &load_sol as &LoadFn<'_>))?;
     Ok((done, layout))
@@ -776,7 +842,7 @@ fn pack_list(seq: &Bound<'_, PyAny>) -> PyResult<PackedList> {
 /// `(answers, values, bad)`: answers a list of str (None for bad rows) for
 /// `kind="solve"`, else None.
 #[pyfunction]
-#[pyo3(signature = (puzzles, kind, *, solutions=None, unique=false, limit=2, threads=None, r#box=None))]
+#[pyo3(signature = (puzzles, kind, *, solutions=None, unique=false, limit=2, threads=None, r#box=None, format=None))]
 #[allow(clippy::too_many_arguments)] // mirrors the Python keywords
 fn run_strings<'py>(
     py: Python<'py>,
@@ -787,9 +853,11 @@ fn run_strings<'py>(
     limit: u32,
     threads: Option<usize>,
     r#box: Option<&Bound<'py, PyAny>>,
+    format: Option<&str>,
 ) -> PyResult<Returned<'py, Bound<'py, PyList>>> {
     let job = job_of(kind, unique, limit)?;
     let forced = box_arg(r#box)?;
+    let format = forced_format(format, None)?;
     let (data, offsets, validity, nulls) = pack_list(puzzles)?;
     let rows = offsets.len() - 1;
     let p = Packed {
@@ -807,15 +875,17 @@ fn run_strings<'py>(
         base: 0,
         rows: o.len() - 1,
     });
-    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads, forced)?;
+    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads, forced, &format)?;
     let strings = if matches!(job, Job::Solve { .. }) {
         let n = layout.cells();
         let mut bad = done.bad.iter().map(|&(r, _)| r).peekable();
-        let items = done.answers.chunks(n).enumerate().map(|(row, text)| {
+        let mut buf = Vec::new();
+        let items = done.answers.chunks(n).enumerate().map(|(row, answer)| {
             if bad.peek() == Some(&row) {
                 bad.next();
                 return None;
             }
+            let text = answer_text(&layout, answer, &mut buf);
             // Symbols are ASCII, so the bytes are valid UTF-8.
             let s = std::str::from_utf8(text).expect("ASCII symbols");
             Some(PyString::new(py, s))
@@ -878,7 +948,7 @@ type ArrowParts<'py> = (
 /// buffers of a new array of the same type (offsets of the same width),
 /// bad rows null; else None.
 #[pyfunction]
-#[pyo3(signature = (validity, offsets, data, offset, length, large, kind, *, solutions=None, unique=false, limit=2, threads=None, r#box=None))]
+#[pyo3(signature = (validity, offsets, data, offset, length, large, kind, *, solutions=None, unique=false, limit=2, threads=None, r#box=None, format=None, side=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_arrow<'py>(
     py: Python<'py>,
@@ -894,9 +964,12 @@ fn run_arrow<'py>(
     limit: u32,
     threads: Option<usize>,
     r#box: Option<&Bound<'py, PyAny>>,
+    format: Option<&str>,
+    side: Option<usize>,
 ) -> PyResult<Returned<'py, ArrowOut<'py>>> {
     let job = job_of(kind, unique, limit)?;
     let forced = box_arg(r#box)?;
+    let format = forced_format(format, side)?;
     let validity_s = validity.as_ref().map(slice).transpose()?;
     let p = packed(
         validity_s,
@@ -918,11 +991,11 @@ fn run_arrow<'py>(
         None => None,
     };
     let sol = sol_slices.map(|(v, o, d, base, rows, large)| packed(v, o, d, base, rows, large));
-    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads, forced)?;
+    let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads, forced, &format)?;
     let out = if matches!(job, Job::Solve { .. }) {
         let n = layout.cells();
         let mut bitmap = vec![0xFFu8; length.div_ceil(8)];
-        let (text, ends) = if done.bad.is_empty() {
+        let (text, ends) = if done.bad.is_empty() && layout.shape == Shape::Line {
             // Every row answered: the workers' text is the data buffer.
             (
                 done.answers,
@@ -933,12 +1006,13 @@ fn run_arrow<'py>(
             let mut ends: Vec<usize> = Vec::with_capacity(length + 1);
             ends.push(0);
             let mut bad = done.bad.iter().map(|&(r, _)| r).peekable();
+            let mut buf = Vec::new();
             for (row, answer) in done.answers.chunks(n).enumerate() {
                 if bad.peek() == Some(&row) {
                     bad.next();
                     bitmap[row / 8] &= !(1 << (row % 8));
                 } else {
-                    text.extend_from_slice(answer);
+                    text.extend_from_slice(answer_text(&layout, answer, &mut buf));
                 }
                 ends.push(text.len());
             }
@@ -948,8 +1022,9 @@ fn run_arrow<'py>(
             let v: Vec<i64> = ends.iter().map(|&e| e as i64).collect();
             v.into_pyarray(py).into_any()
         } else {
-            // The answers are no longer than the puzzles they replace (a
-            // good row held at least `n` bytes), so they fit in i32 too.
+            // One-line answers are no longer than the puzzles they replace
+            // (a good row held at least `n` bytes); numbers can be (a `0`
+            // blank becomes `12`), hence the check.
             let v: Vec<i32> = ends
                 .iter()
                 .map(|&e| i32::try_from(e))
@@ -1071,6 +1146,42 @@ fn cells_to_strings<'py>(
     PyList::new(py, items)
 }
 
+/// The `format=` name and grid side of the layout `detect_values` reads
+/// from `head` (one puzzle a string, None allowed), or None when no string
+/// is a puzzle: chunks of one array are then all read alike.
+#[pyfunction]
+#[pyo3(signature = (head, *, r#box=None, format=None))]
+fn format_of(
+    head: &Bound<'_, PyAny>,
+    r#box: Option<&Bound<'_, PyAny>>,
+    format: Option<&str>,
+) -> PyResult<Option<(&'static str, usize)>> {
+    let boxes = box_arg(r#box)?;
+    let (data, offsets, validity, nulls) = pack_list(head)?;
+    let p = Packed {
+        data: &data,
+        rows: offsets.len() - 1,
+        offsets: Offsets::Owned(offsets),
+        validity: (nulls > 0).then_some(&validity[..]),
+        base: 0,
+    };
+    let forced = forced_format(format, None)?;
+    let found = detect::detect_values((0..p.rows).filter_map(|i| p.get(i)), &forced);
+    Ok(match found {
+        Ok(Some(l)) if boxes.is_none_or(|b| b.cells() == l.cells()) => {
+            let name = match l.symbols {
+                Symbols::Digits => "digits",
+                Symbols::Letters => "letters",
+                Symbols::Hex0 => "hex0",
+                Symbols::Hex1 => "hex1",
+                Symbols::Numbers => "numbers",
+            };
+            Some((name, l.boxes.side()))
+        }
+        _ => None,
+    })
+}
+
 /// The level name for a guess count (the CLI's `--stats` thresholds).
 #[pyfunction]
 fn level_names(guesses: PyReadonlyArray1<'_, i64>) -> PyResult<Vec<Option<&'static str>>> {
@@ -1091,6 +1202,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate_cells, m)?)?;
     m.add_function(wrap_pyfunction!(cells_to_strings, m)?)?;
     m.add_function(wrap_pyfunction!(level_names, m)?)?;
+    m.add_function(wrap_pyfunction!(format_of, m)?)?;
     m.add_function(wrap_pyfunction!(box_shape, m)?)?;
     Ok(())
 }

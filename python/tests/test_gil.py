@@ -77,3 +77,34 @@ def test_solve_in_a_forked_child_after_the_parent_solved():
     child.join(timeout=60)
     assert child.exitcode == 0
     assert (got == parent).all()
+
+
+def test_an_array_written_during_solve_never_reaches_the_solver_unchecked():
+    """With the GIL released, another Python thread may write the input array
+    while it is read. Each row is copied, then the copy checked, so a value
+    past the side is a bad row: no panic, no answer breaking its row's
+    givens as read. (The first build checked the array, then copied it: a
+    value written in between reached the solver and panicked it.)"""
+    p = np.zeros((2000, 81), np.uint8)
+    flat = p.reshape(-1)
+    idx = np.random.default_rng(0).integers(0, p.size, 4096)
+    stop = threading.Event()
+
+    def writer():
+        while not stop.is_set():
+            flat[idx] = 200
+            flat[idx] = 0
+
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        for _ in range(100):
+            out, status = sudoku_bulk.solve(p, threads=1, return_status=True)
+            for row, why in enumerate(status):
+                if why is None:
+                    assert sorted(out[row][:9]) == list(range(1, 10))
+                else:
+                    assert why.endswith("is not in 0..=9"), why
+    finally:
+        stop.set()
+        t.join()

@@ -100,6 +100,11 @@ def test_bad_rows_are_zero_and_reasons_given(puzzles):
     assert status[1] is None
     assert status[2] == f"cell 81: value {2**40} is not in 0..=9"
     assert (out[[0, 2]] == 0).all() and valid_solutions(wide[1:2], out[1:2]).all()
+    # A u64 past i64::MAX is named as the array holds it.
+    big = good[:1].astype(np.uint64)
+    big[0, 3] = 2**64 - 1
+    _, status = sudoku_bulk.solve(big, return_status=True)
+    assert status == [f"cell 4: value {2**64 - 1} is not in 0..=9"]
 
 
 def test_on_error_raise_names_first_bad_index(puzzles):

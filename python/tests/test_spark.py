@@ -89,6 +89,12 @@ def test_spark_bad_rows_unique_and_count(spark):
     assert [counts[i] for i in range(20, 24)] == [None, None, 3, None]
     with pytest.raises(ValueError, match="no column 'quiz'"):
         sudoku_bulk.spark.solve(df, column="quiz")
+    # A partition (an Arrow batch) whose only row is bad: a null, not a
+    # failed job.
+    lone = spark.createDataFrame([(0, good[0]), (1, good[1][:80])], "id long, puzzle string")
+    lone = lone.repartition(2, "id")
+    got = {r.id: r.solution for r in sudoku_bulk.spark.solve(lone).collect()}
+    assert got[1] is None and valid_solutions(to_cells(good[:1]), to_cells([got[0]])).all()
 
 
 def test_spark_box_6x6_with_3x2_boxes(spark):

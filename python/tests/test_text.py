@@ -115,3 +115,127 @@ def test_pandas_series(lines):
 def test_strings_and_arrays_agree(lines):
     cells = to_cells(lines[:200])
     assert to_cells(sudoku_bulk.solve(lines[:200])).tolist() == sudoku_bulk.solve(cells).tolist()
+
+
+def test_a_bad_row_anywhere_is_that_rows_problem(lines):
+    """Each string is a record of its own: a bad one among the first rows
+    (those the layout is told from) is a bad row, as it is further on."""
+    nul = lines[0][:40] + "\x00" + lines[0][41:]
+    two = lines[1] + "\n" + lines[2]
+    for at in (0, 5, 250):
+        p = list(lines[:300])
+        p[at] = nul
+        p[at + 1] = lines[at + 1][:80]
+        p[at + 2] = two
+        out, status = sudoku_bulk.solve(p, return_status=True)
+        bad = {at: "cell 41: invalid character '\\x00'",
+               at + 1: "expected 81 cells, found 80",
+               at + 2: "a line break at character 82: a value holds one puzzle on one line"}
+        assert {i: s for i, s in enumerate(status) if s is not None} == bad
+        assert all(out[i] is None for i in bad)
+        good = [i for i in range(300) if i not in bad]
+        assert check_strings([p[i] for i in good], [out[i] for i in good]).all()
+    # Nulls before a bad row: its index is its own, not one counted without them.
+    out, status = sudoku_bulk.solve([None, lines[0], None, nul], return_status=True)
+    assert out[2:] == [None] * 2 and status[3] == "cell 41: invalid character '\\x00'"
+    # No row is a puzzle: each is None with its own reason, nothing raises.
+    out, status = sudoku_bulk.solve([lines[0][:80], "x", nul[:41]], return_status=True)
+    assert out == [None] * 3
+    assert status[0].startswith("80 characters: expected N*N cells for a grid side N")
+    assert status[1].startswith("1 character: expected N*N cells")
+    assert status[2] == 'binary data, not text: byte "\\x00" at character 41'
+    _, status = sudoku_bulk.solve([lines[0][:35]], box="2x3", return_status=True)
+    assert status == ["35 characters: expected 36 cells for 6x6 grids"]
+    with pytest.raises(ValueError, match=r"^puzzle 0: 80 characters"):
+        sudoku_bulk.solve([lines[0][:80]], on_error="raise")
+    # pyarrow: the same rows, and chunks that each hold only a bad row.
+    arr = pa.array([nul, lines[1], lines[2][:80]])
+    out, status = sudoku_bulk.solve(arr, return_status=True)
+    assert out.to_pylist()[0] is None and out[2].as_py() is None
+    assert check_strings(lines[1:2], [out[1].as_py()]).all()
+    chunks = pa.chunked_array([[lines[0]], [lines[1][:80]], [nul]])
+    out, status = sudoku_bulk.solve(chunks, return_status=True)
+    assert out.num_chunks == 3 and status[1:] == [
+        "expected 81 cells, found 80", "cell 41: invalid character '\\x00'"
+    ]
+    assert check_strings(lines[:1], [out[0].as_py()]).all()
+
+
+def letters16_only_a_to_g(seed):
+    """A 16x16 letters puzzle whose givens are only A-G, and its cells."""
+    cells, _ = letter_puzzles(4, 1, 0, seed)
+    p = cells[0].copy()
+    p[p > 7] = 0
+    text = "".join("." if v == 0 else chr(ord("A") + v - 1) for v in p)
+    return p, text
+
+
+def test_format_names_the_symbols():
+    p, text = letters16_only_a_to_g(5)
+    # Alone, A-G givens read as hex (1-9 then A-G), which also solves the
+    # puzzle, in hex digits: format= says they are letters.
+    assert set(sudoku_bulk.solve([text])[0]) & set("123456789")
+    out = sudoku_bulk.solve([text], format="letters")
+    assert set(out[0]) <= set("ABCDEFGHIJKLMNOP")
+    assert valid_solutions(p[None], letters_to_cells(out, 16)).all()
+    assert sudoku_bulk.count([text], format="letters").tolist() == [2]
+    assert sudoku_bulk.check([text], out, format="letters").tolist() == [True]
+    # A chunked array is read one way for all chunks: the first chunk shows
+    # H-P, so the second, A-G only, is letters too.
+    full_cells, full = letter_puzzles(4, 3, 100, 6)
+    out = sudoku_bulk.solve(pa.chunked_array([full, [text]]))
+    assert valid_solutions(p[None], letters_to_cells([out[3].as_py()], 16)).all()
+    with pytest.raises(ValueError, match="format must be one of"):
+        sudoku_bulk.solve([text], format="hex")
+    with pytest.raises(ValueError, match="format= applies to string"):
+        sudoku_bulk.solve(p[None], format="letters")
+
+
+def numbers_to_cells(lines):
+    return np.array([[int(t) for t in s.split()] for s in lines], dtype=np.uint8)
+
+
+def test_grids_past_36_are_numbers_both_ways():
+    """generate writes 38x38 puzzles as numbers (0 blank); solve reads them
+    back, from a list and from pyarrow, and answers in numbers."""
+    side = 38
+    text = sudoku_bulk.generate(3, size=side, seed=2, clues=side * side - 30)
+    cells = numbers_to_cells(text)
+    arr = sudoku_bulk.generate(3, size=side, seed=2, clues=side * side - 30, as_array=True)
+    assert cells.tolist() == arr.tolist()
+    for got in (sudoku_bulk.solve(text), sudoku_bulk.solve(pa.array(text)).to_pylist()):
+        assert valid_solutions(cells, numbers_to_cells(got), 2, 19).all()
+    assert sudoku_bulk.count(text).tolist() == [1, 1, 1]
+    # A 9x9 puzzle as a line of numbers too, with format= or without.
+    nine = [" ".join(str(v) for v in row) for row in to_cells(read_lines("17_clue_sub.txt", 3))]
+    for fmt in (None, "numbers"):
+        out = sudoku_bulk.solve(nine, format=fmt)
+        assert valid_solutions(numbers_to_cells(nine), numbers_to_cells(out)).all()
+
+
+def test_all_null_and_empty_inputs_are_rows_not_errors():
+    pd = pytest.importorskip("pandas")
+    for x in [pd.Series([None, None]), pd.Series([np.nan, np.nan]), pa.array([None, None])]:
+        out, status = sudoku_bulk.solve(x, return_status=True)
+        assert len(out) == 2 and status == ["null: no puzzle"] * 2
+        assert list(pd.Series(out).isna()) == [True, True]
+    for x in [pd.Series([], dtype=object), pa.array([])]:
+        assert len(sudoku_bulk.solve(x)) == 0
+        assert sudoku_bulk.count(x).tolist() == []
+
+
+def test_answers_keep_the_input_type(lines):
+    pd = pytest.importorskip("pandas")
+    p = lines[:20] + [None]
+    for t in (pa.string_view(), pa.dictionary(pa.int32(), pa.string())):
+        arr = pa.array(p, pa.string()).cast(t)
+        out = sudoku_bulk.solve(arr)
+        assert out.type == t
+        got = out.cast(pa.string()).to_pylist()
+        assert got[20] is None and check_strings(lines[:20], got[:20]).all()
+    for dtype in ("string[pyarrow]", "string[python]", "category"):
+        s = pd.Series(p, dtype=dtype)
+        out = sudoku_bulk.solve(s)
+        assert str(out.dtype) == str(pd.Series(["x"], dtype=dtype).dtype)
+        assert out.isna().tolist() == [False] * 20 + [True]
+        assert check_strings(lines[:20], out[:20].astype(str).tolist()).all()

@@ -51,7 +51,7 @@ import numpy as np
 
 from . import _native
 
-__all__ = ["solve", "count", "check", "generate", "grade", "SIZES"]
+__all__ = ["solve", "count", "check", "generate", "grade", "SIZES", "FORMATS"]
 __version__ = "0.1.0"
 
 #: Grid sides the package solves, by cells per row: every side from 4 to 64
@@ -65,6 +65,12 @@ SIZES = {
 }
 
 _ON_ERROR = ("mark", "raise")
+_LEVELS = ("easy", "medium", "hard", "extreme")
+_SYMMETRIES = ("none", "rotate180", "rotate90", "mirror", "diagonal")
+
+#: ``format=`` values: the symbols of string puzzles, as the command's
+#: ``--format``, or ``"numbers"`` (space-separated numbers, 0 blank).
+FORMATS = ("digits", "letters", "hex0", "hex1", "numbers")
 
 #: A ``box=`` argument: ``"RxC"`` (rows x columns of a box, such as
 #: ``"3x2"``), a tuple ``(R, C)``, or None for the usual boxes.
@@ -153,7 +159,13 @@ def _arrow_parts(arr: Any) -> Tuple[Any, tuple]:
 
     t = arr.type
     if not (pa.types.is_string(t) or pa.types.is_large_string(t)):
-        if pa.types.is_string_view(t) or pa.types.is_dictionary(t):
+        if pa.types.is_null(t) or arr.null_count == len(arr):
+            # All null (pandas' all-None, all-NaN or empty Series): no puzzle.
+            arr = arr.cast(pa.string())
+        elif pa.types.is_string_view(t) or (
+            pa.types.is_dictionary(t)
+            and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type))
+        ):
             arr = arr.cast(pa.large_string())
         else:
             raise TypeError(f"expected a pyarrow string array, not one of type {t}")
@@ -178,12 +190,21 @@ def _call(
     limit: int = 2,
     threads: Optional[int] = None,
     box: _Box = None,
+    format: Optional[str] = None,
+    _side: Optional[int] = None,
 ) -> Tuple[Any, np.ndarray, List[Tuple[int, str]]]:
     """Runs `kind` over `puzzles` (and `solutions`) and returns
     (answers in the input's kind or None, int64 values, [(index, reason)]).
-    `box` goes to the native call as given (it parses and checks it)."""
+    `box` goes to the native call as given (it parses and checks it);
+    `_side` is the grid side of the other chunks of a chunked array."""
     threads = _threads(threads)
     k = _kind(puzzles)
+    if format is not None and format not in FORMATS:
+        raise ValueError(
+            f"format must be one of {', '.join(map(repr, FORMATS))} or None, not {format!r}"
+        )
+    if format is not None and k == "numpy":
+        raise ValueError("format= applies to string puzzles; arrays hold numbers already")
     if solutions is not None and _kind(solutions) != k:
         raise TypeError(
             f"solutions must be the same kind as puzzles ({k}), not {_kind(solutions)}"
@@ -204,10 +225,12 @@ def _call(
             if answers.dtype != puzzles.dtype:
                 answers = answers.astype(puzzles.dtype)
         return answers, values, bad
+    opts["format"] = format
     if k == "strings":
         sol = list(solutions) if solutions is not None else None
         return _native.run_strings(list(puzzles), kind, solutions=sol, **opts)
     if k == "pandas":
+        import pandas as pd
         import pyarrow as pa
 
         arr = pa.array(puzzles, from_pandas=True)
@@ -215,6 +238,13 @@ def _call(
         answers, values, bad = _call(arr, kind, solutions=sol, **opts)
         if answers is not None:
             answers = answers.to_pandas()
+            dtype = puzzles.dtype
+            if isinstance(dtype, pd.CategoricalDtype):
+                # New values: categories of their own (the puzzles' would
+                # turn every answer into NaN).
+                answers = answers.astype("category")
+            elif isinstance(dtype, (pd.StringDtype, pd.ArrowDtype)):
+                answers = answers.astype(dtype)
             answers.index = puzzles.index
             answers.name = puzzles.name
         return answers, values, bad
@@ -233,6 +263,13 @@ def _call(
                 answers = pa.chunked_array([answers], type=answers.type)
             return answers, values, bad
         parts, values, bad, start = [], [], [], 0
+        # One reading for every chunk: the size and symbols the first
+        # puzzles show (a chunk whose 16x16 givens are only A-G stays
+        # letters; one holding only a short row is told its 81 cells).
+        found = _native.format_of(_head(puzzles), box=box, format=opts["format"])
+        if found is not None:
+            opts["format"] = opts["format"] or found[0]
+            opts["_side"] = found[1]
         for chunk in puzzles.chunks:
             a, v, b = _call(chunk, kind, **opts)
             parts.append(a)
@@ -249,7 +286,7 @@ def _call(
         solutions = solutions.combine_chunks()
     arr, parts = _arrow_parts(puzzles)
     sol_parts = _arrow_parts(solutions)[1] if solutions is not None else None
-    out, values, bad = _native.run_arrow(*parts, kind, solutions=sol_parts, **opts)
+    out, values, bad = _native.run_arrow(*parts, kind, solutions=sol_parts, side=_side, **opts)
     answers = None
     if out is not None:
         validity, offsets, data = out
@@ -263,7 +300,20 @@ def _call(
             ],
             null_count=len(bad),
         )
+        if pa.types.is_string_view(puzzles.type) or pa.types.is_dictionary(puzzles.type):
+            # string_view and dictionary puzzles were read as large_string.
+            answers = answers.cast(puzzles.type)
     return answers, values, bad
+
+
+def _head(puzzles: Any, rows: int = 200) -> List[str]:
+    """The first `rows` non-null strings of a pyarrow chunked array."""
+    head: List[str] = []
+    for chunk in puzzles.chunks:
+        head.extend(v for v in chunk.slice(0, 4 * rows).drop_null().to_pylist())
+        if len(head) >= rows:
+            break
+    return head[:rows]
 
 
 def _status(n: int, bad: List[Tuple[int, str]]) -> List[Optional[str]]:
@@ -285,6 +335,7 @@ def solve(
     on_error: str = "mark",
     return_status: bool = False,
     box: _Box = None,
+    format: Optional[str] = None,
 ) -> Any:
     """Solve every puzzle; return the answers in the kind the puzzles came in.
 
@@ -307,6 +358,13 @@ def solve(
             grids with boxes 3 rows tall and 2 wide (the command's
             ``--box``). Default None: the usual boxes of the puzzles' size
             (6x6 as 2x3, 12x12 as 3x4, 9x9 as 3x3).
+        format: how string puzzles write their cells, as the command's
+            ``--format``: ``"digits"`` (``1``-``9``), ``"letters"`` (``A``,
+            ``B``, ... for 1, 2, ...), ``"hex0"`` (``0``-``9`` then ``A``..),
+            ``"hex1"`` (``1``-``9`` then ``A``..) or ``"numbers"``
+            (space-separated, 0 blank; sides past 36 always are). Default
+            None: told from the first 200 puzzles (a 16x16 set whose givens
+            are only ``A``-``G`` reads as hex; say ``"letters"``).
 
     Returns:
         The answers: an array of the input's shape and dtype, a list of str
@@ -321,7 +379,9 @@ def solve(
     """
     if on_error not in _ON_ERROR:
         raise ValueError(f'on_error must be "mark" or "raise", not {on_error!r}')
-    answers, _, bad = _call(puzzles, "solve", unique=unique, threads=threads, box=box)
+    answers, _, bad = _call(
+        puzzles, "solve", unique=unique, threads=threads, box=box, format=format
+    )
     if on_error == "raise" and bad:
         i, reason = bad[0]
         raise ValueError(f"puzzle {i}: {reason}")
@@ -337,6 +397,7 @@ def count(
     threads: Optional[int] = None,
     return_status: bool = False,
     box: _Box = None,
+    format: Optional[str] = None,
 ) -> Any:
     """Count each puzzle's solutions, stopping at ``limit``.
 
@@ -346,6 +407,7 @@ def count(
         threads: worker threads (default: all cores).
         return_status: also return the per-row reasons (see :func:`solve`).
         box: the box shape, as for :func:`solve`.
+        format: the symbols of string puzzles, as for :func:`solve`.
 
     Returns:
         An int64 NumPy array: the number of solutions, at most ``limit``;
@@ -355,14 +417,21 @@ def count(
         raise TypeError(f"limit must be an int, not {type(limit).__name__}")
     if not 1 <= limit <= 2**32 - 1:
         raise ValueError(f"limit must be in 1..=4294967295, not {limit}")
-    _, values, bad = _call(puzzles, "count", limit=limit, threads=threads, box=box)
+    _, values, bad = _call(
+        puzzles, "count", limit=limit, threads=threads, box=box, format=format
+    )
     if return_status:
         return values, _status(len(values), bad)
     return values
 
 
 def check(
-    puzzles: Any, solutions: Any, *, threads: Optional[int] = None, box: _Box = None
+    puzzles: Any,
+    solutions: Any,
+    *,
+    threads: Optional[int] = None,
+    box: _Box = None,
+    format: Optional[str] = None,
 ) -> np.ndarray:
     """Check solutions: a bool per row, True when the solution is a valid full
     grid (every row, column and box holds each symbol once) that keeps every
@@ -373,6 +442,8 @@ def check(
         solutions: the same kind and length (for arrays the same shape).
         threads: worker threads (default: all cores).
         box: the box shape the grids are checked with, as for :func:`solve`.
+        format: the symbols of string puzzles and solutions, as for
+            :func:`solve`.
 
     Returns:
         A bool NumPy array.
@@ -383,23 +454,29 @@ def check(
         raise ValueError(
             f"{_length(solutions)} solutions for {_length(puzzles)} puzzles"
         )
-    _, values, _ = _call(puzzles, "check", solutions=solutions, threads=threads, box=box)
+    _, values, _ = _call(
+        puzzles, "check", solutions=solutions, threads=threads, box=box, format=format
+    )
     return values == 1
 
 
 def grade(
-    puzzles: Any, *, threads: Optional[int] = None, box: _Box = None
+    puzzles: Any,
+    *,
+    threads: Optional[int] = None,
+    box: _Box = None,
+    format: Optional[str] = None,
 ) -> Tuple[np.ndarray, List[Optional[str]]]:
     """Grade puzzles as ``sudoku-bulk solve --stats`` does: the guesses the
     solver needs to prove the puzzle unique (count to 2), and the level they
     give (``easy`` 0, ``medium`` 1-4, ``hard`` 5-29, ``extreme`` 30+).
-    ``box``: the box shape, as for :func:`solve`.
+    ``box`` and ``format``: as for :func:`solve`.
 
     Returns:
         ``(guesses, levels)``: an int64 array (-1 for a bad row or one without
         a solution) and a list of level names (None for those rows).
     """
-    _, guesses, _ = _call(puzzles, "grade", threads=threads, box=box)
+    _, guesses, _ = _call(puzzles, "grade", threads=threads, box=box, format=format)
     return guesses, _native.level_names(guesses)
 
 
@@ -441,10 +518,14 @@ def generate(
             instead of a list of str (``.`` blank, digits for 9x9, letters
             ``A``.. up to 26x26, as the command writes them).
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a non-negative int, not {n!r}")
-    if size is not None and (isinstance(size, bool) or not isinstance(size, (int, np.integer))):
-        raise ValueError(f"size must be an int grid side (9, 16, 25, 6, 12 ...), not {size!r}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n < 2**63:
+        raise ValueError(f"n must be an int in 0..2**63, not {n!r}")
+    if size is not None and (
+        isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 4 <= size <= 64
+    ):
+        raise ValueError(
+            f"size must be an int grid side from 4 to 64 (9, 16, 25, 6, 12 ...), not {size!r}"
+        )
     if size is not None:
         size = int(size)
     # The boxes box= and size= fix together (ValueError when they disagree).
@@ -452,8 +533,24 @@ def generate(
     side = rows * cols
     if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int in 0..2**64, not {seed!r}")
-    if clues is not None and (not isinstance(clues, (int, np.integer)) or clues < 0):
-        raise ValueError(f"clues must be a non-negative int, not {clues!r}")
+    if clues is not None and (
+        isinstance(clues, bool)
+        or not isinstance(clues, (int, np.integer))
+        or not 0 <= clues <= side * side
+    ):
+        raise ValueError(
+            f"clues must be an int in 0..={side * side} (the cells of a {side}x{side} grid), "
+            f"not {clues!r}"
+        )
+    if difficulty is not None and difficulty not in _LEVELS:
+        raise ValueError(
+            f"difficulty must be one of {', '.join(map(repr, _LEVELS))} or None, "
+            f"not {difficulty!r}"
+        )
+    if symmetry not in _SYMMETRIES:
+        raise ValueError(
+            f"symmetry must be one of {', '.join(map(repr, _SYMMETRIES))}, not {symmetry!r}"
+        )
     cells, _, _ = _native.generate_cells(
         int(n),
         side,

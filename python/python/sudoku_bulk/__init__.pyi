@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 __version__: str
 SIZES: dict[int, int]
+FORMATS: Tuple[str, ...]
 
 _A = TypeVar("_A", bound=np.ndarray)
 _Status = List[Optional[str]]
@@ -14,6 +15,8 @@ _OnError = Literal["mark", "raise"]
 # box=: "RxC" (such as "3x2": 3 rows tall, 2 wide) or (rows, cols); None for
 # the usual boxes of the size.
 _Box = Union[str, Tuple[int, int], None]
+# format=: the symbols of string puzzles (the command's --format), or numbers.
+_Format = Literal["digits", "letters", "hex0", "hex1", "numbers"]
 # pyarrow.Array / ChunkedArray and pandas.Series come back as the same type.
 _T = TypeVar("_T")
 
@@ -26,6 +29,7 @@ def solve(
     on_error: _OnError = ...,
     return_status: Literal[False] = ...,
     box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> _A: ...
 @overload
 def solve(
@@ -36,6 +40,7 @@ def solve(
     on_error: _OnError = ...,
     return_status: Literal[True],
     box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> Tuple[_A, _Status]: ...
 @overload
 def solve(
@@ -46,6 +51,7 @@ def solve(
     on_error: _OnError = ...,
     return_status: Literal[False] = ...,
     box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> List[Optional[str]]: ...
 @overload
 def solve(
@@ -56,6 +62,7 @@ def solve(
     on_error: _OnError = ...,
     return_status: Literal[True],
     box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> Tuple[List[Optional[str]], _Status]: ...
 @overload
 def solve(
@@ -66,6 +73,7 @@ def solve(
     on_error: _OnError = ...,
     return_status: bool = ...,
     box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> Union[_T, Tuple[_T, _Status]]: ...
 @overload
 def count(
@@ -75,6 +83,7 @@ def count(
     threads: Optional[int] = ...,
     return_status: Literal[False] = ...,
     box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> npt.NDArray[np.int64]: ...
 @overload
 def count(
@@ -84,12 +93,22 @@ def count(
     threads: Optional[int] = ...,
     return_status: Literal[True],
     box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> Tuple[npt.NDArray[np.int64], _Status]: ...
 def check(
-    puzzles: Any, solutions: Any, *, threads: Optional[int] = ..., box: _Box = ...
+    puzzles: Any,
+    solutions: Any,
+    *,
+    threads: Optional[int] = ...,
+    box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> npt.NDArray[np.bool_]: ...
 def grade(
-    puzzles: Any, *, threads: Optional[int] = ..., box: _Box = ...
+    puzzles: Any,
+    *,
+    threads: Optional[int] = ...,
+    box: _Box = ...,
+    format: Optional[_Format] = ...,
 ) -> Tuple[npt.NDArray[np.int64], List[Optional[str]]]: ...
 @overload
 def generate(

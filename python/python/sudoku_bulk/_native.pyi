@@ -32,6 +32,7 @@ def run_strings(
     limit: int = 2,
     threads: Optional[int] = None,
     box: _Box = None,
+    format: Optional[str] = None,
 ) -> Tuple[Optional[List[Optional[str]]], _I64, _Bad]: ...
 def run_arrow(
     validity: Optional[_U8],
@@ -47,7 +48,12 @@ def run_arrow(
     limit: int = 2,
     threads: Optional[int] = None,
     box: _Box = None,
+    format: Optional[str] = None,
+    side: Optional[int] = None,
 ) -> Tuple[Optional[Tuple[Optional[_U8], np.ndarray, _U8]], _I64, _Bad]: ...
+def format_of(
+    head: List[Optional[str]], *, box: _Box = None, format: Optional[str] = None
+) -> Optional[Tuple[str, int]]: ...
 def generate_cells(
     n: int,
     size: Optional[int],

@@ -55,6 +55,7 @@ def solve(
     unique: bool = False,
     threads: Optional[int] = 1,
     box: Union[str, Tuple[int, int], None] = None,
+    format: Optional[str] = None,
 ) -> Any:
     """Return ``df`` with a string column ``output`` holding each puzzle's
     solution (null for a bad puzzle: no solution, clashing givens, unreadable,
@@ -68,6 +69,8 @@ def solve(
         threads: solver threads per Spark task (default 1: one task per core).
         box: the box shape, ``"3x2"`` or ``(3, 2)`` (default: the usual boxes
             of the puzzles' size), as for :func:`sudoku_bulk.solve`.
+        format: the puzzles' symbols (``"letters"``, ``"hex0"`` ...), as for
+            :func:`sudoku_bulk.solve`; default: told from each Arrow batch.
     """
     from pyspark.sql.types import StringType, StructField, StructType
 
@@ -82,7 +85,7 @@ def solve(
 
         for batch in it:
             answers = sudoku_bulk.solve(
-                batch.column(column), unique=unique, threads=threads, box=box
+                batch.column(column), unique=unique, threads=threads, box=box, format=format
             )
             yield pa.RecordBatch.from_arrays(
                 list(batch.columns) + [answers], names=list(batch.schema.names) + [output]
@@ -98,10 +101,12 @@ def count(
     limit: int = 2,
     threads: Optional[int] = 1,
     box: Union[str, Tuple[int, int], None] = None,
+    format: Optional[str] = None,
 ) -> Any:
     """Return ``df`` with a long column ``output``: each puzzle's number of
     solutions, capped at ``limit`` (null for a row that is not a puzzle:
-    clashing givens, unreadable text). ``box``: as for :func:`solve`.
+    clashing givens, unreadable text). ``box`` and ``format``: as for
+    :func:`solve`.
     """
     from pyspark.sql.types import LongType, StructField, StructType
 
@@ -116,7 +121,7 @@ def count(
 
         for batch in it:
             counts = sudoku_bulk.count(
-                batch.column(column), limit=limit, threads=threads, box=box
+                batch.column(column), limit=limit, threads=threads, box=box, format=format
             )
             col = pa.array(counts, type=pa.int64(), mask=counts < 0)
             yield pa.RecordBatch.from_arrays(
