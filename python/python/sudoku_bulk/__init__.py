@@ -22,10 +22,13 @@ Puzzles are accepted as
   ``(N, 4, 4)``), dtype int8/16/32/64 or uint8/16/32/64, 0 = blank. A
   C-contiguous array is read in place, without a copy.
 - a list (or tuple) of ``str``, one puzzle per string in any one-line layout
-  the command reads (``.``/``0`` blanks; 16x16 in letters or hex), ``None``
-  allowed (a bad row).
-- a pyarrow ``StringArray``, ``LargeStringArray`` or ``ChunkedArray`` of
-  them (read from the Arrow buffers; no Python work per row).
+  the command reads (``.``/``0`` blanks; 16x16 in letters or hex; past
+  36x36 space-separated numbers, 0 blank), ``None`` allowed (a bad row).
+  The layout is the one most of the first 200 strings have (``format=``
+  fixes the symbols); a string that is not a puzzle is a bad row.
+- a pyarrow ``StringArray``, ``LargeStringArray`` (``string_view`` and
+  dictionary arrays too) or ``ChunkedArray`` of them (read from the Arrow
+  buffers; no Python work per row).
 - a pandas ``Series`` of strings (through pyarrow).
 
 Boxes are the usual ones of the size (square for 9x9, 16x16 ...; wider than
@@ -516,7 +519,9 @@ def generate(
         threads: worker threads (default: all cores).
         as_array: return a uint8 array of shape (n, side*side) (0 = blank)
             instead of a list of str (``.`` blank, digits for 9x9, letters
-            ``A``.. up to 26x26, as the command writes them).
+            ``A``.. up to 26x26, ``1``-``9`` then letters up to 35x35,
+            ``0``-``9`` then letters for 36x36, space-separated numbers with
+            ``0`` blank beyond, as the command writes them).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n < 2**63:
         raise ValueError(f"n must be an int in 0..2**63, not {n!r}")
