@@ -2,22 +2,34 @@
 //! page headers of a row group's column chunks that refuses the counts and
 //! sizes those pages cannot hold.
 //!
-//! The crate sizes a buffer from a dictionary page's `num_values` before
-//! it looks at what the page holds, and fills it, so the memory is really
-//! taken: the dictionary of a fixed-width column is a vector of that many
-//! values, made at once (`resize`), then filled from the page. fuzz/tables
-//! found a 614-byte file whose dictionary page claimed 541,098,246 INT32
-//! values in a page of 0 bytes: 2.1 GB, zeroed, for a read that then fails
-//! (`Not enough bytes`).
+//! The crate sizes buffers from two page-header claims before it looks at
+//! what the page holds, and fills them, so the memory is really taken:
 //!
-//! That count cannot be more than the page's bytes allow. A dictionary
-//! page is PLAIN-encoded: each value takes its physical type's width (a
-//! bit for a BOOLEAN, 4 bytes at least for a BYTE_ARRAY, its length
-//! prefix), so `num_values` values need that many bytes of page, and the
-//! page holds its uncompressed size (its compressed size when the column
-//! is not compressed; a decompressed page of another size is an error
-//! before the dictionary is made). A claim above that is a lie; it is
-//! refused here, before the row group is read.
+//! - a dictionary page's `num_values`: the dictionary of a fixed-width
+//!   column is a vector of that many values, made at once (`resize`), then
+//!   filled from the page. fuzz/tables found a 614-byte file whose
+//!   dictionary page claimed 541,098,246 INT32 values in a page of 0 bytes:
+//!   2.1 GB, zeroed, for a read that then fails (`Not enough bytes`).
+//! - a page's `uncompressed_page_size` for SNAPPY, LZ4 and LZ4_RAW: the
+//!   crate makes the output that long (zeroed) before decompressing (and
+//!   for SNAPPY keeps it so whatever comes out: a page claiming 1 MiB
+//!   whose data gives 42 KB was read, the rest zeros).
+//!
+//! Neither can be more than the page's bytes allow. A dictionary page is
+//! PLAIN-encoded: each value takes its physical type's width (a bit for a
+//! BOOLEAN, 4 bytes at least for a BYTE_ARRAY, its length prefix), so
+//! `num_values` values need that many bytes of page, and the page holds
+//! its uncompressed size (its compressed size when the column is not
+//! compressed; a page that decompresses to another size is an error
+//! before the dictionary is made, but for SNAPPY, above). And a
+//! decompressed page is large, but not without bound: a snappy element
+//! gives at most 64 bytes for 3 (a 2-byte-offset copy), an LZ4 sequence
+//! less than 255 bytes a byte (each extra length byte adds 255), whatever
+//! is compressed (pyarrow's snappy and LZ4 of zeros: 21.3 and 254.9).
+//! Claims above those are lies; they are refused here, before the row
+//! group is read. (GZIP, ZSTD and BROTLI pages are decompressed by
+//! streaming, so their memory follows what really comes out, not the
+//! claim; the claim only reserves address space.)
 //!
 //! The headers are read as the crate reads them: [`super::footer`]'s walk,
 //! which refuses a known field whose header names another type and a
@@ -137,6 +149,15 @@ fn check_chunk(file: &[u8], chunk: &ColumnChunkMetaData) -> Result<(), String> {
             ));
         }
         let (compressed, uncompressed) = (compressed as u64, uncompressed as u64);
+        if let Some(most) = most_decompressed(chunk.compression(), compressed) {
+            if uncompressed > most {
+                return Err(format!(
+                    "the page at byte {at} claims {uncompressed} bytes once decompressed, more \
+                     than {compressed} bytes of {} can give ({most})",
+                    chunk.compression()
+                ));
+            }
+        }
         if let (DICTIONARY, Some(values), Some(bits)) = (kind, h.dictionary_values, width) {
             // What the decoder gets: the decompressed page, or the page
             // itself when the column is not compressed.
@@ -173,6 +194,20 @@ fn value_bits(physical: Type, type_length: i32) -> Option<u64> {
         Type::FIXED_LEN_BYTE_ARRAY => 8 * u64::try_from(type_length).unwrap_or(0),
     };
     (bits > 0).then_some(bits)
+}
+
+/// The most bytes `compressed` bytes of `codec` can decompress to, for the
+/// codecs whose output the crate makes as long as the header claims before
+/// decompressing; `None` for the others.
+fn most_decompressed(codec: Compression, compressed: u64) -> Option<u64> {
+    match codec {
+        // A 3-byte copy element gives 64 bytes, no element more per byte.
+        Compression::SNAPPY => Some(compressed * 64 / 3),
+        // A sequence of k match-length bytes (and 3 more) gives less
+        // than 255 * (k + 3); the Hadoop framing adds only headers.
+        Compression::LZ4 | Compression::LZ4_RAW => Some(compressed * 255),
+        _ => None,
+    }
 }
 
 /// A page header, read as the crate reads it.
@@ -283,6 +318,13 @@ mod tests {
             e.contains("dictionary page at byte 4 claims 541098246 INT32 values in 0 bytes"),
             "{e}"
         );
+        // A pyarrow file whose snappy page claims 1 MiB from 2057 bytes (the
+        // crate made the output 1 MiB before decompressing).
+        let e = check_seed("regress-parquet-snappy-size.parquet").unwrap_err();
+        assert!(
+            e.contains("claims 1048575 bytes once decompressed, more than 2057 bytes"),
+            "{e}"
+        );
         // Files written by pyarrow (dictionary pages, zstd and snappy) pass.
         assert_eq!(check_seed("lists.parquet"), Ok(()));
         assert_eq!(check_seed("strings.parquet"), Ok(()));
@@ -342,11 +384,18 @@ mod tests {
     }
 
     #[test]
-    fn bounds_follow_the_type() {
+    fn bounds_follow_the_type_and_the_codec() {
         assert_eq!(value_bits(Type::BOOLEAN, 0), Some(1));
         assert_eq!(value_bits(Type::INT96, 0), Some(96));
         assert_eq!(value_bits(Type::BYTE_ARRAY, 0), Some(32));
         assert_eq!(value_bits(Type::FIXED_LEN_BYTE_ARRAY, 16), Some(128));
         assert_eq!(value_bits(Type::FIXED_LEN_BYTE_ARRAY, 0), None);
+        assert_eq!(most_decompressed(Compression::SNAPPY, 3), Some(64));
+        assert_eq!(most_decompressed(Compression::LZ4_RAW, 2), Some(510));
+        assert_eq!(most_decompressed(Compression::UNCOMPRESSED, 2), None);
+        assert_eq!(
+            most_decompressed(Compression::ZSTD(Default::default()), 2),
+            None
+        );
     }
 }

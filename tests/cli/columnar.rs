@@ -1562,6 +1562,12 @@ fn fuzz_findings_are_clean_errors() {
             "tables/regress-parquet-huge-dictionary-clean.parquet",
             "bad Parquet file: row group 0: column \"quizzes.list.element\": the dictionary page at byte 4 claims 541098246 INT32 values in 0 bytes",
         ),
+        // A snappy page claiming 1 MiB from 2057 bytes (read, padded with
+        // zeros, before).
+        (
+            "tables/regress-parquet-snappy-size.parquet",
+            "bad Parquet file: row group 0: column \"quizzes\": the page at byte 4 claims 1048575 bytes once decompressed",
+        ),
     ] {
         let path = seeds.join(file);
         let dir = tempfile::tempdir().unwrap();
