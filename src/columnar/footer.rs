@@ -72,7 +72,7 @@ pub fn check(file: &[u8]) -> Result<(), String> {
 /// What the parquet crate expects of a field: it reads a field it knows
 /// as this, whatever type its header names.
 #[derive(Clone, Copy)]
-enum Ty {
+pub(super) enum Ty {
     Bool,
     Byte,
     /// i16, i32 or i64: a zigzag varint each, read alike.
@@ -122,7 +122,7 @@ const SCHEMA_ELEMENT: &[(i16, Ty)] = &[
     (9, Int),
     (10, Struct(LOGICAL_TYPE)),
 ];
-const STATISTICS: &[(i16, Ty)] = &[
+pub(super) const STATISTICS: &[(i16, Ty)] = &[
     (1, Binary),
     (2, Binary),
     (3, Int),
@@ -200,7 +200,7 @@ const FILE_META: &[(i16, Ty)] = &[
 
 impl Ty {
     /// Whether a header naming Thrift type `t` holds this, byte for byte.
-    fn named_by(self, t: u8) -> bool {
+    pub(super) fn named_by(self, t: u8) -> bool {
         matches!(
             (self, t),
             (Bool, 1 | 2)
@@ -214,12 +214,20 @@ impl Ty {
     }
 }
 
-struct Walk<'a> {
+/// A walk over Thrift compact-protocol bytes (the footer here, page
+/// headers in [`super::pages`]).
+pub(super) struct Walk<'a> {
     bytes: &'a [u8],
-    at: usize,
+    /// Bytes walked so far.
+    pub(super) at: usize,
 }
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
+    /// A walk from the start of `bytes`.
+    pub(super) fn new(bytes: &'a [u8]) -> Walk<'a> {
+        Walk { bytes, at: 0 }
+    }
+
     fn left(&self) -> usize {
         self.bytes.len() - self.at
     }
@@ -240,6 +248,13 @@ impl Walk<'_> {
             }
         }
         Err("holds a varint longer than 10 bytes".into())
+    }
+
+    /// An i32 field's value as the parquet crate reads it: a zigzag
+    /// varint, cut to its low 32 bits.
+    pub(super) fn int(&mut self) -> Result<i32, String> {
+        let z = self.varint()?;
+        Ok(((z >> 1) as i64 ^ -((z & 1) as i64)) as i32)
     }
 
     fn skip(&mut self, k: u64) -> Result<(), String> {
@@ -275,28 +290,46 @@ impl Walk<'_> {
             return Err(format!("nests deeper than {MAX_DEPTH} levels"));
         }
         let mut id = 0i16;
-        loop {
-            let h = self.byte()?;
-            if h == 0 {
-                return Ok(());
-            }
-            id = if h >> 4 == 0 {
-                let z = self.varint()?;
-                ((z >> 1) as i64 ^ -((z & 1) as i64)) as i16
-            } else {
-                id.wrapping_add(i16::from(h >> 4))
-            };
-            let t = h & 15;
-            match shape.iter().find(|f| f.0 == id) {
-                Some(&(_, Bool)) if Bool.named_by(t) => {} // the value is the type
-                Some(&(_, ty)) if ty.named_by(t) => self.value(ty, depth)?,
-                Some(_) => {
-                    return Err(format!(
-                        "names Thrift type {t} for field {id}, which is read as another"
-                    ))
-                }
-                None => self.skipped(t, depth)?,
-            }
+        while let Some((next, t)) = self.field_header(id)? {
+            id = next;
+            self.field(shape, id, t, depth)?;
+        }
+        Ok(())
+    }
+
+    /// A field header after field `last`: the field's id and Thrift type,
+    /// or `None` at the end of the struct.
+    pub(super) fn field_header(&mut self, last: i16) -> Result<Option<(i16, u8)>, String> {
+        let h = self.byte()?;
+        if h == 0 {
+            return Ok(None);
+        }
+        let id = if h >> 4 == 0 {
+            let z = self.varint()?;
+            ((z >> 1) as i64 ^ -((z & 1) as i64)) as i16
+        } else {
+            last.wrapping_add(i16::from(h >> 4))
+        };
+        Ok(Some((id, h & 15)))
+    }
+
+    /// The value of field `id`, named Thrift type `t`, of a struct of the
+    /// known `shape`: a known field must be of the type the decoder reads
+    /// it as; others are skipped as the decoder skips them.
+    pub(super) fn field(
+        &mut self,
+        shape: &[(i16, Ty)],
+        id: i16,
+        t: u8,
+        depth: u32,
+    ) -> Result<(), String> {
+        match shape.iter().find(|f| f.0 == id) {
+            Some(&(_, Bool)) if Bool.named_by(t) => Ok(()), // the value is the type
+            Some(&(_, ty)) if ty.named_by(t) => self.value(ty, depth),
+            Some(_) => Err(format!(
+                "names Thrift type {t} for field {id}, which is read as another"
+            )),
+            None => self.skipped(t, depth),
         }
     }
 

@@ -36,6 +36,8 @@ mod footer;
 #[cfg(feature = "columnar")]
 pub mod ipc;
 #[cfg(feature = "columnar")]
+mod pages;
+#[cfg(feature = "columnar")]
 pub mod parquet;
 #[cfg(feature = "columnar")]
 pub mod table;

@@ -269,6 +269,9 @@ fn open_unguarded<'a>(
     if let Some(bytes) = data.whole() {
         footer::check(bytes).map_err(|why| anyhow::anyhow!("{name}: bad Parquet file: {why}"))?;
     }
+    // The file's bytes when pages are read from the file, for checking
+    // their headers (see pages.rs); in-memory input is `source` itself.
+    let mut mapped: &'a [u8] = &[];
     let source = match data {
         Data::File(path, bytes) => {
             let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
@@ -276,6 +279,7 @@ fn open_unguarded<'a>(
             // (then `bytes` are the decoded content): read pages from the
             // file only when it is the Parquet file itself.
             if file.metadata().is_ok_and(|m| m.len() == bytes.len() as u64) {
+                mapped = bytes;
                 Source::File(Arc::new(file), bytes.len() as u64)
             } else {
                 Source::Bytes(bytes::Bytes::copy_from_slice(bytes))
@@ -330,6 +334,17 @@ fn open_unguarded<'a>(
     };
     let name = name.to_string();
     let iter = (0..groups).flat_map(move |g| {
+        // The page headers are checked before the parquet crate sizes
+        // buffers from them.
+        let whole = match &source {
+            Source::File(..) => mapped,
+            Source::Bytes(b) => &b[..],
+        };
+        if let Err(why) = super::pages::check(whole, meta.metadata().row_group(g)) {
+            let place = format!("row group {g}");
+            let e = anyhow::anyhow!("{}", bad_input(&name, &source, &place, why));
+            return Box::new(std::iter::once(Err(e))) as Box<dyn Iterator<Item = Item>>;
+        }
         let reader = match &source {
             Source::File(f, _) => ParquetRecordBatchReaderBuilder::new_with_metadata(
                 Pages(FileRef(f.clone())),

@@ -1614,6 +1614,22 @@ fn fuzz_findings_are_clean_errors() {
             "tables/regress-parquet-skip-past-end.parquet",
             "bad Parquet file: row group 0",
         ),
+        // 2.1 GB for a second before: a dictionary page claiming 541098246
+        // values in 0 bytes (its size field mistyped, then well-formed).
+        (
+            "tables/regress-parquet-huge-dictionary.parquet",
+            "bad Parquet file: row group 0: column \"quizzes.list.element\": the page header at byte 4 names Thrift type 11 for field 2",
+        ),
+        (
+            "tables/regress-parquet-huge-dictionary-clean.parquet",
+            "bad Parquet file: row group 0: column \"quizzes.list.element\": the dictionary page at byte 4 claims 541098246 INT32 values in 0 bytes",
+        ),
+        // A snappy page claiming 1 MiB from 2057 bytes (read, padded with
+        // zeros, before).
+        (
+            "tables/regress-parquet-snappy-size.parquet",
+            "bad Parquet file: row group 0: column \"quizzes\": the page at byte 4 claims 1048575 bytes once decompressed",
+        ),
     ] {
         let path = seeds.join(file);
         let dir = tempfile::tempdir().unwrap();
@@ -1627,6 +1643,11 @@ fn fuzz_findings_are_clean_errors() {
         assert!(err.contains(says) && err.contains(file), "{err}");
         assert!(!err.contains("panicked"), "{err}");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // `check` reads the same way.
+        let o = run(&["check", path.to_str().unwrap()], b"");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "check {file}: {err}");
+        assert!(err.contains(says) && err.contains(file), "{err}");
         // From stdin: the same error, the input named as such.
         let o = run(&["solve"], &std::fs::read(&path).unwrap());
         let err = stderr(&o);
