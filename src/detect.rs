@@ -398,19 +398,72 @@ pub fn detect_values<'a>(
         shape: Some(ShapeName::Line),
         ..forced.clone()
     };
-    Ok(Some(match detect(&together, &line) {
+    let joint = match detect(&together, &line) {
         Ok(d) if d.layout.boxes == first.boxes && d.layout.shape == Shape::Line => d.layout,
         // Symbols no one set reads (a `0` in one value, `Q` in another):
         // the first value's reading, and the others are bad rows.
         _ => first,
-    }))
+    };
+    Ok(Some(most_read(joint, &members)))
+}
+
+/// `joint`, or the layout of another symbol set for its side that reads
+/// more of `values` as puzzles (ties keep `joint`). The symbols of all
+/// values together are a guess the odd value can sway: ten 16x16 values
+/// in `0`-`F` and one with a `G` read as `1`-`G` together, where `0`
+/// would be a blank and every `0` given lost; counted one by one, ten
+/// values are `0`-`F` and the one with `G` is the bad row.
+fn most_read(joint: Layout, values: &[&[u8]]) -> Layout {
+    let side = joint.boxes.side();
+    if !(10..=36).contains(&side) {
+        return joint;
+    }
+    let mut cells = vec![0u8; joint.cells()];
+    let mut reads = |symbols: Symbols| -> usize {
+        let layout = Layout::new(Shape::Line, joint.boxes, symbols);
+        values
+            .iter()
+            .filter(|v| {
+                let v = v.trim_ascii();
+                // Where `0` is a blank, a value with a few of them (one
+                // per row at most: a near-full grid) more likely holds
+                // the digit 0, as `guess_symbols` reads them together.
+                let zeros = v.iter().filter(|&&b| b == b'0').count();
+                let zero_blank = symbols != Symbols::Hex0;
+                !(zero_blank && (1..=side).contains(&zeros))
+                    && layout.parse_value(v, &mut cells).is_ok()
+            })
+            .count()
+    };
+    let mut best = (reads(joint.symbols), joint.symbols);
+    for symbols in [Symbols::Letters, Symbols::Hex0, Symbols::Hex1] {
+        let most = match symbols {
+            Symbols::Letters => 26,
+            Symbols::Hex1 => 35,
+            _ => 36,
+        };
+        if symbols != joint.symbols && side <= most {
+            let n = reads(symbols);
+            if n > best.0 {
+                best = (n, symbols);
+            }
+        }
+    }
+    if best.1 == joint.symbols {
+        joint
+    } else {
+        Layout::new(Shape::Line, joint.boxes, best.1)
+    }
 }
 
 /// The layout of one value read alone (see [`detect_values`]), if it is a
 /// puzzle: one line of symbols, or one line of numbers.
 fn detect_value(v: &[u8], forced: &Forced) -> Option<Layout> {
-    let v = v.trim_ascii_end();
-    if v.contains(&b'\n') {
+    let v = v.trim_ascii();
+    // Two lines (`\r` alone ends one too), or nothing but a comment: no
+    // puzzle, though detection would answer a default layout for the
+    // latter.
+    if memchr::memchr2(b'\n', b'\r', v).is_some() || head_lines(v, 1).is_empty() {
         return None;
     }
     let try_shape = |shape| {
@@ -431,17 +484,25 @@ fn detect_value(v: &[u8], forced: &Forced) -> Option<Layout> {
 /// Why value `v` is no puzzle (see [`detect_values`]), in words for its
 /// row: a line break, binary bytes, or a length that is no grid's.
 pub fn value_reason(v: &[u8], forced: &Forced) -> String {
-    let v = v.trim_ascii_end();
-    if let Some(i) = v.iter().position(|&b| b == b'\n') {
+    let v = v.trim_ascii();
+    let chars = |b: &[u8]| std::str::from_utf8(b).map_or(b.len(), |s| s.chars().count());
+    if let Some(i) = memchr::memchr2(b'\n', b'\r', v) {
         return format!(
-            "a line break at byte {}: a value holds one puzzle on one line",
-            i + 1
+            "a line break at character {}: a value holds one puzzle on one line",
+            chars(&v[..i]) + 1
         );
+    }
+    if head_lines(v, 1).is_empty() {
+        return if v.is_empty() {
+            "empty: no puzzle".into()
+        } else {
+            "only a comment: no puzzle".into()
+        };
     }
     if let Some(what) = not_text(v) {
         return what.replace(" on line 1, column", " at character");
     }
-    let chars = std::str::from_utf8(v).map_or(v.len(), |s| s.chars().count());
+    let chars = chars(v);
     let numbers = number_count(v);
     let cells = numbers.unwrap_or(chars);
     let side = cells.isqrt();
@@ -599,10 +660,16 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
             .to_vec()
     };
     let (shape, symbols) = match kind {
-        Kind::Line(_) => (
-            Shape::Line,
-            guess(sample.iter().map(|t| token(t)).collect())?,
-        ),
+        Kind::Line(_) => {
+            let tokens: Vec<Vec<u8>> = sample.iter().map(|t| token(t)).collect();
+            let mut symbols = guess(tokens.clone())?;
+            if forced.symbols.is_none() {
+                // Line by line, as values are (see [`most_read`]).
+                let values: Vec<&[u8]> = tokens.iter().map(Vec::as_slice).collect();
+                symbols = most_read(Layout::new(Shape::Line, boxes, symbols), &values).symbols;
+            }
+            (Shape::Line, symbols)
+        }
         Kind::Grid(_) => (
             Shape::Grid,
             guess(sample.iter().map(|t| token(t)).collect())?,
@@ -1274,14 +1341,72 @@ mod tests {
             v(&[&nul]).unwrap_err(),
             "binary data, not text: byte \"\\x00\" at character 41"
         );
-        // A trailing line end is no second line.
+        // A trailing line end is no second line, nor a leading one; a bare
+        // `\r` inside is.
+        let ends = format!("\n{P}\r\n");
+        assert_eq!(v(&[ends.as_bytes()]).unwrap().unwrap().cells(), 81);
+        let cr = format!("{P}\r{P}");
+        assert_eq!(v(&[cr.as_bytes(), p, p]).unwrap().unwrap().cells(), 81);
+        assert!(v(&[cr.as_bytes()])
+            .unwrap_err()
+            .starts_with("a line break at character 82"));
+        // Empty and comment-only values are no votes (detection alone
+        // would give them the default 9x9 layout).
+        let (a, b) = (&sixteen[0][..], &sixteen[1][..]);
+        let l = v(&[b"", b"  ", b"# note", b"", a, b]).unwrap().unwrap();
+        assert_eq!(l.cells(), 256);
+        assert_eq!(v(&[b" "]).unwrap_err(), "empty: no puzzle");
+        assert_eq!(v(&[b"# x"]).unwrap_err(), "only a comment: no puzzle");
+    }
+
+    #[test]
+    fn symbols_are_counted_value_by_value() {
+        // Ten 16x16 values in 0-F (each with a few `0` givens) and one in
+        // 1-G: together they read as 1-G (`0` a blank, the givens lost);
+        // value by value ten read as 0-F, and the `G` one is the bad row.
+        let hex0 = b"0123456789ABCDEF";
+        let mut values: Vec<Vec<u8>> = (0..10)
+            .map(|k| {
+                (0..256)
+                    .map(|i| {
+                        if (i + k) % 3 == 0 {
+                            b'.'
+                        } else {
+                            hex0[(i * 7 + i / 16) % 16]
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let g: Vec<u8> = (0..256)
+            .map(|i| if i % 2 == 0 { b'.' } else { b'G' })
+            .collect();
+        values.push(g);
+        let refs: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+        let l = detect_values(refs.iter().copied(), &Forced::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(l.symbols, Symbols::Hex0);
+        // Lines of a file the same.
+        let text = refs.join(&b'\n');
         assert_eq!(
-            v(&[format!("{P}\r\n").as_bytes()])
-                .unwrap()
-                .unwrap()
-                .cells(),
-            81
+            detect(&text, &Forced::default()).unwrap().layout.symbols,
+            Symbols::Hex0
         );
+        // Without the `0`s, 1-G reads them all.
+        let no_zeros: Vec<Vec<u8>> = values
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .map(|&b| if b == b'0' { b'.' } else { b })
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&[u8]> = no_zeros.iter().map(Vec::as_slice).collect();
+        let l = detect_values(refs.iter().copied(), &Forced::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(l.symbols, Symbols::Hex1);
     }
 
     #[test]

@@ -607,13 +607,14 @@ impl Layout {
     /// Parses a value that holds one puzzle (a Parquet or Arrow cell, a
     /// Python string) into `cells`: as [`parse`](Self::parse) parses a
     /// line (a comment may follow the puzzle), but a second line is an
-    /// error, where parsing the first line alone would drop the rest.
+    /// error (`\r` alone ends a line too), where parsing the first line
+    /// alone would drop the rest.
     pub fn parse_value(&self, raw: &[u8], cells: &mut [u8]) -> Result<(), RecordError> {
         let raw = raw.trim_ascii();
         // A value of exactly the cells holds no line break the parse lets
         // pass (it is no symbol): the scan is for the others.
         if raw.len() != self.cells() {
-            if let Some(i) = memchr::memchr(b'\n', raw) {
+            if let Some(i) = memchr::memchr2(b'\n', b'\r', raw) {
                 let at = std::str::from_utf8(&raw[..i]).map_or(i, |s| s.chars().count()) + 1;
                 return Err(RecordError::LineBreak { at });
             }

@@ -673,41 +673,53 @@ impl Packed<'_> {
     /// The layout of the strings: the CLI's detection of values one puzzle
     /// each ([`detect::detect_values`]) on the first 200 non-null rows, so a
     /// bad row among them is only that row's problem. With `boxes`
-    /// (`box=`), they must make the size detected (any size when there are
-    /// no strings to detect it from). `None` when no row is a puzzle.
+    /// (`box=`), only strings of its size vote; when none has it and the
+    /// others make a grid, `ValueError` names both. `None` when no row is a
+    /// puzzle.
     fn layout(&self, forced: &Forced, boxes: Option<Boxes>) -> PyResult<Option<Layout>> {
         let values = || (0..self.rows).filter_map(|i| self.get(i));
-        let mut found = detect::detect_values(values().take(HEAD_ROWS), forced);
-        if found.is_err() && self.rows > HEAD_ROWS {
-            // The head holds no puzzle; a later row may (rare: read them all).
-            found = detect::detect_values(values(), forced);
-        }
-        let layout = match found {
+        let detect = |f: &Forced| {
+            let found = detect::detect_values(values().take(HEAD_ROWS), f);
+            if found.is_err() && self.rows > HEAD_ROWS {
+                // The head holds no puzzle; a later row may (rare: read
+                // them all).
+                return detect::detect_values(values(), f);
+            }
+            found
+        };
+        // With box=, only strings of its size vote, as with the CLI's
+        // --box: the others are bad rows.
+        let with_box = Forced {
+            boxes,
+            ..forced.clone()
+        };
+        Ok(Some(match detect(&with_box) {
             Ok(Some(l)) => l,
             Ok(None) => {
                 let b = boxes.unwrap_or(Boxes::NINE);
-                return Ok(Some(match forced.symbols {
+                match forced.symbols {
                     Some(s) => Layout::new(Shape::Line, b, s),
                     None => Layout::one_line(b),
-                }));
-            }
-            // None is a puzzle, but the other chunks of the array said
-            // how they read: rows of this one are read so too.
-            Err(_) => match (forced.side.and_then(Boxes::for_side), forced.symbols) {
-                (Some(b), Some(s)) => Layout::new(Shape::Line, b, s),
-                (Some(b), None) if forced.shape == Some(ShapeName::Numbers) => {
-                    Layout::new(Shape::Numbers(b' '), b, Symbols::Numbers)
                 }
-                _ => return Ok(None),
-            },
-        };
-        let boxes = boxes_of_rows(boxes, layout.cells(), "strings")?;
-        if boxes == layout.boxes {
-            return Ok(Some(layout));
-        }
-        // Same side, other boxes: the text reads the same, as symbols
-        // depend on the side only; the solver's boxes change.
-        Ok(Some(Layout::new(layout.shape, boxes, layout.symbols)))
+            }
+            Err(_) => {
+                if let (Some(b), Ok(Some(l))) = (boxes, detect(forced)) {
+                    // No string of the box's size, all of another: the
+                    // box is the mistake, named as such.
+                    boxes_of_rows(Some(b), l.cells(), "strings")?;
+                }
+                // None is a puzzle, but the other chunks of the array said
+                // how they read: rows of this one are read so too.
+                let side = boxes.or(forced.side.and_then(Boxes::for_side));
+                match (side, forced.symbols) {
+                    (Some(b), Some(s)) => Layout::new(Shape::Line, b, s),
+                    (Some(b), None) if forced.shape == Some(ShapeName::Numbers) => {
+                        Layout::new(Shape::Numbers(b' '), b, Symbols::Numbers)
+                    }
+                    _ => return Ok(None),
+                }
+            }
+        }))
     }
 }
 
@@ -830,7 +842,13 @@ fn pack_list(seq: &Bound<'_, PyAny>) -> PyResult<PackedList> {
                     item.get_type().name().map_or("?".into(), |n| n.to_string())
                 ))
             })?;
-            data.extend_from_slice(s.to_str()?.as_bytes());
+            match s.to_str() {
+                Ok(text) => data.extend_from_slice(text.as_bytes()),
+                // A lone surrogate (text decoded with surrogateescape) has
+                // no UTF-8: U+FFFD in its place makes the row bad, not the
+                // call.
+                Err(_) => data.extend_from_slice(s.to_string_lossy().as_bytes()),
+            }
             validity[i / 8] |= 1 << (i % 8);
         }
         offsets.push(data.len());

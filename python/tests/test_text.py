@@ -239,3 +239,37 @@ def test_answers_keep_the_input_type(lines):
         assert str(out.dtype) == str(pd.Series(["x"], dtype=dtype).dtype)
         assert out.isna().tolist() == [False] * 20 + [True]
         assert check_strings(lines[:20], out[:20].astype(str).tolist()).all()
+
+
+def test_odd_strings_are_bad_rows_and_never_votes(lines):
+    sixteen = sudoku_bulk.generate(3, seed=9, size=16)
+    # Empty, blank and comment-only strings are no puzzle and no vote for
+    # the default 9x9: the 16x16 rows are the layout.
+    out, status = sudoku_bulk.solve(["", "  ", "# note", ""] + sixteen, return_status=True)
+    assert status[:4] == ["expected 256 cells, found 0", "expected 256 cells, found 0",
+                          "expected 256 cells, found 1", "expected 256 cells, found 0"]
+    assert valid_solutions(letters_to_cells(sixteen, 16), letters_to_cells(out[4:], 16)).all()
+    # A bare carriage return ends a line too: two puzzles are a bad row,
+    # never the first one's answer.
+    _, status = sudoku_bulk.solve([lines[0] + "\r" + lines[1], lines[2]], return_status=True)
+    assert status == ["a line break at character 82: a value holds one puzzle on one line", None]
+    # A lone surrogate (surrogateescape-decoded bytes) is that row's
+    # problem, not a UnicodeEncodeError for the call.
+    odd = lines[0][:40] + "\udcff" + lines[0][41:]
+    out, status = sudoku_bulk.solve([lines[1], odd], return_status=True)
+    assert out[1] is None and status[1] == "cell 41: invalid character '\\xef'"
+    assert check_strings(lines[1:2], out[:1]).all()
+    assert sudoku_bulk.count([odd, lines[1]]).tolist() == [-1, 1]
+
+
+def test_box_picks_the_strings_of_its_size(lines):
+    six = sudoku_bulk.generate(2, seed=3, box="3x2")
+    # Only strings of the box's size vote; the others are bad rows, as
+    # with the command's --box.
+    out, status = sudoku_bulk.solve(lines[:3] + six, box="3x2", return_status=True)
+    assert status[:3] == ["expected 36 cells, found 81"] * 3 and status[3:] == [None, None]
+    cells = lambda t: np.array([[0 if ch == "." else int(ch) for ch in s] for s in t])
+    assert valid_solutions(cells(six), cells(out[3:]), 3, 2).all()
+    # No string of its size at all: the box is the mistake, and says so.
+    with pytest.raises(ValueError, match=r"box=3x2 asks for 6x6 grids \(36 cells\), the strings hold 81"):
+        sudoku_bulk.solve(lines[:3], box="3x2")

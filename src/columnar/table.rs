@@ -459,6 +459,52 @@ impl Plan {
         }
     }
 
+    /// Decides the grid from the first [`SAMPLE_VALUES`] non-null puzzles
+    /// of `batches` together (their puzzle and solution columns, cut after
+    /// the last value needed and joined), so a first row group of one bad
+    /// row, or of a few rows of another size, is not the file's layout.
+    fn decide_from<'b>(
+        &mut self,
+        job_name: &str,
+        batches: impl Iterator<Item = &'b RecordBatch>,
+    ) -> anyhow::Result<()> {
+        let (mut ps, mut ss) = (Vec::new(), Vec::new());
+        let mut seen = 0;
+        for batch in batches {
+            if seen >= SAMPLE_VALUES {
+                break;
+            }
+            let (p, s) = self.columns(job_name, batch)?;
+            if p.null_count() == p.len() {
+                continue;
+            }
+            let mut take = p.len();
+            for i in 0..p.len() {
+                seen += usize::from(p.is_valid(i));
+                if seen == SAMPLE_VALUES {
+                    take = i + 1;
+                    break;
+                }
+            }
+            ps.push(p.slice(0, take));
+            ss.extend(s.map(|s| s.slice(0, take)));
+        }
+        let join = |parts: &[ArrayRef]| -> anyhow::Result<Option<ArrayRef>> {
+            Ok(match parts {
+                [] => None,
+                [one] => Some(one.clone()),
+                _ => {
+                    let refs: Vec<&dyn Array> = parts.iter().map(|a| a.as_ref()).collect();
+                    Some(arrow_select::concat::concat(&refs)?)
+                }
+            })
+        };
+        match join(&ps)? {
+            Some(p) => self.decide(job_name, p.as_ref(), join(&ss)?.as_deref()),
+            None => Ok(()),
+        }
+    }
+
     /// What solving `batch` needs, owned, so it can run on the pool while
     /// the caller reads and writes other batches.
     fn work(&mut self, job: &Job<'_>, batch: &RecordBatch) -> anyhow::Result<Work> {
@@ -714,6 +760,10 @@ fn ints<T: ArrowPrimitiveType>(
     Ok(())
 }
 
+/// Non-null puzzles the grid of a table is told from (its size for lists,
+/// its layout for strings), across as many batches as they take.
+const SAMPLE_VALUES: usize = 100;
+
 /// Decodes row `r` of a puzzle or solution column into `cells`.
 fn decode(
     col: &dyn Array,
@@ -794,14 +844,17 @@ fn build(
         // One values buffer and one offsets buffer for the whole batch (a
         // String per row was a visible share of an Arrow IPC run).
         let mut values = Vec::with_capacity(rows.iter().filter(|&&r| r).count() * n);
+        // A symbol set writes one byte a cell, numbers (past 36x36, or a
+        // column of numbers) one to three: the lengths are measured.
+        let mut lengths = Vec::with_capacity(rows.len());
         for (r, &answered) in rows.iter().enumerate() {
+            let start = values.len();
             if answered {
                 text.write_cells(row(r), b'.', &mut values);
             }
+            lengths.push(values.len() - start);
         }
-        // Every symbol set writes one byte a cell.
-        let offsets =
-            OffsetBuffer::<i32>::from_lengths(rows.iter().map(|&a| if a { n } else { 0 }));
+        let offsets = OffsetBuffer::<i32>::from_lengths(lengths);
         let utf8 = StringArray::try_new(offsets, values.into(), Some(nulls))?;
         return arrow_cast_like(Arc::new(utf8), dt);
     }
@@ -1097,6 +1150,20 @@ pub fn run(
     let mut tally = Tally::default();
     let mut first = 0u64;
     let mut batches = batches.filter(|item| !matches!(item, Ok((b, false)) if b.num_rows() == 0));
+    // The batches holding the first puzzles are read ahead, and the layout
+    // told from all of them (see [`Plan::decide_from`]).
+    let mut ahead = std::collections::VecDeque::new();
+    let mut seen = 0;
+    while seen < SAMPLE_VALUES {
+        let Some((batch, end)) = batches.next().transpose()? else {
+            break;
+        };
+        let p = batch.column(plan.puzzle);
+        seen += p.len() - p.logical_null_count();
+        ahead.push_back((batch, end));
+    }
+    plan.decide_from(job.name, ahead.iter().map(|(b, _)| b))?;
+    let mut batches = ahead.into_iter().map(Ok).chain(batches);
     job.pool
         .in_place_scope(|scope| -> anyhow::Result<Run> {
             let (tx, rx) = std::sync::mpsc::channel::<Solved>();
@@ -1238,6 +1305,7 @@ pub fn check(
             .collect()
     });
     let mut np = 0u64;
+    plan.decide_from(pname, batches.iter())?;
     for batch in &batches {
         let (pcol, scol) = plan.columns(pname, batch)?;
         plan.decide(pname, pcol.as_ref(), scol.as_deref())?;

@@ -1255,33 +1255,37 @@ mod tables {
         rows[1].truncate(80);
         rows[2] = format!("{}\n{}", rows[3], rows[4]);
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("first.parquet");
-        let column = Arc::new(StringArray::from(rows.clone())) as ArrayRef;
-        write_parquet(
-            &path,
-            &batch(vec![("puzzle", column)]),
-            100,
-            Compression::SNAPPY,
-        );
-        let out = dir.path().join("out.parquet");
-        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{err}");
-        let name = path.display().to_string();
-        for reason in [
-            "row 0: cell 41: invalid character '\\x00'",
-            "row 1: expected 81 cells, found 80",
-            "row 2: a line break at character 82: a value holds one puzzle on one line",
-        ] {
-            assert!(err.contains(&format!("{name}:{reason}")), "{reason}: {err}");
-        }
-        assert!(err.contains("8 records, 5 solved, 3 bad"), "{err}");
-        let (got, _, _) = read_parquet(&out);
-        let sol = strings(got.column(1));
-        for (k, (p, _)) in set.iter().enumerate() {
-            match k {
-                0..=2 => assert_eq!(sol[k], None, "row {k}"),
-                _ => assert_valid(3, p, &cells(sol[k].as_deref().unwrap(), ".", "123456789")),
+        // One row group, and a row group a row: the layout is told from
+        // the first values across row groups, not from the first group.
+        for group_rows in [100, 1] {
+            let path = dir.path().join("first.parquet");
+            let column = Arc::new(StringArray::from(rows.clone())) as ArrayRef;
+            write_parquet(
+                &path,
+                &batch(vec![("puzzle", column)]),
+                group_rows,
+                Compression::SNAPPY,
+            );
+            let out = dir.path().join("out.parquet");
+            let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{err}");
+            let name = path.display().to_string();
+            for reason in [
+                "row 0: cell 41: invalid character '\\x00'",
+                "row 1: expected 81 cells, found 80",
+                "row 2: a line break at character 82: a value holds one puzzle on one line",
+            ] {
+                assert!(err.contains(&format!("{name}:{reason}")), "{reason}: {err}");
+            }
+            assert!(err.contains("8 records, 5 solved, 3 bad"), "{err}");
+            let (got, _, _) = read_parquet(&out);
+            let sol = strings(got.column(1));
+            for (k, (p, _)) in set.iter().enumerate() {
+                match k {
+                    0..=2 => assert_eq!(sol[k], None, "row {k}"),
+                    _ => assert_valid(3, p, &cells(sol[k].as_deref().unwrap(), ".", "123456789")),
+                }
             }
         }
         // No value is a puzzle: a usage error naming the first one's reason.
@@ -1302,6 +1306,41 @@ mod tables {
             "{err}"
         );
         assert!(!oout.exists());
+    }
+
+    /// Past 36x36 a string holds N*N numbers (as `generate` writes them):
+    /// each answer is its whole grid of numbers, however long its text.
+    #[test]
+    fn parquet_strings_of_numbers_past_36() {
+        let o = run(
+            &[
+                "generate", "--size", "38", "-n", "3", "--seed", "4", "--clues", "1404",
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = stdout(&o);
+        let puzzles: Vec<&str> = text.lines().collect();
+        let numbers =
+            |line: &str| -> Vec<u8> { line.split(' ').map(|t| t.parse::<u8>().unwrap()).collect() };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("n38.parquet");
+        let column = Arc::new(StringArray::from(puzzles.clone())) as ArrayRef;
+        write_parquet(
+            &path,
+            &batch(vec![("puzzle", column)]),
+            2,
+            Compression::SNAPPY,
+        );
+        let out = dir.path().join("out.parquet");
+        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let (got, _, _) = read_parquet(&out);
+        let sol = strings(got.column(1));
+        assert_eq!(sol.len(), 3);
+        for (p, s) in puzzles.iter().zip(&sol) {
+            assert_valid_boxes(2, 19, &numbers(p), &numbers(s.as_deref().unwrap()));
+        }
     }
 
     /// Column names come from the file: in messages they are escaped and
