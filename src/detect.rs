@@ -504,6 +504,13 @@ pub fn value_reason(v: &[u8], forced: &Forced) -> String {
     }
     let chars = chars(v);
     let numbers = number_count(v);
+    if forced.shape == Some(ShapeName::Numbers) && numbers.is_none() {
+        return format!(
+            "{chars} character{}, not numbers separated by spaces or commas as the format \
+             given asks",
+            if chars == 1 { "" } else { "s" }
+        );
+    }
     let cells = numbers.unwrap_or(chars);
     let side = cells.isqrt();
     if side * side == cells

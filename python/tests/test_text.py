@@ -211,6 +211,8 @@ def test_grids_past_36_are_numbers_both_ways():
     for fmt in (None, "numbers"):
         out = sudoku_bulk.solve(nine, format=fmt)
         assert valid_solutions(numbers_to_cells(nine), numbers_to_cells(out)).all()
+    _, status = sudoku_bulk.solve(["." * 81], format="numbers", return_status=True)
+    assert status == ["81 characters, not numbers separated by spaces or commas as the format given asks"]
 
 
 def test_all_null_and_empty_inputs_are_rows_not_errors():
