@@ -488,7 +488,7 @@ pub fn value_reason(v: &[u8], forced: &Forced) -> String {
     let chars = |b: &[u8]| std::str::from_utf8(b).map_or(b.len(), |s| s.chars().count());
     if let Some(i) = memchr::memchr2(b'\n', b'\r', v) {
         return format!(
-            "a line break at character {}: a value holds one puzzle on one line",
+            "a line break at character {}: a record holds one puzzle on one line",
             chars(&v[..i]) + 1
         );
     }

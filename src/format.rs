@@ -64,8 +64,10 @@ pub enum RecordError {
         ch: Shown,
     },
     /// A value (a table cell, a Python string) of more than one line: a
-    /// second puzzle, or a grid, where a value holds one puzzle's line.
-    #[error("a line break at character {at}: a value holds one puzzle on one line")]
+    /// second puzzle, or a grid, where a value holds one puzzle's line; or
+    /// a line of a file that goes on after a `\r` (lines ended by `\r`
+    /// alone).
+    #[error("a line break at character {at}: a record holds one puzzle on one line")]
     LineBreak {
         /// 1-based character of the line break.
         at: usize,
@@ -637,11 +639,12 @@ impl Layout {
                     if raw.get(n).is_none_or(u8::is_ascii_whitespace)
                         && self.decode_run(head, cells)
                     {
-                        return Ok(());
+                        return cr_line_end(raw, n);
                     }
                 }
                 let token = first_token(raw);
-                self.parse_run(token, n, 0, cells)
+                self.parse_run(token, n, 0, cells)?;
+                cr_line_end(raw, n)
             }
             Shape::Csv(cols) => {
                 let field = csv_field(raw, cols)?;
@@ -1021,6 +1024,23 @@ fn write_numbers(cells: &[u8], sep: u8, out: &mut Vec<u8>) {
         }
         let _ = write!(out, "{v}");
     }
+}
+
+/// `Ok` unless the one-line record `raw` (whose puzzle of `n` cells
+/// parsed) goes on after a `\r`: lines ended by `\r` alone (old Mac
+/// files) are one record to the `\n` cut, and reading its first puzzle
+/// would drop the others without a word. Text after the puzzle on its own
+/// line (a comment, a rating) stays allowed; only longer records scan.
+fn cr_line_end(raw: &[u8], n: usize) -> Result<(), RecordError> {
+    if raw.len() > n + 1 {
+        if let Some(i) = memchr::memchr(b'\r', raw) {
+            if !raw[i + 1..].trim_ascii().is_empty() {
+                let at = std::str::from_utf8(&raw[..i]).map_or(i, |s| s.chars().count()) + 1;
+                return Err(RecordError::LineBreak { at });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_rows(rows: usize, side: usize) -> Result<(), RecordError> {
@@ -1502,6 +1522,17 @@ mod tests {
         );
         // The first line alone is a puzzle: parse (a file's line) reads it.
         assert!(l.parse(two.as_bytes(), &mut cells).is_ok());
+        // But a line of a file that goes on after a bare `\r` (old Mac line
+        // ends: the `\n` cut sees one record) is an error, not its first
+        // puzzle alone; a `\r` ending the line or a comment is fine.
+        let cr = format!("{p}\r{p}\r");
+        assert_eq!(
+            l.parse(cr.as_bytes(), &mut cells).unwrap_err(),
+            RecordError::LineBreak { at: 82 }
+        );
+        for ok in [format!("{p}\r"), format!("{p} # c\r"), format!("{p}\r \r")] {
+            assert!(l.parse(ok.as_bytes(), &mut cells).is_ok(), "{ok:?}");
+        }
         // Characters, not bytes: a non-ASCII one is named where it is.
         let accent = format!("{}é{}", &p[..40], &p[..40]);
         assert_eq!(

@@ -130,7 +130,7 @@ def test_a_bad_row_anywhere_is_that_rows_problem(lines):
         out, status = sudoku_bulk.solve(p, return_status=True)
         bad = {at: "cell 41: invalid character '\\x00'",
                at + 1: "expected 81 cells, found 80",
-               at + 2: "a line break at character 82: a value holds one puzzle on one line"}
+               at + 2: "a line break at character 82: a record holds one puzzle on one line"}
         assert {i: s for i, s in enumerate(status) if s is not None} == bad
         assert all(out[i] is None for i in bad)
         good = [i for i in range(300) if i not in bad]
@@ -254,7 +254,7 @@ def test_odd_strings_are_bad_rows_and_never_votes(lines):
     # A bare carriage return ends a line too: two puzzles are a bad row,
     # never the first one's answer.
     _, status = sudoku_bulk.solve([lines[0] + "\r" + lines[1], lines[2]], return_status=True)
-    assert status == ["a line break at character 82: a value holds one puzzle on one line", None]
+    assert status == ["a line break at character 82: a record holds one puzzle on one line", None]
     # A lone surrogate (surrogateescape-decoded bytes) is that row's
     # problem, not a UnicodeEncodeError for the call.
     odd = lines[0][:40] + "\udcff" + lines[0][41:]

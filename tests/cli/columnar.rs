@@ -1274,7 +1274,7 @@ mod tables {
             for reason in [
                 "row 0: cell 41: invalid character '\\x00'",
                 "row 1: expected 81 cells, found 80",
-                "row 2: a line break at character 82: a value holds one puzzle on one line",
+                "row 2: a line break at character 82: a record holds one puzzle on one line",
             ] {
                 assert!(err.contains(&format!("{name}:{reason}")), "{reason}: {err}");
             }
