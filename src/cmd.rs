@@ -45,7 +45,7 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         if same {
             anyhow::bail!(
                 "{}: refusing to write the output over the input",
-                o.display()
+                crate::format::shown_path(&o)
             );
         }
     } else if cfg.input.as_deref().is_some_and(input::stdout_is) {
@@ -223,7 +223,7 @@ fn finish<'a>(
                 }
             } else {
                 match &cfg.output {
-                    Some(o) => format!("{}: cannot write", o.display()),
+                    Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
                     None => "<stdout>: cannot write".to_string(),
                 }
             };
@@ -513,7 +513,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     match run {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         r => r.with_context(|| match &cfg.output {
-            Some(o) => format!("{}: cannot write", o.display()),
+            Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
             None => "<stdout>: cannot write".to_string(),
         })?,
     }

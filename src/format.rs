@@ -144,6 +144,25 @@ pub fn quote(bytes: &[u8]) -> String {
     s
 }
 
+/// A path in a message: as `Path::display` shows it, with control
+/// characters escaped (`\u{1b}`, `\n`), so a file name cannot move the
+/// cursor or recolour the terminal, nor split a `FILE:LINE:` message.
+pub fn shown_path<P: AsRef<std::path::Path> + ?Sized>(path: &P) -> String {
+    let text = path.as_ref().display().to_string();
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// A character of input, printed the way a user can read it back: `'x'`, or
 /// `'\xc3'` for control and non-ASCII bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

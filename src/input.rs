@@ -209,7 +209,7 @@ impl Input {
 /// How a user names the input in messages: the path, or `<stdin>`.
 pub fn display_name(path: Option<&Path>) -> String {
     match path {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        Some(p) if p.as_os_str() != "-" => crate::format::shown_path(&p),
         _ => "<stdin>".to_string(),
     }
 }
@@ -222,7 +222,7 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
         return open_stdin().map(Input::Stream);
     };
-    let name = path.display();
+    let name = crate::format::shown_path(&path);
     let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
     let meta = file
         .metadata()

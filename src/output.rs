@@ -172,7 +172,7 @@ impl Output {
             None => Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout())),
             Some(dest) => open_file(dest)?,
         };
-        let what = path.map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
+        let what = path.map_or_else(|| "<stdout>".to_string(), |p| crate::format::shown_path(&p));
         let enc = Encoder::new(codec, sink)
             .with_context(|| format!("{what}: cannot start the compressor"))?;
         Ok(Output { enc })
@@ -203,12 +203,19 @@ impl Output {
 fn open_file(dest: &Path) -> anyhow::Result<Sink> {
     let mut dest = dest.to_path_buf();
     match std::fs::metadata(&dest) {
-        Ok(meta) if meta.is_dir() => anyhow::bail!("{}: is a directory", dest.display()),
+        Ok(meta) if meta.is_dir() => {
+            anyhow::bail!("{}: is a directory", crate::format::shown_path(&dest))
+        }
         Ok(meta) if !meta.is_file() => {
             let file = std::fs::OpenOptions::new()
                 .write(true)
                 .open(&dest)
-                .with_context(|| format!("{}: cannot open for writing", dest.display()))?;
+                .with_context(|| {
+                    format!(
+                        "{}: cannot open for writing",
+                        crate::format::shown_path(&dest)
+                    )
+                })?;
             return Ok(Sink::Special(BufWriter::with_capacity(1 << 16, file)));
         }
         _ => {}
@@ -219,10 +226,14 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
     while std::fs::symlink_metadata(&dest).is_ok_and(|m| m.file_type().is_symlink()) {
         hops += 1;
         if hops > 40 {
-            anyhow::bail!("{}: too many levels of symbolic links", dest.display());
+            anyhow::bail!(
+                "{}: too many levels of symbolic links",
+                crate::format::shown_path(&dest)
+            );
         }
-        let target = std::fs::read_link(&dest)
-            .with_context(|| format!("{}: cannot resolve link", dest.display()))?;
+        let target = std::fs::read_link(&dest).with_context(|| {
+            format!("{}: cannot resolve link", crate::format::shown_path(&dest))
+        })?;
         dest = match dest.parent() {
             Some(dir) => dir.join(target),
             None => target,
@@ -245,7 +256,12 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         .prefix(".sudoku-bulk-")
         .suffix(".tmp")
         .tempfile_in(dir)
-        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
+        .with_context(|| {
+            format!(
+                "{}: cannot create a temporary file",
+                crate::format::shown_path(&dir)
+            )
+        })?;
     crate::cleanup::register_temp(tmp.path());
     if let Some(meta) = existing {
         keep_owner_and_mode(tmp.as_file(), &meta);
@@ -281,13 +297,16 @@ fn persist(tmp: BufWriter<tempfile::NamedTempFile>, dest: &Path) -> anyhow::Resu
     let tmp = tmp
         .into_inner()
         .map_err(|e| e.into_error())
-        .with_context(|| format!("{}: cannot write", dest.display()))?;
+        .with_context(|| format!("{}: cannot write", crate::format::shown_path(&dest)))?;
     tmp.as_file()
         .sync_all()
-        .with_context(|| format!("{}: cannot write", dest.display()))?;
-    tmp.persist(dest)
-        .map_err(|e| e.error)
-        .with_context(|| format!("{}: cannot rename into place", dest.display()))?;
+        .with_context(|| format!("{}: cannot write", crate::format::shown_path(&dest)))?;
+    tmp.persist(dest).map_err(|e| e.error).with_context(|| {
+        format!(
+            "{}: cannot rename into place",
+            crate::format::shown_path(&dest)
+        )
+    })?;
     crate::cleanup::unregister_temp();
     #[cfg(unix)]
     if let Some(dir) = dest.parent() {

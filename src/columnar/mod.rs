@@ -509,7 +509,7 @@ pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>>
     let aname = cfg
         .answers
         .as_ref()
-        .map_or(pname.clone(), |a| a.display().to_string());
+        .map_or(pname.clone(), |a| crate::format::shown_path(&a));
     let mut out = std::io::stdout().lock();
     for (row, reason) in &report.shown {
         writeln!(out, "{aname}:row {row}: {reason}")?;

@@ -473,7 +473,7 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
 
 fn write_context(job: &Job<'_>) -> String {
     match job.output {
-        Some(o) => format!("{} (reading {})", o.display(), job.name),
+        Some(o) => format!("{} (reading {})", crate::format::shown_path(&o), job.name),
         None => format!("writing output (reading {})", job.name),
     }
 }

@@ -1221,7 +1221,7 @@ fn written(job: &Job<'_>, r: anyhow::Result<()>) -> anyhow::Result<()> {
 
 fn write_context(job: &Job<'_>) -> String {
     match job.output {
-        Some(o) => format!("{} (reading {})", o.display(), job.name),
+        Some(o) => format!("{} (reading {})", crate::format::shown_path(&o), job.name),
         None => format!("writing output (reading {})", job.name),
     }
 }

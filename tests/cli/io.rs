@@ -450,3 +450,45 @@ fn thread_count_is_capped_at_a_multiple_of_the_cores() {
     // 65535 threads took over 300 s before the cap.
     assert!(start.elapsed().as_secs() < 60);
 }
+
+/// File names come from the user's disk: in messages their control
+/// characters are escaped (an ESC sequence would recolour the terminal, a
+/// newline would split a `FILE:LINE:` message in two).
+#[test]
+fn control_characters_in_file_names_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ev\x1b[31mil\nname.txt");
+    std::fs::write(&input, "x\n").unwrap();
+    let out = dir.path().join("out\x07.txt");
+    let o = run(
+        &[
+            "solve",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("ev\\u{1b}[31mil\\nname.txt:1: cannot tell the layout"),
+        "{err}"
+    );
+    assert!(!err.contains('\x1b') && err.lines().count() == 1, "{err:?}");
+    // A directory as the output: its name escaped as well.
+    let o = run(
+        &["generate", "-n", "1", "-o", dir.path().to_str().unwrap()],
+        b"",
+    );
+    let bell_dir = dir.path().join("d\x07");
+    std::fs::create_dir(&bell_dir).unwrap();
+    let o2 = run(
+        &["generate", "-n", "1", "-o", bell_dir.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o2);
+    assert!(err.contains("d\\u{7}: is a directory"), "{err}");
+    assert!(!err.contains('\x07'), "{err:?}");
+}
