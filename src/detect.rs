@@ -456,6 +456,29 @@ fn most_read(joint: Layout, values: &[&[u8]]) -> Layout {
     }
 }
 
+/// The first line of `head` (1-based) where a CR is followed by more text
+/// on the same line, and the character of that CR: a file whose lines end
+/// with CR alone would be read as one line of several puzzles (or one
+/// comment hiding them all). CRLF ends and a CR before the line end pass.
+fn bare_cr(head: &[u8]) -> Option<(usize, usize)> {
+    memchr::memchr(b'\r', head)?;
+    for (k, line) in head.split(|&b| b == b'\n').enumerate() {
+        if let Some(i) = memchr::memchr(b'\r', line) {
+            if !line[i + 1..].trim_ascii().is_empty() {
+                let at = std::str::from_utf8(&line[..i]).map_or(i, |s| s.chars().count()) + 1;
+                return Some((k + 1, at));
+            }
+        }
+    }
+    None
+}
+
+/// True when value `v` holds no text but whitespace or a comment: no
+/// puzzle, and no vote for a layout (a null in all but name).
+pub fn is_no_value(v: &[u8]) -> bool {
+    head_lines(v.trim_ascii(), 1).is_empty()
+}
+
 /// The layout of one value read alone (see [`detect_values`]), if it is a
 /// puzzle: one line of symbols, or one line of numbers.
 fn detect_value(v: &[u8], forced: &Forced) -> Option<Layout> {
@@ -463,7 +486,7 @@ fn detect_value(v: &[u8], forced: &Forced) -> Option<Layout> {
     // Two lines (`\r` alone ends one too), or nothing but a comment: no
     // puzzle, though detection would answer a default layout for the
     // latter.
-    if memchr::memchr2(b'\n', b'\r', v).is_some() || head_lines(v, 1).is_empty() {
+    if memchr::memchr2(b'\n', b'\r', v).is_some() || is_no_value(v) {
         return None;
     }
     let try_shape = |shape| {
@@ -561,6 +584,12 @@ pub fn detect(data: &[u8], forced: &Forced) -> Result<Detected, String> {
 pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected, String> {
     if let Some(what) = not_text(data) {
         return Err(format!(" {what}"));
+    }
+    if let Some((line, at)) = bare_cr(&data[..data.len().min(1 << 20)]) {
+        return Err(format!(
+            "{line}: a line break by a bare CR at character {at}: lines ended by CR alone (old \
+             Mac line ends) are one record each to this reader; convert them (tr '\\r' '\\n')"
+        ));
     }
     let lines = head_lines(data, HEAD_LINES);
     let Some(first) = lines.first() else {
@@ -1364,6 +1393,25 @@ mod tests {
         assert_eq!(l.cells(), 256);
         assert_eq!(v(&[b" "]).unwrap_err(), "empty: no puzzle");
         assert_eq!(v(&[b"# x"]).unwrap_err(), "only a comment: no puzzle");
+    }
+
+    #[test]
+    fn lines_ended_by_a_bare_cr_are_refused_whole() {
+        // A comment ahead would hide every puzzle (one comment line to the
+        // newline cut); CSV rows would be glued together.
+        for (text, line, at) in [
+            (format!("# mine\r{P}\r{P}\n"), 1, 7),
+            (format!("id,puzzle\n1,{P}\r2,{P}\n"), 2, 84),
+            (format!("{P}\n{P}\r{P}"), 2, 82),
+        ] {
+            let err = detect(text.as_bytes(), &Forced::default()).unwrap_err();
+            let want = format!("{line}: a line break by a bare CR at character {at}:");
+            assert!(err.starts_with(&want), "{err}");
+        }
+        // CRLF, a CR before the line end, a blank line of CRs: fine.
+        for text in [format!("{P}\r\n{P}\r\n"), format!("{P} # c\r\n\r\r\n{P}\r")] {
+            assert_eq!(shape_of(&text).0, Shape::Line, "{text:?}");
+        }
     }
 
     #[test]

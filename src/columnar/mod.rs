@@ -487,8 +487,17 @@ pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>>
         )),
         None => None,
     };
+    // `-` is stdin: its bytes only (Parquet would reopen a file by the
+    // path, here a file named `-`).
+    fn data_of<'d>(path: &'d Path, bytes: &'d [u8]) -> Data<'d> {
+        if path.as_os_str() == "-" {
+            Data::Owned(bytes.to_vec())
+        } else {
+            Data::File(path, bytes)
+        }
+    }
     let answers = match (&answers, &cfg.answers) {
-        (Some((aname, bytes)), Some(path)) => Some((aname.as_str(), Data::File(path, bytes))),
+        (Some((aname, bytes)), Some(path)) => Some((aname.as_str(), data_of(path, bytes))),
         _ => None,
     };
     let spec = CheckSpec {
@@ -499,7 +508,7 @@ pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>>
     let report = match kind {
         Kind::Npy => npy::check(spec.boxes, &pname, data, answers)?,
         #[cfg(feature = "columnar")]
-        _ => table::check(&spec, &pname, kind, Data::File(&cfg.puzzles, data), answers)?,
+        _ => table::check(&spec, &pname, kind, data_of(&cfg.puzzles, data), answers)?,
         #[cfg(not(feature = "columnar"))]
         _ => anyhow::bail!(
             "{pname}: {} input needs sudoku-bulk built with the `columnar` feature",

@@ -359,7 +359,11 @@ impl Plan {
         if self.grid.is_some() {
             return Ok(());
         }
-        let valid = || (0..col.len()).filter(|&i| col.is_valid(i)).take(100);
+        let valid = || {
+            (0..col.len())
+                .filter(|&i| sampled(col, i))
+                .take(SAMPLE_VALUES)
+        };
         let boxes = if is_text(col.data_type()) {
             None
         } else {
@@ -475,12 +479,12 @@ impl Plan {
                 break;
             }
             let (p, s) = self.columns(job_name, batch)?;
-            if p.null_count() == p.len() {
+            if !(0..p.len()).any(|i| sampled(p.as_ref(), i)) {
                 continue;
             }
             let mut take = p.len();
             for i in 0..p.len() {
-                seen += usize::from(p.is_valid(i));
+                seen += usize::from(sampled(p.as_ref(), i));
                 if seen == SAMPLE_VALUES {
                     take = i + 1;
                     break;
@@ -758,6 +762,13 @@ fn ints<T: ArrowPrimitiveType>(
         }
     }
     Ok(())
+}
+
+/// True when row `i` of a puzzle column (plain values) is a value to tell
+/// the grid from: not null, and for text, not blank or a comment alone
+/// (bad rows too, but no more evidence of a layout than a null).
+fn sampled(col: &dyn Array, i: usize) -> bool {
+    col.is_valid(i) && !text_value(col, i).is_some_and(crate::detect::is_no_value)
 }
 
 /// Non-null puzzles the grid of a table is told from (its size for lists,
@@ -1158,8 +1169,8 @@ pub fn run(
         let Some((batch, end)) = batches.next().transpose()? else {
             break;
         };
-        let p = batch.column(plan.puzzle);
-        seen += p.len() - p.logical_null_count();
+        let (p, _) = plan.columns(job.name, &batch)?;
+        seen += (0..p.len()).filter(|&i| sampled(p.as_ref(), i)).count();
         ahead.push_back((batch, end));
     }
     plan.decide_from(job.name, ahead.iter().map(|(b, _)| b))?;
@@ -1306,6 +1317,17 @@ pub fn check(
     });
     let mut np = 0u64;
     plan.decide_from(pname, batches.iter())?;
+    if plan.grid.is_none() {
+        // No puzzle in the whole table (every value null): each row is
+        // still a record, and a bad one, as `solve` counts it.
+        let boxes = plan.forced.boxes.unwrap_or(Boxes::NINE);
+        let text = super::text_layout(boxes, plan.forced.symbols);
+        plan.grid = Some(Grid {
+            boxes,
+            label_text: text.clone(),
+            text,
+        });
+    }
     for batch in &batches {
         let (pcol, scol) = plan.columns(pname, batch)?;
         plan.decide(pname, pcol.as_ref(), scol.as_deref())?;

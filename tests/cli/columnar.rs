@@ -1308,6 +1308,71 @@ mod tables {
         assert!(!oout.exists());
     }
 
+    /// `check` reads Parquet from stdin (`-`), counts a table without any
+    /// puzzle as bad rows (it passed with 0 records checked), and blank
+    /// values, like nulls, are no evidence of a layout: 120 of them in
+    /// row groups of 10 ahead of the puzzles are bad rows, not a failed run.
+    #[test]
+    fn check_from_stdin_null_tables_and_blank_values() {
+        let set = fixtures(3, 5, 55, 24);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pair.parquet");
+        let column_of = |f: &dyn Fn(&(Vec<u8>, Vec<u8>)) -> Option<String>| {
+            Arc::new(StringArray::from(set.iter().map(f).collect::<Vec<_>>())) as ArrayRef
+        };
+        let pair = batch(vec![
+            ("puzzle", column_of(&|(p, _)| Some(digits(p)))),
+            ("solution", column_of(&|(_, s)| Some(digits(s)))),
+        ]);
+        write_parquet(&path, &pair, 100, Compression::SNAPPY);
+        let o = run(&["check", "-"], &std::fs::read(&path).unwrap());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("<stdin>: 5 records checked, 5 good, 0 bad"),
+            "{}",
+            stdout(&o)
+        );
+        let nulls = batch(vec![
+            ("puzzle", column_of(&|_| None)),
+            ("solution", column_of(&|(_, s)| Some(digits(s)))),
+        ]);
+        let null_path = dir.path().join("nulls.parquet");
+        write_parquet(&null_path, &nulls, 100, Compression::SNAPPY);
+        let o = run(&["check", null_path.to_str().unwrap()], b"");
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("5 records checked, 0 good, 5 bad"),
+            "{}",
+            stdout(&o)
+        );
+        let mut values: Vec<String> = vec![String::new(); 120];
+        values[7] = "   ".into();
+        values[9] = "# later".into();
+        values.extend(set.iter().map(|(p, _)| digits(p)));
+        let blank_path = dir.path().join("blank.parquet");
+        let column = Arc::new(StringArray::from(values)) as ArrayRef;
+        write_parquet(
+            &blank_path,
+            &batch(vec![("puzzle", column)]),
+            10,
+            Compression::SNAPPY,
+        );
+        let out = dir.path().join("blank.out.parquet");
+        let o = solve(&[blank_path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("125 records, 5 solved, 120 bad"), "{err}");
+        let (got, _, _) = read_parquet(&out);
+        let sol = strings(got.column(1));
+        for (k, (p, _)) in set.iter().enumerate() {
+            assert_valid(
+                3,
+                p,
+                &cells(sol[120 + k].as_deref().unwrap(), ".", "123456789"),
+            );
+        }
+    }
+
     /// Past 36x36 a string holds N*N numbers (as `generate` writes them):
     /// each answer is its whole grid of numbers, however long its text.
     #[test]
