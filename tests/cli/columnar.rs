@@ -1317,7 +1317,8 @@ mod tables {
         let set = fixtures(3, 5, 55, 24);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pair.parquet");
-        let column_of = |f: &dyn Fn(&(Vec<u8>, Vec<u8>)) -> Option<String>| {
+        type Pair = (Vec<u8>, Vec<u8>);
+        let column_of = |f: &dyn Fn(&Pair) -> Option<String>| {
             Arc::new(StringArray::from(set.iter().map(f).collect::<Vec<_>>())) as ArrayRef
         };
         let pair = batch(vec![
