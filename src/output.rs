@@ -414,18 +414,27 @@ impl Reporter {
     }
 }
 
-impl Observer for Reporter {
-    fn bad_record(&mut self, line: u64, err: &RecordError) {
+impl Reporter {
+    /// `NAME:WHERE: reason` for a bad record (`WHERE` a line, or `row R`
+    /// of a table), for the first [`SHOWN_BAD_RECORDS`] of them; the rest
+    /// are counted for the summary's note.
+    pub fn bad_at(&mut self, place: std::fmt::Arguments<'_>, err: &dyn std::fmt::Display) {
         self.bad_seen += 1;
         if self.bad_seen > SHOWN_BAD_RECORDS {
             return;
         }
-        let msg = format!("sudoku-bulk: {}:{line}: {err}", self.name);
+        let msg = format!("sudoku-bulk: {}:{place}: {err}", self.name);
         if self.bar.is_hidden() {
             let _ = writeln!(self.errors, "{msg}");
         } else {
             self.bar.println(msg);
         }
+    }
+}
+
+impl Observer for Reporter {
+    fn bad_record(&mut self, line: u64, err: &RecordError) {
+        self.bad_at(format_args!("{line}"), err);
     }
 
     fn progress(&mut self, bytes: u64, records: u64) {

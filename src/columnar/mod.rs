@@ -395,7 +395,6 @@ where
 /// `NAME:row R: reason` (rows from `first_row`). With `OnError::Fail`,
 /// reports only the first and returns false: the run must stop.
 pub fn account(job: &Job<'_>, first_row: u64, solved: &Solved, tally: &mut Tally) -> bool {
-    let mut err = std::io::stderr().lock();
     for (k, o) in solved.outcomes.iter().enumerate() {
         tally.records += 1;
         tally.guesses += o.guesses;
@@ -409,12 +408,11 @@ pub fn account(job: &Job<'_>, first_row: u64, solved: &Solved, tally: &mut Tally
             Verdict::Kept => tally.solved += 1,
             Verdict::Bad(e) => {
                 tally.bad += 1;
-                let _ = writeln!(
-                    err,
-                    "sudoku-bulk: {}:row {}: {e}",
-                    job.name,
-                    first_row + k as u64
-                );
+                // The first 100 messages, as for text (the reporter counts
+                // the rest for the summary).
+                if let Ok(mut r) = job.reporter.lock() {
+                    r.bad_at(format_args!("row {}", first_row + k as u64), e);
+                }
                 if job.on_error == OnError::Fail {
                     return false;
                 }

@@ -1363,6 +1363,12 @@ mod tables {
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{err}");
         assert!(err.contains("125 records, 5 solved, 120 bad"), "{err}");
+        // As for text, the first 100 bad rows are named, the rest counted.
+        assert_eq!(err.matches(":row ").count(), 100, "{err}");
+        assert!(
+            err.contains("(messages for the first 100 shown, 20 more not shown"),
+            "{err}"
+        );
         let (got, _, _) = read_parquet(&out);
         let sol = strings(got.column(1));
         for (k, (p, _)) in set.iter().enumerate() {
