@@ -62,6 +62,20 @@ def test_rectangular_boxes_solve_and_count(size, h, w):
     assert not valid_solutions(p, sudoku_bulk.solve(p), w, h).all()
 
 
+def test_big_grids_without_clues_warn_as_the_command_notes():
+    # n=0: the warning comes before any (minutes-long) work.
+    with pytest.warns(UserWarning, match=r"minimal 36x36 puzzles take many minutes.*clues=803"):
+        assert sudoku_bulk.generate(0, size=36) == []
+    with pytest.warns(UserWarning, match="clues="):
+        sudoku_bulk.generate(0, box="7x7")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sudoku_bulk.generate(0, size=36, clues=803)
+        sudoku_bulk.generate(0, size=25)
+
+
 def test_generate_argument_errors():
     # 7 is prime: no box of at least 2x2 tiles a 7x7 grid; 65 is too big.
     for size in (7, 65, 3):

@@ -48,6 +48,7 @@ Example::
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -555,6 +556,14 @@ def generate(
     if symmetry not in _SYMMETRIES:
         raise ValueError(
             f"symmetry must be one of {', '.join(map(repr, _SYMMETRIES))}, not {symmetry!r}"
+        )
+    if side >= 36 and clues is None:
+        # The command's note, as a warning: without clues= the call looks hung.
+        warnings.warn(
+            f"minimal {side}x{side} puzzles take many minutes each (with about half the "
+            f"cells blank, each uniqueness question does); clues={side * side * 62 // 100} "
+            "(62% of the cells) makes one in seconds",
+            stacklevel=2,
         )
     cells, _, _ = _native.generate_cells(
         int(n),
