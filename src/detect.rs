@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 
 use crate::format::{
-    classify_line, is_rule, quote, CsvColumns, Item, Layout, Line, Records, Shape, Symbols,
+    char_count, classify_line, is_rule, quote, CsvColumns, Item, Layout, Line, RecordError,
+    Records, Shape, Symbols,
 };
 use crate::solver::Boxes;
 
@@ -465,7 +466,7 @@ fn bare_cr(head: &[u8]) -> Option<(usize, usize)> {
     for (k, line) in head.split(|&b| b == b'\n').enumerate() {
         if let Some(i) = memchr::memchr(b'\r', line) {
             if !line[i + 1..].trim_ascii().is_empty() {
-                let at = std::str::from_utf8(&line[..i]).map_or(i, |s| s.chars().count()) + 1;
+                let at = char_count(&line[..i]) + 1;
                 return Some((k + 1, at));
             }
         }
@@ -508,12 +509,9 @@ fn detect_value(v: &[u8], forced: &Forced) -> Option<Layout> {
 /// row: a line break, binary bytes, or a length that is no grid's.
 pub fn value_reason(v: &[u8], forced: &Forced) -> String {
     let v = v.trim_ascii();
-    let chars = |b: &[u8]| std::str::from_utf8(b).map_or(b.len(), |s| s.chars().count());
     if let Some(i) = memchr::memchr2(b'\n', b'\r', v) {
-        return format!(
-            "a line break at character {}: a record holds one puzzle on one line",
-            chars(&v[..i]) + 1
-        );
+        let at = char_count(&v[..i]) + 1;
+        return RecordError::LineBreak { at }.to_string();
     }
     if head_lines(v, 1).is_empty() {
         return if v.is_empty() {
@@ -525,13 +523,14 @@ pub fn value_reason(v: &[u8], forced: &Forced) -> String {
     if let Some(what) = not_text(v) {
         return what.replace(" on line 1, column", " at character");
     }
-    let chars = chars(v);
+    let chars = char_count(v);
     let numbers = number_count(v);
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
     if forced.shape == Some(ShapeName::Numbers) && numbers.is_none() {
         return format!(
             "{chars} character{}, not numbers separated by spaces or commas as the format \
              given asks",
-            if chars == 1 { "" } else { "s" }
+            plural(chars)
         );
     }
     let cells = numbers.unwrap_or(chars);
@@ -556,7 +555,6 @@ pub fn value_reason(v: &[u8], forced: &Forced) -> String {
             return e.strip_prefix("1: ").unwrap_or(e).to_string();
         }
     }
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
     let found = match numbers {
         Some(n) => format!("{n} number{}", plural(n)),
         None => format!("{chars} character{}", plural(chars)),

@@ -144,6 +144,12 @@ pub fn quote(bytes: &[u8]) -> String {
     s
 }
 
+/// Characters in `text` as a message counts them: UTF-8 characters, or
+/// bytes when the text is not UTF-8.
+pub fn char_count(text: &[u8]) -> usize {
+    std::str::from_utf8(text).map_or(text.len(), |s| s.chars().count())
+}
+
 /// A path in a message: as `Path::display` shows it, with control
 /// characters escaped (`\u{1b}`, `\n`), so a file name cannot move the
 /// cursor or recolour the terminal, nor split a `FILE:LINE:` message.
@@ -636,7 +642,7 @@ impl Layout {
         // pass (it is no symbol): the scan is for the others.
         if raw.len() != self.cells() {
             if let Some(i) = memchr::memchr2(b'\n', b'\r', raw) {
-                let at = std::str::from_utf8(&raw[..i]).map_or(i, |s| s.chars().count()) + 1;
+                let at = char_count(&raw[..i]) + 1;
                 return Err(RecordError::LineBreak { at });
             }
         }
@@ -1054,7 +1060,7 @@ fn cr_line_end(raw: &[u8], n: usize) -> Result<(), RecordError> {
     if raw.len() > n + 1 {
         if let Some(i) = memchr::memchr(b'\r', raw) {
             if !raw[i + 1..].trim_ascii().is_empty() {
-                let at = std::str::from_utf8(&raw[..i]).map_or(i, |s| s.chars().count()) + 1;
+                let at = char_count(&raw[..i]) + 1;
                 return Err(RecordError::LineBreak { at });
             }
         }
