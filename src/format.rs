@@ -598,6 +598,15 @@ impl Layout {
         Layout::new(shape, boxes, symbols)
     }
 
+    /// The one-line layout of `boxes` grids in `symbols` when given (the
+    /// user's `--format` or `format=`), else in [`one_line`](Self::one_line)'s.
+    pub fn one_line_in(boxes: Boxes, symbols: Option<Symbols>) -> Layout {
+        match symbols {
+            Some(s) => Layout::new(Shape::Line, boxes, s),
+            None => Layout::one_line(boxes),
+        }
+    }
+
     /// Cells per record.
     pub fn cells(&self) -> usize {
         self.boxes.cells()

@@ -697,10 +697,7 @@ impl Packed<'_> {
             Ok(Some(l)) => l,
             Ok(None) => {
                 let b = boxes.unwrap_or(Boxes::NINE);
-                match forced.symbols {
-                    Some(s) => Layout::new(Shape::Line, b, s),
-                    None => Layout::one_line(b),
-                }
+                Layout::one_line_in(b, forced.symbols)
             }
             Err(_) => {
                 if let (Some(b), Ok(Some(l))) = (boxes, detect(forced)) {

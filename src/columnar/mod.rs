@@ -23,7 +23,7 @@ use std::process::ExitCode;
 
 use crate::args::{BulkConfig, CheckConfig};
 use crate::check::Report;
-use crate::format::{Layout, RecordError, Shape, Symbols};
+use crate::format::{Layout, RecordError, Symbols};
 use crate::input::Input;
 use crate::output::{Output, Reporter};
 use crate::pipeline::{OnError, Tally, Task};
@@ -448,14 +448,6 @@ pub fn write_text(job: &Job<'_>, layout: &Layout, solved: &Solved, out: &mut Vec
             out.pop();
             let _ = writeln!(out, " {guesses} {}", level.name());
         }
-    }
-}
-
-/// The one-line text layout for answers of `boxes` grids.
-pub fn text_layout(boxes: Boxes, symbols: Option<Symbols>) -> Layout {
-    match symbols {
-        Some(s) => Layout::new(Shape::Line, boxes, s),
-        None => Layout::one_line(boxes),
     }
 }
 

@@ -432,7 +432,7 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
             job.name
         );
     }
-    let layout = super::text_layout(arr.boxes, None);
+    let layout = crate::format::Layout::one_line(arr.boxes);
     let counting = matches!(job.task, Task::Count { .. });
     let w = out.writer();
     if !text {

@@ -408,7 +408,7 @@ impl Plan {
             Some(boxes)
         };
         let text = match boxes {
-            Some(b) => super::text_layout(b, self.forced.symbols),
+            Some(b) => Layout::one_line_in(b, self.forced.symbols),
             None => {
                 let sample: Vec<Vec<u8>> = valid()
                     .filter_map(|i| text_value(col, i).map(<[u8]>::to_vec))
@@ -451,7 +451,7 @@ impl Plan {
         };
         match crate::detect::detect_values(sample.iter().map(Vec::as_slice), &forced) {
             Ok(Some(layout)) => Ok(layout),
-            Ok(None) => Ok(super::text_layout(
+            Ok(None) => Ok(Layout::one_line_in(
                 self.forced.boxes.unwrap_or(Boxes::NINE),
                 self.forced.symbols,
             )),
@@ -549,10 +549,7 @@ impl Plan {
         let rows = solved.rows();
         let n = solved.answers.len() / rows.max(1);
         let side = solved.boxes.side();
-        let text = self
-            .grid
-            .as_ref()
-            .map_or_else(|| super::text_layout(Boxes::NINE, None), |g| g.text.clone());
+        let text = self.text_layout();
         match job.task {
             Task::Solve { .. } => {
                 // A dictionary or `Null` column is written as plain values.
@@ -626,7 +623,7 @@ impl Plan {
     fn text_layout(&self) -> Layout {
         self.grid
             .as_ref()
-            .map_or_else(|| super::text_layout(Boxes::NINE, None), |g| g.text.clone())
+            .map_or_else(|| Layout::one_line(Boxes::NINE), |g| g.text.clone())
     }
 }
 
@@ -1321,7 +1318,7 @@ pub fn check(
         // No puzzle in the whole table (every value null): each row is
         // still a record, and a bad one, as `solve` counts it.
         let boxes = plan.forced.boxes.unwrap_or(Boxes::NINE);
-        let text = super::text_layout(boxes, plan.forced.symbols);
+        let text = Layout::one_line_in(boxes, plan.forced.symbols);
         plan.grid = Some(Grid {
             boxes,
             label_text: text.clone(),
