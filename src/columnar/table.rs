@@ -467,31 +467,33 @@ impl Plan {
     /// of `batches` together (their puzzle and solution columns, cut after
     /// the last value needed and joined), so a first row group of one bad
     /// row, or of a few rows of another size, is not the file's layout.
-    fn decide_from<'b>(
+    /// Takes no batch past the one holding the last value needed, so the
+    /// caller can read ahead through it.
+    fn decide_from(
         &mut self,
         job_name: &str,
-        batches: impl Iterator<Item = &'b RecordBatch>,
+        batches: impl Iterator<Item = anyhow::Result<RecordBatch>>,
     ) -> anyhow::Result<()> {
         let (mut ps, mut ss) = (Vec::new(), Vec::new());
         let mut seen = 0;
         for batch in batches {
-            if seen >= SAMPLE_VALUES {
-                break;
-            }
-            let (p, s) = self.columns(job_name, batch)?;
-            if !(0..p.len()).any(|i| sampled(p.as_ref(), i)) {
-                continue;
-            }
-            let mut take = p.len();
-            for i in 0..p.len() {
-                seen += usize::from(sampled(p.as_ref(), i));
+            let (p, s) = self.columns(job_name, &batch?)?;
+            let (mut take, mut any) = (p.len(), false);
+            for i in (0..p.len()).filter(|&i| sampled(p.as_ref(), i)) {
+                any = true;
+                seen += 1;
                 if seen == SAMPLE_VALUES {
                     take = i + 1;
                     break;
                 }
             }
-            ps.push(p.slice(0, take));
-            ss.extend(s.map(|s| s.slice(0, take)));
+            if any {
+                ps.push(p.slice(0, take));
+                ss.extend(s.map(|s| s.slice(0, take)));
+            }
+            if seen >= SAMPLE_VALUES {
+                break;
+            }
         }
         let join = |parts: &[ArrayRef]| -> anyhow::Result<Option<ArrayRef>> {
             Ok(match parts {
@@ -1159,18 +1161,17 @@ pub fn run(
     let mut first = 0u64;
     let mut batches = batches.filter(|item| !matches!(item, Ok((b, false)) if b.num_rows() == 0));
     // The batches holding the first puzzles are read ahead, and the layout
-    // told from all of them (see [`Plan::decide_from`]).
+    // told from all of them (see [`Plan::decide_from`]); they are kept
+    // (a batch is shared buffers: its clone copies no data) to be solved.
     let mut ahead = std::collections::VecDeque::new();
-    let mut seen = 0;
-    while seen < SAMPLE_VALUES {
-        let Some((batch, end)) = batches.next().transpose()? else {
-            break;
-        };
-        let (p, _) = plan.columns(job.name, &batch)?;
-        seen += (0..p.len()).filter(|&i| sampled(p.as_ref(), i)).count();
-        ahead.push_back((batch, end));
-    }
-    plan.decide_from(job.name, ahead.iter().map(|(b, _)| b))?;
+    let pulled = std::iter::from_fn(|| {
+        let item = batches.next()?;
+        Some(item.map(|(batch, end)| {
+            ahead.push_back((batch.clone(), end));
+            batch
+        }))
+    });
+    plan.decide_from(job.name, pulled)?;
     let mut batches = ahead.into_iter().map(Ok).chain(batches);
     job.pool
         .in_place_scope(|scope| -> anyhow::Result<Run> {
@@ -1313,7 +1314,7 @@ pub fn check(
             .collect()
     });
     let mut np = 0u64;
-    plan.decide_from(pname, batches.iter())?;
+    plan.decide_from(pname, batches.iter().cloned().map(Ok))?;
     if plan.grid.is_none() {
         // No puzzle in the whole table (every value null): each row is
         // still a record, and a bad one, as `solve` counts it.
