@@ -617,11 +617,22 @@ enum Offsets<'a> {
     I32(&'a [u8]),
     /// Arrow `large_string`.
     I64(&'a [u8]),
-    /// A packed Python list.
-    Owned(Vec<usize>),
+    /// A packed Python list ([`pack_list`]).
+    List(&'a [usize]),
 }
 
-impl Packed<'_> {
+impl<'a> Packed<'a> {
+    /// The strings of a list [`pack_list`] packed.
+    fn of_list((data, offsets, validity, nulls): &'a PackedList) -> Packed<'a> {
+        Packed {
+            data,
+            offsets: Offsets::List(offsets),
+            validity: (*nulls > 0).then_some(&validity[..]),
+            base: 0,
+            rows: offsets.len() - 1,
+        }
+    }
+
     /// Row `i`'s bytes, `None` when null.
     fn get(&self, i: usize) -> Option<&[u8]> {
         let k = self.base + i;
@@ -631,7 +642,7 @@ impl Packed<'_> {
             }
         }
         let (a, b) = match &self.offsets {
-            Offsets::Owned(o) => (o[k], o[k + 1]),
+            Offsets::List(o) => (o[k], o[k + 1]),
             Offsets::I32(o) => {
                 let at = |j: usize| {
                     i32::from_le_bytes(o[4 * j..4 * j + 4].try_into().expect("4 bytes")) as usize
@@ -653,7 +664,7 @@ impl Packed<'_> {
     fn validate(&self) -> PyResult<()> {
         let need = self.base + self.rows + 1;
         let have = match &self.offsets {
-            Offsets::Owned(o) => o.len(),
+            Offsets::List(o) => o.len(),
             Offsets::I32(o) => o.len() / 4,
             Offsets::I64(o) => o.len() / 8,
         };
@@ -720,6 +731,16 @@ impl Packed<'_> {
     }
 }
 
+/// `format=` names, the CLI's `--format` symbol names and `numbers`, both
+/// ways: read by [`forced_format`], given back by [`format_of`].
+const FORMATS: [(&str, Symbols); 5] = [
+    ("digits", Symbols::Digits),
+    ("letters", Symbols::Letters),
+    ("hex0", Symbols::Hex0),
+    ("hex1", Symbols::Hex1),
+    ("numbers", Symbols::Numbers),
+];
+
 /// Rows read to tell the layout of strings, as the CLI reads a file's head.
 const HEAD_ROWS: usize = 200;
 
@@ -728,20 +749,23 @@ const HEAD_ROWS: usize = 200;
 /// `"numbers"` (a line of space-separated numbers); `None` detects them.
 /// `side`: the grid side other chunks of the same array were read with.
 fn forced_format(format: Option<&str>, side: Option<usize>) -> PyResult<Forced> {
-    let (shape, symbols) = match format {
-        None => (None, None),
-        Some("digits") => (None, Some(Symbols::Digits)),
-        Some("letters") => (None, Some(Symbols::Letters)),
-        Some("hex0") => (None, Some(Symbols::Hex0)),
-        Some("hex1") => (None, Some(Symbols::Hex1)),
-        Some("numbers") => (Some(ShapeName::Numbers), None),
-        Some(other) => {
-            return Err(PyValueError::new_err(format!(
-                "format={other:?}: expected \"digits\" (1-9), \"letters\" (A, B, ...), \
-                 \"hex0\" (0-9 then A-Z), \"hex1\" (1-9 then A-Z) or \"numbers\" \
-                 (space-separated), or None to detect it"
-            )))
-        }
+    let found = match format {
+        None => None,
+        Some(name) => match FORMATS.iter().find(|&&(n, _)| n == name) {
+            Some(&(_, symbols)) => Some(symbols),
+            None => {
+                return Err(PyValueError::new_err(format!(
+                    "format={name:?}: expected \"digits\" (1-9), \"letters\" (A, B, ...), \
+                     \"hex0\" (0-9 then A-Z), \"hex1\" (1-9 then A-Z) or \"numbers\" \
+                     (space-separated), or None to detect it"
+                )))
+            }
+        },
+    };
+    // Numbers are a shape of their own (one line of them), not symbols.
+    let (shape, symbols) = match found {
+        Some(Symbols::Numbers) => (Some(ShapeName::Numbers), None),
+        s => (None, s),
     };
     Ok(Forced {
         shape,
@@ -873,23 +897,10 @@ fn run_strings<'py>(
     let job = job_of(kind, unique, limit)?;
     let forced = box_arg(r#box)?;
     let format = forced_format(format, None)?;
-    let (data, offsets, validity, nulls) = pack_list(puzzles)?;
-    let rows = offsets.len() - 1;
-    let p = Packed {
-        data: &data,
-        offsets: Offsets::Owned(offsets),
-        validity: (nulls > 0).then_some(&validity[..]),
-        base: 0,
-        rows,
-    };
+    let packed = pack_list(puzzles)?;
+    let p = Packed::of_list(&packed);
     let sol_packed = solutions.map(pack_list).transpose()?;
-    let sol = sol_packed.as_ref().map(|(d, o, v, nulls)| Packed {
-        data: d,
-        offsets: Offsets::Owned(o.clone()),
-        validity: (*nulls > 0).then_some(&v[..]),
-        base: 0,
-        rows: o.len() - 1,
-    });
+    let sol = sol_packed.as_ref().map(Packed::of_list);
     let (done, layout) = run_packed(py, &p, sol.as_ref(), job, threads, forced, &format)?;
     let strings = if matches!(job, Job::Solve { .. }) {
         let n = layout.cells();
@@ -1172,27 +1183,15 @@ fn format_of(
     format: Option<&str>,
 ) -> PyResult<Option<(&'static str, usize)>> {
     let boxes = box_arg(r#box)?;
-    let (data, offsets, validity, nulls) = pack_list(head)?;
-    let p = Packed {
-        data: &data,
-        rows: offsets.len() - 1,
-        offsets: Offsets::Owned(offsets),
-        validity: (nulls > 0).then_some(&validity[..]),
-        base: 0,
-    };
+    let packed = pack_list(head)?;
+    let p = Packed::of_list(&packed);
     let forced = forced_format(format, None)?;
     let found = detect::detect_values((0..p.rows).filter_map(|i| p.get(i)), &forced);
     Ok(match found {
-        Ok(Some(l)) if boxes.is_none_or(|b| b.cells() == l.cells()) => {
-            let name = match l.symbols {
-                Symbols::Digits => "digits",
-                Symbols::Letters => "letters",
-                Symbols::Hex0 => "hex0",
-                Symbols::Hex1 => "hex1",
-                Symbols::Numbers => "numbers",
-            };
-            Some((name, l.boxes.side()))
-        }
+        Ok(Some(l)) if boxes.is_none_or(|b| b.cells() == l.cells()) => FORMATS
+            .iter()
+            .find(|&&(_, s)| s == l.symbols)
+            .map(|&(name, _)| (name, l.boxes.side())),
         _ => None,
     })
 }
