@@ -530,6 +530,18 @@ mod tables {
         w.close().unwrap();
     }
 
+    /// A Parquet file of one string column `puzzle` (snappy, row groups of
+    /// `group_rows`).
+    fn write_puzzles(path: &Path, values: StringArray, group_rows: usize) {
+        let column = Arc::new(values) as ArrayRef;
+        write_parquet(
+            path,
+            &batch(vec![("puzzle", column)]),
+            group_rows,
+            Compression::SNAPPY,
+        );
+    }
+
     /// All rows of a Parquet file, plus its row-group sizes and first codec.
     fn read_parquet(path: &Path) -> (RecordBatch, Vec<i64>, Compression) {
         let file = std::fs::File::open(path).unwrap();
@@ -1259,13 +1271,7 @@ mod tables {
         // the first values across row groups, not from the first group.
         for group_rows in [100, 1] {
             let path = dir.path().join("first.parquet");
-            let column = Arc::new(StringArray::from(rows.clone())) as ArrayRef;
-            write_parquet(
-                &path,
-                &batch(vec![("puzzle", column)]),
-                group_rows,
-                Compression::SNAPPY,
-            );
+            write_puzzles(&path, StringArray::from(rows.clone()), group_rows);
             let out = dir.path().join("out.parquet");
             let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
             let err = stderr(&o);
@@ -1290,13 +1296,7 @@ mod tables {
         }
         // No value is a puzzle: a usage error naming the first one's reason.
         let odd = dir.path().join("odd.parquet");
-        let column = Arc::new(StringArray::from(vec!["12345", "x"])) as ArrayRef;
-        write_parquet(
-            &odd,
-            &batch(vec![("puzzle", column)]),
-            100,
-            Compression::SNAPPY,
-        );
+        write_puzzles(&odd, StringArray::from(vec!["12345", "x"]), 100);
         let oout = dir.path().join("odd.out.parquet");
         let o = solve(&[odd.to_str().unwrap(), "-o", oout.to_str().unwrap()]);
         let err = stderr(&o);
@@ -1351,13 +1351,7 @@ mod tables {
         values[9] = "# later".into();
         values.extend(set.iter().map(|(p, _)| digits(p)));
         let blank_path = dir.path().join("blank.parquet");
-        let column = Arc::new(StringArray::from(values)) as ArrayRef;
-        write_parquet(
-            &blank_path,
-            &batch(vec![("puzzle", column)]),
-            10,
-            Compression::SNAPPY,
-        );
+        write_puzzles(&blank_path, StringArray::from(values), 10);
         let out = dir.path().join("blank.out.parquet");
         let o = solve(&[blank_path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
         let err = stderr(&o);
@@ -1397,13 +1391,7 @@ mod tables {
             |line: &str| -> Vec<u8> { line.split(' ').map(|t| t.parse::<u8>().unwrap()).collect() };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("n38.parquet");
-        let column = Arc::new(StringArray::from(puzzles.clone())) as ArrayRef;
-        write_parquet(
-            &path,
-            &batch(vec![("puzzle", column)]),
-            2,
-            Compression::SNAPPY,
-        );
+        write_puzzles(&path, StringArray::from(puzzles.clone()), 2);
         let out = dir.path().join("out.parquet");
         let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
