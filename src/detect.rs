@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use crate::format::{
-    char_count, classify_line, is_rule, quote, CsvColumns, Item, Layout, Line, RecordError,
-    Records, Shape, Symbols,
+    char_count, classify_line, cr_before_text, is_rule, quote, CsvColumns, Item, Layout, Line,
+    RecordError, Records, Shape, Symbols,
 };
 use crate::solver::Boxes;
 
@@ -463,15 +463,9 @@ fn most_read(joint: Layout, values: &[&[u8]]) -> Layout {
 /// comment hiding them all). CRLF ends and a CR before the line end pass.
 fn bare_cr(head: &[u8]) -> Option<(usize, usize)> {
     memchr::memchr(b'\r', head)?;
-    for (k, line) in head.split(|&b| b == b'\n').enumerate() {
-        if let Some(i) = memchr::memchr(b'\r', line) {
-            if !line[i + 1..].trim_ascii().is_empty() {
-                let at = char_count(&line[..i]) + 1;
-                return Some((k + 1, at));
-            }
-        }
-    }
-    None
+    head.split(|&b| b == b'\n')
+        .enumerate()
+        .find_map(|(k, line)| Some((k + 1, cr_before_text(line)?)))
 }
 
 /// True when value `v` holds no text but whitespace or a comment: no

@@ -1066,15 +1066,22 @@ fn write_numbers(cells: &[u8], sep: u8, out: &mut Vec<u8>) {
 /// would drop the others without a word. Text after the puzzle on its own
 /// line (a comment, a rating) stays allowed; only longer records scan.
 fn cr_line_end(raw: &[u8], n: usize) -> Result<(), RecordError> {
+    // The length first: the common record (the cells, maybe `\r`) never
+    // scans.
     if raw.len() > n + 1 {
-        if let Some(i) = memchr::memchr(b'\r', raw) {
-            if !raw[i + 1..].trim_ascii().is_empty() {
-                let at = char_count(&raw[..i]) + 1;
-                return Err(RecordError::LineBreak { at });
-            }
+        if let Some(at) = cr_before_text(raw) {
+            return Err(RecordError::LineBreak { at });
         }
     }
     Ok(())
+}
+
+/// The 1-based character of the first `\r` in `line` when more text
+/// follows it on the line (a line break by a bare CR, old Mac line ends);
+/// `None` for none, or for CRs before the line's end (CRLF).
+pub fn cr_before_text(line: &[u8]) -> Option<usize> {
+    let i = memchr::memchr(b'\r', line)?;
+    (!line[i + 1..].trim_ascii().is_empty()).then(|| char_count(&line[..i]) + 1)
 }
 
 fn check_rows(rows: usize, side: usize) -> Result<(), RecordError> {
