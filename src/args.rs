@@ -391,7 +391,8 @@ struct RunArgs {
     /// `ss`), `numbers` (81 numbers on one line, NumPy savetxt), `csv`, `tsv`
     /// (with a header or headerless), `tdoku` (`puzzle:count:solution`).
     /// Symbols: `digits`, `letters` (A-P, A-Y), `hex0` (0-F), `hex1` (1-G).
-    /// Combine with a comma: `grid,hex1`.
+    /// Combine with a comma: `grid,hex1`. A Parquet/Arrow string column
+    /// takes `line` or `numbers` and the symbols; a `.npy` array takes none.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
     format: Vec<FormatName>,
 

@@ -111,6 +111,22 @@ pub enum ShapeName {
     Tdoku,
 }
 
+impl ShapeName {
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeName::Line => "line",
+            ShapeName::Grid => "grid",
+            ShapeName::Spaced => "spaced",
+            ShapeName::Boxed => "boxed",
+            ShapeName::Numbers => "numbers",
+            ShapeName::Csv => "csv",
+            ShapeName::Tsv => "tsv",
+            ShapeName::Tdoku => "tdoku",
+        }
+    }
+}
+
 /// The outcome of detection.
 #[derive(Clone, Debug)]
 pub struct Detected {
@@ -525,6 +541,12 @@ pub fn value_reason(v: &[u8], forced: &Forced) -> String {
             "{chars} character{}, not numbers separated by spaces or commas as the format \
              given asks",
             plural(chars)
+        );
+    }
+    if let (Some(ShapeName::Line), Some(numbers)) = (forced.shape, numbers) {
+        return format!(
+            "{numbers} numbers separated by spaces or commas, not a line of symbols as the \
+             format given asks"
         );
     }
     let cells = numbers.unwrap_or(chars);

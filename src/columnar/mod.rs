@@ -23,6 +23,7 @@ use std::process::ExitCode;
 
 use crate::args::{BulkConfig, CheckConfig};
 use crate::check::Report;
+use crate::detect::{Forced, ShapeName};
 use crate::format::{Layout, RecordError, Symbols};
 use crate::input::Input;
 use crate::output::{Output, Reporter};
@@ -131,12 +132,8 @@ pub struct Job<'a> {
     pub stats: bool,
     /// Replace existing labels.
     pub overwrite: bool,
-    /// The puzzle column the user named.
-    pub column: Option<&'a str>,
-    /// Cell symbols the user forced (string columns).
-    pub symbols: Option<Symbols>,
-    /// Box shape the user forced (`--box`, `--size`).
-    pub boxes: Option<Boxes>,
+    /// What the user said of the columns.
+    pub asked: Asked<'a>,
     /// Output path (`None`: stdout).
     pub output: Option<&'a Path>,
     /// Draw a progress bar.
@@ -214,6 +211,8 @@ fn run_hook(cfg: &BulkConfig, name: &str, kind: Kind, data: Data<'_>) -> anyhow:
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()?;
+    let asked = Asked::of(&cfg.forced);
+    asked.fits(name, kind)?;
     let job = Job {
         pool: &pool,
         name,
@@ -222,9 +221,7 @@ fn run_hook(cfg: &BulkConfig, name: &str, kind: Kind, data: Data<'_>) -> anyhow:
         on_error: cfg.on_error,
         stats: cfg.stats,
         overwrite: cfg.overwrite,
-        column: cfg.forced.column.as_deref(),
-        symbols: cfg.forced.symbols,
-        boxes: cfg.forced.boxes_or_side(),
+        asked,
         output: cfg.output.as_deref(),
         progress: cfg.progress,
         reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
@@ -490,11 +487,8 @@ pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>>
         (Some((aname, bytes)), Some(path)) => Some((aname.as_str(), data_of(path, bytes))),
         _ => None,
     };
-    let spec = CheckSpec {
-        column: cfg.forced.column.as_deref(),
-        symbols: cfg.forced.symbols,
-        boxes: cfg.forced.boxes_or_side(),
-    };
+    let spec = Asked::of(&cfg.forced);
+    spec.fits(&pname, kind)?;
     let report = match kind {
         Kind::Npy => npy::check(spec.boxes, &pname, data, answers)?,
         #[cfg(feature = "columnar")]
@@ -547,14 +541,51 @@ pub fn record(report: &mut Report, row: u64, verdict: Result<(), String>) {
     }
 }
 
-/// What `check` was told about the columns.
-pub struct CheckSpec<'a> {
+/// What the user said of a columnar input's puzzles (`--column`,
+/// `--format`, `--box`, `--size`).
+#[derive(Clone, Copy, Debug)]
+pub struct Asked<'a> {
     /// The puzzle column the user named.
     pub column: Option<&'a str>,
     /// Forced symbols for string columns.
     pub symbols: Option<Symbols>,
+    /// Forced shape of string values: one line of symbols or of numbers.
+    pub shape: Option<ShapeName>,
     /// Forced box shape.
     pub boxes: Option<Boxes>,
+}
+
+impl<'a> Asked<'a> {
+    /// The flags of a run.
+    pub fn of(forced: &'a Forced) -> Asked<'a> {
+        Asked {
+            column: forced.column.as_deref(),
+            symbols: forced.symbols,
+            shape: forced.shape,
+            boxes: forced.boxes_or_side(),
+        }
+    }
+
+    /// Refuses a `--format` that cannot apply to a `kind` input, rather
+    /// than ignore it: a `.npy` array holds numbers, and a table's string
+    /// value is one puzzle, a line of symbols or of numbers.
+    fn fits(&self, name: &str, kind: Kind) -> anyhow::Result<()> {
+        match (kind, self.shape) {
+            (Kind::Npy, shape) if shape.is_some() || self.symbols.is_some() => anyhow::bail!(
+                "{name}: --format does not apply to a .npy array: its cells are numbers, 0 \
+                 for a blank"
+            ),
+            (_, Some(shape)) if !matches!(shape, ShapeName::Line | ShapeName::Numbers) => {
+                anyhow::bail!(
+                    "{name}: --format {} does not apply to a {} column: each string holds one \
+                     puzzle, `line` (a line of symbols) or `numbers`",
+                    shape.name(),
+                    kind.name()
+                )
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Verifies one answer row against its puzzle row, both already decoded

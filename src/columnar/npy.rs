@@ -416,7 +416,8 @@ impl<'a> Array<'a> {
 
 /// Solves (or counts) every row of a `.npy` input and writes the answers.
 pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyhow::Result<Run> {
-    let arr = Array::open(data, job.boxes).map_err(|e| anyhow::anyhow!("{}: {e}", job.name))?;
+    let arr =
+        Array::open(data, job.asked.boxes).map_err(|e| anyhow::anyhow!("{}: {e}", job.name))?;
     let text = match target {
         Target::Text => true,
         Target::Columnar(Kind::Npy) => false,

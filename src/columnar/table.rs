@@ -29,7 +29,7 @@ use arrow_array::{
 use arrow_buffer::{ArrowNativeType, NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
-use super::{CheckSpec, Data, Job, Kind, Run, Solved, Target};
+use super::{Asked, Data, Job, Kind, Run, Solved, Target};
 use crate::check::Report;
 use crate::detect::{Forced, ShapeName};
 use crate::format::{Layout, RecordError};
@@ -198,25 +198,13 @@ impl Plan {
     /// Finds the columns in `schema` and builds the output schema for
     /// `job`'s task.
     pub fn new(job: &Job<'_>, kind: Kind, schema: &Schema) -> anyhow::Result<Plan> {
-        Plan::for_task(
-            kind,
-            job.name,
-            job.column,
-            job.symbols,
-            job.boxes,
-            job.task,
-            job.stats,
-            schema,
-        )
+        Plan::for_task(kind, job.name, &job.asked, job.task, job.stats, schema)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn for_task(
         kind: Kind,
         name: &str,
-        column: Option<&str>,
-        symbols: Option<crate::format::Symbols>,
-        boxes: Option<Boxes>,
+        asked: &Asked<'_>,
         task: Task,
         stats: bool,
         schema: &Schema,
@@ -224,16 +212,12 @@ impl Plan {
         struct J<'a> {
             name: &'a str,
             column: Option<&'a str>,
-            symbols: Option<crate::format::Symbols>,
-            boxes: Option<Boxes>,
             task: Task,
             stats: bool,
         }
         let job = J {
             name,
-            column,
-            symbols,
-            boxes,
+            column: asked.column,
             task,
             stats,
         };
@@ -338,11 +322,11 @@ impl Plan {
             schema,
             grid: None,
             forced: Forced {
-                shape: Some(ShapeName::Line),
-                symbols: job.symbols,
+                shape: asked.shape,
+                symbols: asked.symbols,
                 column: None,
                 side: None,
-                boxes: job.boxes,
+                boxes: asked.boxes,
             },
             kind,
         })
@@ -416,7 +400,7 @@ impl Plan {
                 if sample.is_empty() {
                     return Ok(());
                 }
-                self.detect(job_name, &sample)?
+                self.detect(job_name, &sample, self.forced.shape)?
             }
         };
         let mut label_text = text.clone();
@@ -429,7 +413,7 @@ impl Plan {
                     .map(<[u8]>::to_vec)
                     .collect();
                 if !sample.is_empty() {
-                    label_text = self.detect(job_name, &sample)?;
+                    label_text = self.detect(job_name, &sample, None)?;
                 }
             }
         }
@@ -442,11 +426,17 @@ impl Plan {
     }
 
     /// The layout of sample strings, one puzzle each (a line of symbols or
-    /// of numbers), by the text detector; a bad value among them is a bad
-    /// row later, not the column's layout.
-    fn detect(&self, job_name: &str, sample: &[Vec<u8>]) -> anyhow::Result<Layout> {
+    /// of numbers, or as `shape`, the user's `--format line|numbers`), by
+    /// the text detector; a bad value among them is a bad row later, not
+    /// the column's layout.
+    fn detect(
+        &self,
+        job_name: &str,
+        sample: &[Vec<u8>],
+        shape: Option<ShapeName>,
+    ) -> anyhow::Result<Layout> {
         let forced = Forced {
-            shape: None,
+            shape,
             ..self.forced.clone()
         };
         match crate::detect::detect_values(sample.iter().map(Vec::as_slice), &forced) {
@@ -1238,7 +1228,7 @@ fn write_context(job: &Job<'_>) -> String {
 /// `check` for a table: its puzzle column against its solution column, or
 /// against the solution column of an answers table.
 pub fn check(
-    spec: &CheckSpec<'_>,
+    spec: &Asked<'_>,
     pname: &str,
     kind: Kind,
     data: Data<'_>,
@@ -1264,9 +1254,7 @@ pub fn check(
         Plan::for_task(
             kind,
             name,
-            spec.column,
-            spec.symbols,
-            spec.boxes,
+            spec,
             Task::Solve { unique: false },
             false,
             schema,

@@ -1403,6 +1403,76 @@ mod tables {
         }
     }
 
+    /// `--format line|numbers` says how a table's strings are written and is
+    /// followed; a layout no string can have (`grid`, `csv`, ...) and any
+    /// `--format` on a `.npy` array is a usage error, not silently ignored.
+    #[test]
+    fn format_flags_on_tables_are_followed_or_refused() {
+        let o = run(&["generate", "-n", "4", "--seed", "9"], b"");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = stdout(&o);
+        let grids: Vec<Vec<u8>> = text.lines().map(|l| cells(l, ".0", "123456789")).collect();
+        let as_numbers = |g: &[u8]| g.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        let numbers: Vec<String> = grids.iter().map(|g| as_numbers(g)).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("numbers.parquet");
+        write_puzzles(&path, StringArray::from(numbers.clone()), 100);
+        let input = path.to_str().unwrap();
+        let out = dir.path().join("out.parquet");
+
+        let o = solve(&[input, "-o", out.to_str().unwrap(), "--format", "numbers"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let (got, _, _) = read_parquet(&out);
+        let sol = strings(got.column(1));
+        assert_eq!(sol.len(), grids.len());
+        for (g, s) in grids.iter().zip(&sol) {
+            let s: Vec<u8> = s
+                .as_deref()
+                .unwrap()
+                .split(' ')
+                .map(|t| t.parse().unwrap())
+                .collect();
+            assert_valid(3, g, &s);
+        }
+        std::fs::remove_file(&out).unwrap();
+
+        let o = solve(&[input, "-o", out.to_str().unwrap(), "--format", "line"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("81 numbers separated by spaces or commas, not a line of symbols"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!out.exists(), "no output after a refused run");
+
+        for (cmd, layout) in [("solve", "grid"), ("count", "tdoku"), ("check", "csv")] {
+            let mut args = vec![cmd, input, "--format", layout];
+            if cmd != "check" {
+                args.extend(["-o", out.to_str().unwrap()]);
+            }
+            let o = run(&args, b"");
+            assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+            let want = format!("--format {layout} does not apply to a Parquet column");
+            assert!(stderr(&o).contains(&want), "{cmd}: {}", stderr(&o));
+            assert!(!out.exists(), "{cmd}: no output after a refused run");
+        }
+
+        let npy_path = dir.path().join("grids.npy");
+        std::fs::write(&npy_path, npy("|u1", "(4, 81)", &grids)).unwrap();
+        let npy_out = dir.path().join("out.npy");
+        for format in ["digits", "numbers"] {
+            let args = [npy_path.to_str().unwrap(), "-o", npy_out.to_str().unwrap()];
+            let o = solve(&[&args[..], &["--format", format]].concat());
+            assert_eq!(o.status.code(), Some(2), "{format}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("--format does not apply to a .npy array"),
+                "{}",
+                stderr(&o)
+            );
+            assert!(!npy_out.exists());
+        }
+    }
+
     /// Column names come from the file: in messages they are escaped and
     /// cut like any input bytes, never printed raw.
     #[test]
