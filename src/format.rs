@@ -681,6 +681,15 @@ impl Layout {
                 cr_line_end(raw, n)
             }
             Shape::Csv(cols) => {
+                // A row that goes on after a bare `\r` is two rows (old Mac
+                // line ends), whichever field the CR is in: a bad record
+                // named so. Else the second row's puzzle was lost without a
+                // word when the CR fell in a field beside the puzzle (or
+                // the csv reader, which ends a record at a `\r`, read the
+                // first row alone).
+                if let Some(at) = csv_bare_cr(raw) {
+                    return Err(RecordError::LineBreak { at });
+                }
                 let field = csv_field(raw, cols)?;
                 self.parse_field(field.trim_ascii(), n, cells)
             }
@@ -1082,6 +1091,27 @@ fn cr_line_end(raw: &[u8], n: usize) -> Result<(), RecordError> {
 pub fn cr_before_text(line: &[u8]) -> Option<usize> {
     let i = memchr::memchr(b'\r', line)?;
     (!line[i + 1..].trim_ascii().is_empty()).then(|| char_count(&line[..i]) + 1)
+}
+
+/// [`cr_before_text`] for a delimited row: a `\r` inside quotes is part
+/// of a value (a CRLF in a quoted note), not a line break.
+fn csv_bare_cr(row: &[u8]) -> Option<usize> {
+    let first = memchr::memchr(b'\r', row)?;
+    // The common case, a CRLF row (or none): one search, no walk.
+    if row[first + 1..].trim_ascii().is_empty() {
+        return None;
+    }
+    let mut quoted = false;
+    for (k, &b) in row.iter().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'\r' if !quoted && !row[k + 1..].trim_ascii().is_empty() => {
+                return Some(char_count(&row[..k]) + 1)
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn check_rows(rows: usize, side: usize) -> Result<(), RecordError> {
@@ -1573,6 +1603,35 @@ mod tests {
         );
         for ok in [format!("{p}\r"), format!("{p} # c\r"), format!("{p}\r \r")] {
             assert!(l.parse(ok.as_bytes(), &mut cells).is_ok(), "{ok:?}");
+        }
+        // So is a CSV row, whichever field the CR is in (beside the puzzle,
+        // the second row was dropped); inside quotes it is a value's.
+        let csv = Layout {
+            shape: Shape::Csv(CsvColumns {
+                puzzle: 0,
+                solution: Some(1),
+                delim: b',',
+            }),
+            ..l.clone()
+        };
+        for (row, at) in [
+            (format!("{p},1\r{p},2"), 84),
+            (format!("{p},\"a\"\r{p},\"b\""), 86),
+            (format!("{p},\"x\"\"\r\"\r{p},2\r\n"), 89),
+        ] {
+            assert_eq!(
+                csv.parse(row.as_bytes(), &mut cells).unwrap_err(),
+                RecordError::LineBreak { at },
+                "{row:?}"
+            );
+        }
+        for ok in [
+            format!("{p},1\r"),
+            format!("{p},1\r\n"),
+            format!("{p},\"line one\r\nline two\"\r\n"),
+            format!("{p},\"a\rb\""),
+        ] {
+            assert!(csv.parse(ok.as_bytes(), &mut cells).is_ok(), "{ok:?}");
         }
         // Characters, not bytes: a non-ASCII one is named where it is.
         let accent = format!("{}é{}", &p[..40], &p[..40]);

@@ -572,3 +572,48 @@ fn check_reads_csv_answers_as_solve_wrote_them() {
         );
     }
 }
+
+/// A bare CR past the head (where detection looks for one) inside a CSV
+/// row: the row is a bad record named so, wherever the CR is, instead of
+/// the second row's puzzle being dropped without a word (before, a CR in
+/// the `id` field beside the puzzle lost the next row, exit 0).
+#[test]
+fn a_bare_cr_past_the_head_of_a_csv_is_a_bad_row() {
+    let p = encode(&blank_out(&full_grid(3, 21), 55, 21), "123456789", '.');
+    let q = encode(&blank_out(&full_grid(3, 22), 55, 22), "123456789", '.');
+    let rows = 14_000; // past the first MiB
+    let mut input = String::from("puzzle,id\n");
+    for i in 0..rows {
+        input.push_str(&format!("{p},{i}\n"));
+    }
+    input.push_str(&format!("{q},x\r{p},y\n{q},z\r\n"));
+    assert!(input.len() > 1 << 20);
+    let o = run(&["solve", "-j", "2"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = rows + 2;
+    let want = format!("<stdin>:{line}: a line break at character 84");
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    // One output line per input line (the bad one kept as it was, CR and
+    // all, with the reason after it), then the rows after it answered.
+    let out = stdout(&o);
+    let got: Vec<Vec<&str>> = out.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(got.len(), rows + 3);
+    assert_eq!(got[0], ["puzzle", "id", "solution"]);
+    let grid = |s: &str| cells(s, ".", "123456789");
+    for (i, row) in got[1..=rows].iter().enumerate() {
+        assert_eq!(row[1], i.to_string());
+        assert_valid(3, &grid(&p), &cells(row[2], "", "123456789"));
+    }
+    let bad = format!("{q},x\r{p},y,error: a line break at character 84");
+    assert!(
+        got[rows + 1].join(",").starts_with(&bad),
+        "{:?}",
+        got[rows + 1]
+    );
+    assert_eq!(got[rows + 2][1], "z");
+    assert_valid(
+        3,
+        &grid(&q),
+        &cells(got[rows + 2][2].trim_end(), "", "123456789"),
+    );
+}
