@@ -124,9 +124,10 @@ enum CliCommand {
     /// puzzles are minimal unless --clues stops the removal earlier. Above
     /// 9x9 a uniqueness search that runs past 16,384 guesses and conflicts
     /// keeps its clue, so such puzzles may be a few clues above minimal;
-    /// a 25x25 puzzle takes tens of seconds on one core, and minimal
-    /// 36x36 to 64x64 ones many minutes: give those --clues (62% of the
-    /// cells, 804 for 36x36, makes one in seconds).
+    /// a 25x25 puzzle takes tens of seconds on one core, and minimal ones
+    /// from 27x27 up minutes (from 36x36 up many): give those --clues (62%
+    /// of the cells, 803 for 36x36, makes one in seconds; the command says
+    /// so).
     Generate(GenerateArgs),
 }
 

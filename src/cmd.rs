@@ -441,16 +441,9 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
 /// order, duplicates replaced deterministically (see [`generate::Run`]).
 pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let side = cfg.spec.boxes.side();
-    if side >= 36 && cfg.spec.clues.is_none() {
-        // Measured, one core: 36x36 with 700 clues 0.14 s a puzzle, 600
-        // past 200 s; 49x49 1400 clues 0.3-0.6 s, 1200 past 200 s; 64x64
-        // 2500 clues 3 s, 2700 1 s. Minimal ones did not finish in 300 s.
-        eprintln!(
-            "sudoku-bulk: note: minimal {side}x{side} puzzles take many minutes each (with \
-             about half the cells blank, each uniqueness question does); --clues {} (62% of \
-             the cells) makes one in seconds",
-            side * side * 62 / 100
-        );
+    let note = generate::slow_minimal_note(side, "--clues ");
+    if let Some(note) = note.filter(|_| cfg.spec.clues.is_none()) {
+        eprintln!("sudoku-bulk: note: {note}");
     }
     let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     let pool = rayon::ThreadPoolBuilder::new()

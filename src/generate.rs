@@ -165,6 +165,31 @@ pub struct Spec {
 /// when a clue count or level is asked for (3 for 25x25 and up).
 pub const ATTEMPTS: u64 = 200;
 
+/// From this side up, a minimal puzzle takes a minute or more on one core
+/// (`generate --size N -n 1 --seed 3 -j 1`: 25x25 5-30 s, 26x26 4.5 s,
+/// 27x27 49 s, 28x28, 30x30, 32x32, 33x33 and 35x35 unfinished after 90 s,
+/// 36x36 to 64x64 after 300 s): once about half the cells are blank, each
+/// uniqueness question takes long.
+pub const SLOW_MINIMAL_SIDE: usize = 27;
+
+/// The note `generate` gives (the command on stderr, Python as a warning)
+/// when asked for minimal puzzles of a side where they take minutes:
+/// which clue count makes one in seconds instead (62% of the cells: 0.01
+/// to 0.2 s a puzzle from 27x27 to 35x35; 36x36 with 700 clues 0.14 s,
+/// 49x49 with 1400 0.3-0.6 s, 64x64 with 2500 3 s, while 36x36 with 600
+/// and 49x49 with 1200 ran past 200 s).
+/// `clues_flag` is how the caller spells the option (`--clues `, `clues=`).
+pub fn slow_minimal_note(side: usize, clues_flag: &str) -> Option<String> {
+    (side >= SLOW_MINIMAL_SIDE).then(|| {
+        format!(
+            "minimal {side}x{side} puzzles take minutes each (once about half the cells \
+             are blank, each uniqueness question does); {clues_flag}{} (62% of the cells) \
+             makes one in seconds",
+            side * side * 62 / 100
+        )
+    })
+}
+
 /// A generated puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {

@@ -224,6 +224,13 @@ fn boxes_of_grid(size: Option<usize>, forced: Option<Boxes>) -> PyResult<Boxes> 
     }
 }
 
+/// The note `generate` gives for minimal puzzles of grids `side` wide
+/// when they take minutes (the command's note, spelled `clues=`), or None.
+#[pyfunction]
+fn slow_minimal_note(side: usize) -> Option<String> {
+    sudoku_bulk::generate::slow_minimal_note(side, "clues=")
+}
+
 /// The box shape `(rows, cols)` that `box=` and `size=` ask for: `box`
 /// (`"RxC"` or `(R, C)`) when given, which must make grids `size` wide;
 /// else the usual boxes of `size`; else 3x3. Raises `ValueError` for a
@@ -1218,5 +1225,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(level_names, m)?)?;
     m.add_function(wrap_pyfunction!(format_of, m)?)?;
     m.add_function(wrap_pyfunction!(box_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(slow_minimal_note, m)?)?;
     Ok(())
 }

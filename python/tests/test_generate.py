@@ -64,16 +64,22 @@ def test_rectangular_boxes_solve_and_count(size, h, w):
 
 def test_big_grids_without_clues_warn_as_the_command_notes():
     # n=0: the warning comes before any (minutes-long) work.
-    with pytest.warns(UserWarning, match=r"minimal 36x36 puzzles take many minutes.*clues=803"):
+    with pytest.warns(UserWarning, match=r"minimal 36x36 puzzles take minutes.*clues=803"):
         assert sudoku_bulk.generate(0, size=36) == []
     with pytest.warns(UserWarning, match="clues="):
         sudoku_bulk.generate(0, box="7x7")
+    # From 27x27 (box 3x9) up, where a minimal one took 49 s; 35x35 too.
+    with pytest.warns(UserWarning, match=r"minimal 27x27 .*clues=451"):
+        sudoku_bulk.generate(0, size=27)
+    with pytest.warns(UserWarning, match=r"minimal 35x35 .*clues=759"):
+        sudoku_bulk.generate(0, box="5x7")
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sudoku_bulk.generate(0, size=36, clues=803)
         sudoku_bulk.generate(0, size=25)
+        sudoku_bulk.generate(0, size=26)
 
 
 def test_generate_argument_errors():

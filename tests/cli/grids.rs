@@ -664,7 +664,7 @@ fn csv_number_fields_hold_every_size() {
     }
 }
 
-/// From 36x36 up, `generate` without `--clues` says that minimal puzzles
+/// From 27x27 up, `generate` without `--clues` says that minimal puzzles
 /// take minutes and which `--clues` is quick; that clue count does make a
 /// 36x36 puzzle, unique and valid.
 #[test]
@@ -673,10 +673,20 @@ fn generate_of_big_grids_points_to_clues() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("note: minimal 36x36 puzzles take many minutes"),
+        err.contains("note: minimal 36x36 puzzles take minutes"),
         "{err}"
     );
     assert!(err.contains("--clues 803"), "{err}");
+    // 35x35 (5x7 boxes) and 27x27 too; 26x26 (a minimal one: 4.5 s) not.
+    for (flags, want) in [
+        (["--box", "5x7"], "minimal 35x35 puzzles take minutes each"),
+        (["--size", "27"], "--clues 451 (62% of the cells)"),
+    ] {
+        let o = run(&[&["generate", "-n", "0"][..], &flags].concat(), b"");
+        assert!(stderr(&o).contains(want), "{}", stderr(&o));
+    }
+    let o = run(&["generate", "--size", "26", "-n", "0"], b"");
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
     let o = run(
         &["generate", "--size", "36", "-n", "1", "--clues", "803"],
         b"",

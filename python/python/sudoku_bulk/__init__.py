@@ -557,14 +557,10 @@ def generate(
         raise ValueError(
             f"symmetry must be one of {', '.join(map(repr, _SYMMETRIES))}, not {symmetry!r}"
         )
-    if side >= 36 and clues is None:
+    note = _native.slow_minimal_note(side) if clues is None else None
+    if note is not None:
         # The command's note, as a warning: without clues= the call looks hung.
-        warnings.warn(
-            f"minimal {side}x{side} puzzles take many minutes each (with about half the "
-            f"cells blank, each uniqueness question does); clues={side * side * 62 // 100} "
-            "(62% of the cells) makes one in seconds",
-            stacklevel=2,
-        )
+        warnings.warn(note, stacklevel=2)
     cells, _, _ = _native.generate_cells(
         int(n),
         side,
