@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_bulk::columnar::{sniff, table, CheckSpec, Data, Kind};
+use sudoku_bulk::columnar::{sniff, table, Asked, Data, Kind};
 
 fuzz_target!(|data: &[u8]| {
     // The CLI's panic hook: a panic the readers contain (a malformed file
@@ -20,9 +20,10 @@ fuzz_target!(|data: &[u8]| {
     if kind == Kind::Npy {
         return;
     }
-    let spec = CheckSpec {
+    let spec = Asked {
         column: None,
         symbols: None,
+        shape: None,
         boxes: None,
     };
     if let Ok(report) = table::check(&spec, "fuzz", kind, Data::Owned(data.to_vec()), None) {
