@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use crate::format::{
-    char_count, classify_line, cr_before_text, is_rule, quote, CsvColumns, Item, Layout, Line,
-    RecordError, Records, Shape, Symbols,
+    char_count, classify_line, cr_ends_text, is_rule, quote, walk_quotes, CsvColumns, Item, Layout,
+    Line, RecordError, Records, Shape, Symbols,
 };
 use crate::solver::Boxes;
 
@@ -476,12 +476,21 @@ fn most_read(joint: Layout, values: &[&[u8]]) -> Layout {
 /// The first line of `head` (1-based) where a CR is followed by more text
 /// on the same line, and the character of that CR: a file whose lines end
 /// with CR alone would be read as one line of several puzzles (or one
-/// comment hiding them all). CRLF ends and a CR before the line end pass.
+/// comment hiding them all). CRLF ends and a CR before the line end pass,
+/// and so does one inside a quoted CSV/TSV field (a value's; quotes read
+/// as the record reader reads them, with any of `,` tab `;` `:` ending a
+/// field, since the layout is not known yet).
 fn bare_cr(head: &[u8]) -> Option<(usize, usize)> {
     memchr::memchr(b'\r', head)?;
-    head.split(|&b| b == b'\n')
-        .enumerate()
-        .find_map(|(k, line)| Some((k + 1, cr_before_text(line)?)))
+    let at = if memchr::memchr(b'"', head).is_none() {
+        memchr::memchr_iter(b'\r', head).find(|&i| cr_ends_text(head, i))?
+    } else {
+        let delim = |b| matches!(b, b',' | b'\t' | b';' | b':');
+        walk_quotes(head, delim, false, |i| cr_ends_text(head, i)).1?
+    };
+    let line_start = memchr::memrchr(b'\n', &head[..at]).map_or(0, |k| k + 1);
+    let line = memchr::memchr_iter(b'\n', &head[..at]).count() + 1;
+    Some((line, char_count(&head[line_start..at]) + 1))
 }
 
 /// True when value `v` holds no text but whitespace or a comment: no

@@ -430,17 +430,17 @@ impl<'a> Iterator for Records<'a> {
                     raw: first,
                 })
             }
-            Shape::Csv(_) => {
-                // A quoted field may hold newlines: while the quotes seen are
-                // unbalanced, the record goes on ("" escapes keep parity). A
+            Shape::Csv(cols) => {
+                // A quoted field may hold newlines: while one is open (as
+                // [`walk_quotes`] reads quotes), the record goes on. A
                 // quote still open after MAX_QUOTED_LINES lines, or at the
                 // end of the data, is unterminated: the record is its first
                 // line alone (parse reports it) and reading resumes after it.
-                let mut quotes = memchr::memchr_iter(b'"', first).count();
+                let mut open = quote_open_after(first, cols.delim, false);
                 let mut spanned = 0;
                 self.complete = ended;
                 let after_first = (self.pos, self.line);
-                while quotes % 2 == 1 {
+                while open {
                     if spanned == MAX_QUOTED_LINES {
                         (self.pos, self.line) = after_first;
                         self.complete = true;
@@ -458,7 +458,7 @@ impl<'a> Iterator for Records<'a> {
                             raw: first,
                         });
                     };
-                    quotes += memchr::memchr_iter(b'"', line).count();
+                    open = quote_open_after(line, cols.delim, true);
                     self.complete = ended;
                 }
                 let raw = if spanned > 0 {
@@ -687,7 +687,7 @@ impl Layout {
                 // word when the CR fell in a field beside the puzzle (or
                 // the csv reader, which ends a record at a `\r`, read the
                 // first row alone).
-                if let Some(at) = csv_bare_cr(raw) {
+                if let Some(at) = csv_bare_cr(raw, cols.delim) {
                     return Err(RecordError::LineBreak { at });
                 }
                 let field = csv_field(raw, cols)?;
@@ -1095,23 +1095,71 @@ pub fn cr_before_text(line: &[u8]) -> Option<usize> {
 
 /// [`cr_before_text`] for a delimited row: a `\r` inside quotes is part
 /// of a value (a CRLF in a quoted note), not a line break.
-fn csv_bare_cr(row: &[u8]) -> Option<usize> {
+fn csv_bare_cr(row: &[u8], delim: u8) -> Option<usize> {
     let first = memchr::memchr(b'\r', row)?;
     // The common case, a CRLF row (or none): one search, no walk.
     if row[first + 1..].trim_ascii().is_empty() {
         return None;
     }
-    let mut quoted = false;
-    for (k, &b) in row.iter().enumerate() {
-        match b {
-            b'"' => quoted = !quoted,
-            b'\r' if !quoted && !row[k + 1..].trim_ascii().is_empty() => {
-                return Some(char_count(&row[..k]) + 1)
-            }
-            _ => {}
-        }
+    let (_, at) = walk_quotes(row, |b| b == delim, false, |i| cr_ends_text(row, i));
+    at.map(|i| char_count(&row[..i]) + 1)
+}
+
+/// True when `text[i]` is a `\r` that more text follows on its line.
+pub fn cr_ends_text(text: &[u8], i: usize) -> bool {
+    if text[i] != b'\r' {
+        return false;
     }
-    None
+    let rest = &text[i + 1..];
+    let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    !rest[..end].trim_ascii().is_empty()
+}
+
+/// Whether a quoted field is open at the end of delimited `text` (one was
+/// at its start when `open`), as [`walk_quotes`] reads quotes; text without
+/// a quote, the common line, takes one search.
+fn quote_open_after(text: &[u8], delim: u8, open: bool) -> bool {
+    if memchr::memchr(b'"', text).is_none() {
+        return open;
+    }
+    walk_quotes(text, |b| b == delim, open, |_| false).0
+}
+
+/// Reads the quotes of delimited `text` as RFC 4180 and the csv crate read
+/// them: a `"` opens a quoted field only at the start of a field (one
+/// inside an unquoted field, as in `5" tall`, is a character: counting
+/// every quote joined the rows after it to this one, and lost them), `""`
+/// inside a quoted field is a quote, and a lone `"` closes it. `open`: a
+/// quoted field is open where `text` starts. Calls `outside(i)` at each
+/// byte outside quotes until it answers true; returns whether a quoted
+/// field is open at the end (or at that stop) and the stop's index.
+pub fn walk_quotes(
+    text: &[u8],
+    is_delim: impl Fn(u8) -> bool,
+    open: bool,
+    mut outside: impl FnMut(usize) -> bool,
+) -> (bool, Option<usize>) {
+    let (mut quoted, mut start) = (open, !open);
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if quoted {
+            if b == b'"' {
+                if text.get(i + 1) == Some(&b'"') {
+                    i += 2;
+                    continue;
+                }
+                quoted = false;
+            }
+        } else if b == b'"' && start {
+            quoted = true;
+        } else if outside(i) {
+            return (false, Some(i));
+        }
+        start = !quoted && (is_delim(b) || b == b'\n');
+        i += 1;
+    }
+    (quoted, None)
 }
 
 fn check_rows(rows: usize, side: usize) -> Result<(), RecordError> {
@@ -1180,7 +1228,7 @@ fn csv_field(line: &[u8], cols: CsvColumns) -> Result<Cow<'_, [u8]>, RecordError
         let end = ends.next().unwrap_or(line.len());
         return Ok(Cow::Borrowed(&line[start..end]));
     };
-    if memchr::memchr_iter(b'"', &line[first_quote..]).count() % 2 == 1 {
+    if first_quote < line.len() && quote_open_after(line, cols.delim, false) {
         return Err(RecordError::RunOnQuote);
     }
     let record = parse_csv_record(line, cols.delim)?;
@@ -1201,6 +1249,20 @@ fn parse_csv_record(line: &[u8], delim: u8) -> Result<csv::ByteRecord, RecordErr
         .from_reader(line);
     let mut record = csv::ByteRecord::new();
     match reader.read_byte_record(&mut record) {
+        // The record splitter and the reader read quotes alike, so the
+        // reader takes the whole record; were it to stop short, the rest
+        // would be lost without a word: an error instead.
+        Ok(_)
+            if !line[(reader.position().byte() as usize).min(line.len())..]
+                .trim_ascii()
+                .is_empty() =>
+        {
+            Err(RecordError::Csv(format!(
+                "the row ends at byte {} of {}, before its text does",
+                reader.position().byte(),
+                line.len()
+            )))
+        }
         Ok(_) => Ok(record),
         Err(e) => Err(RecordError::Csv(e.to_string())),
     }
@@ -1572,6 +1634,33 @@ mod tests {
                 assert!(text.starts_with(b"0 1 2 3 "), "{side}");
             }
         }
+    }
+
+    #[test]
+    fn quotes_open_only_at_a_field_start() {
+        let open = |t: &str, o| quote_open_after(t.as_bytes(), b',', o);
+        // A quote inside an unquoted field is a character.
+        assert!(!open(r#"1,5" tall"#, false));
+        assert!(!open(r#"1,x"y,"a,b""#, false));
+        // At a field start it opens one; "" inside keeps it open.
+        assert!(open(r#"1,"two"#, false));
+        assert!(open(r#"1,"a""b"#, false));
+        assert!(!open(r#"1,"a""b""#, false));
+        assert!(!open(r#""a"b"c,d"#, false));
+        // Carried over a line: a lone quote closes it, a field may follow.
+        assert!(!open(r#"lines",3"#, true));
+        assert!(open(r#"still "" open"#, true));
+        // The CR outside quotes that text follows, and only that one.
+        let row = b"1,\"a\rb\",c\r\n";
+        assert_eq!(
+            walk_quotes(row, |b| b == b',', false, |i| cr_ends_text(row, i)).1,
+            None
+        );
+        let row = b"1,\"a\rb\",c\rd";
+        assert_eq!(
+            walk_quotes(row, |b| b == b',', false, |i| cr_ends_text(row, i)).1,
+            Some(9)
+        );
     }
 
     #[test]
