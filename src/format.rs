@@ -371,6 +371,24 @@ impl<'a> Records<'a> {
         }
     }
 
+    /// A delimited row whose first field starts with `#` (an id such as
+    /// `#1`) and that reaches the puzzle column: a record, not a comment
+    /// (as a comment it was dropped without a word, and `check` passed a
+    /// file of such rows with 0 records). A `#` line that cannot hold the
+    /// puzzle column stays a comment; so does any when the puzzle is the
+    /// first field, which a `#` cannot start.
+    fn is_hash_row(&self, line: &[u8]) -> bool {
+        let Shape::Csv(cols) = self.layout.shape else {
+            return false;
+        };
+        let line = line.trim_ascii();
+        cols.puzzle > 0
+            && line.first() == Some(&b'#')
+            && memchr::memchr_iter(cols.delim, line)
+                .nth(cols.puzzle - 1)
+                .is_some()
+    }
+
     /// Byte offset just after the last record returned.
     pub fn position(&self) -> usize {
         self.pos
@@ -413,6 +431,9 @@ impl<'a> Iterator for Records<'a> {
             let start = self.pos;
             let (line, ended) = self.next_line()?;
             match classify_line(line) {
+                Line::Skip if self.is_hash_row(line) => {
+                    break (line.trim_ascii(), start, self.line, ended)
+                }
                 Line::Skip => continue,
                 Line::End => {
                     self.complete = ended;

@@ -656,3 +656,38 @@ fn quotes_inside_unquoted_fields_and_crs_inside_quoted_ones_keep_every_row() {
         }
     }
 }
+
+/// CSV rows whose first field starts with `#` (ids such as `#1`) are rows,
+/// not comments: they were dropped without a word (3 rows in, 1 out, exit
+/// 0), and `check` passed a file of wrong labels with 0 records checked.
+/// A `#` line without the puzzle column is still a comment.
+#[test]
+fn csv_rows_whose_id_starts_with_a_hash_are_rows() {
+    let p = encode(&blank_out(&full_grid(3, 50), 55, 50), "123456789", '.');
+    let input = format!("id,puzzle,solution\n# made by hand\n#1,{p},\n#2,{p},\n3,{p},\n");
+    let o = run(&["solve"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(
+        rows.iter().map(|r| r[0]).collect::<Vec<_>>(),
+        ["#1", "#2", "3"]
+    );
+    for row in &rows {
+        assert_valid(
+            3,
+            &cells(&p, ".", "123456789"),
+            &cells(row[2], "", "123456789"),
+        );
+    }
+    let wrong = "1".repeat(81);
+    let input = format!("id,puzzle,solution\n#1,{p},{wrong}\n#2,{p},{wrong}\n");
+    let o = run(&["check", "-"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let said = stdout(&o) + &stderr(&o);
+    assert!(said.contains("2 records checked, 0 good, 2 bad"), "{said}");
+}
