@@ -195,6 +195,24 @@ fn finish<'a>(
             Shape::Csv(cols) => char::from(cols.delim),
             _ => ',',
         };
+        // As a table's run refuses it: a second `guesses` column beside the
+        // first is read back as `guesses.1` or shadows it.
+        let header = preamble.trim_ascii();
+        for column in ["guesses", "level"] {
+            let taken = header.split(|&b| b == d as u8).any(|f| {
+                let f = f.trim_ascii();
+                let f = f
+                    .strip_prefix(b"\"")
+                    .and_then(|f| f.strip_suffix(b"\""))
+                    .unwrap_or(f);
+                f.eq_ignore_ascii_case(column.as_bytes())
+            });
+            if taken {
+                anyhow::bail!(
+                    "{name}: the header already has a column {column:?}, which --stats would add"
+                );
+            }
+        }
         preamble.extend_from_slice(format!("{d}guesses{d}level\n").as_bytes());
     }
     let result = out.writer().write_all(&preamble).and_then(|()| {

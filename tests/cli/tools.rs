@@ -281,6 +281,40 @@ fn generate_16x16_letters() {
     }
 }
 
+/// A CSV that already has a `guesses` or `level` column is refused with
+/// --stats, as a table is (it got a second one, read back as `guesses.1`),
+/// and the file named by -o is not made.
+#[test]
+fn stats_refuse_a_csv_that_has_their_columns() {
+    let p = first_lines("sample.txt", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let p = p.trim();
+    for (input, column) in [
+        (format!("puzzle,solution,guesses\n{p},,\n"), "guesses"),
+        (format!("id\tpuzzle\t\"Level\"\n1\t{p}\t\n"), "level"),
+    ] {
+        let (_d, path) = temp_file("in.csv", input.as_bytes());
+        let args = [
+            "solve",
+            path.to_str().unwrap(),
+            "--stats",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        let o = run(&args, b"");
+        assert_eq!(o.status.code(), Some(2), "{input}: {}", stderr(&o));
+        let want = format!("the header already has a column \"{column}\", which --stats would add");
+        assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+        assert!(!out.exists());
+    }
+    // Without those columns the two are added.
+    let input = format!("puzzle,solution\n{p},\n");
+    let o = run(&["solve", "--stats"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("puzzle,solution,guesses,level\n"));
+}
+
 #[test]
 fn stats_append_guesses_and_level() {
     let input = first_lines("sample.txt", 5);
