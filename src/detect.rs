@@ -632,7 +632,8 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     let header_delim = match forced_delim {
         Some(d) => looks_like_header(first.text, d).then_some(d),
         None if forced.shape.is_some() => None,
-        None => [b',', b'\t']
+        // `;`: the CSV of locales whose decimal mark is a comma.
+        None => [b',', b'\t', b';']
             .into_iter()
             .find(|&d| looks_like_header(first.text, d)),
     };
@@ -659,13 +660,15 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
         (Some(Kind::Line(b)), Some(ShapeName::Tdoku)) => Some(Kind::Delim(b':', b)),
         (k, _) => k,
     };
+    let mut unread = 0;
     for l in &lines {
         match kind_in(l.text) {
             Some(Kind::Rule) => rules += 1,
             Some(k) if forced.shape.is_none_or(|f| k.fits(f)) => {
                 votes.entry(k).or_insert((0, l.number)).0 += 1
             }
-            _ => {}
+            Some(_) => {}
+            None => unread += 1,
         }
     }
     for (k, v) in votes.iter_mut() {
@@ -679,6 +682,14 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
     else {
         return Err(unknown(first, forced));
     };
+    // A grid layout that fewer lines fit than one grid has rows, while
+    // more lines fit nothing, is no layout of the file: a header alone
+    // (`puzzle|solution`, 15 cells of a boxed row) above rows no layout
+    // reads made every row a bad record of 15x15 grids.
+    let rows = matches!(kind, Kind::Boxed(_) | Kind::Spaced(_) | Kind::Grid(_));
+    if rows && count < kind.side() && unread > count {
+        return Err(unknown(first, forced));
+    }
     // Another grid size of the same shape, more than a stray line or two:
     // a mixed file, which one layout cannot answer.
     if let Some((&other, &(n, at))) = votes
@@ -1277,6 +1288,28 @@ mod tests {
             detect(unclear.as_bytes(), &forced).unwrap().layout.symbols,
             Symbols::Hex1
         );
+    }
+
+    #[test]
+    fn semicolon_csv_and_a_header_alone_above_unread_rows() {
+        let p = ".".repeat(81);
+        let rows: String = (0..5).map(|i| format!("{i};{p};\n")).collect();
+        let d = detect(
+            format!("id;puzzle;solution\n{rows}").as_bytes(),
+            &Forced::default(),
+        );
+        match d.unwrap().layout.shape {
+            Shape::Csv(c) => assert_eq!((c.delim, c.puzzle, c.solution), (b';', 1, Some(2))),
+            s => panic!("{s:?}"),
+        }
+        // `puzzle|solution` reads as one row of a 15x15 boxed grid, and no
+        // row under it as anything: no layout, not 15x15 grids.
+        let rows: String = (0..5).map(|_| format!("{p}|\n")).collect();
+        let err = detect(
+            format!("puzzle|solution\n{rows}").as_bytes(),
+            &Forced::default(),
+        );
+        assert!(err.unwrap_err().starts_with("1: cannot tell the layout"));
     }
 
     #[test]
