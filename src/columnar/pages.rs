@@ -1,9 +1,10 @@
 //! Parquet pages, before the parquet crate decodes them: one walk over the
 //! page headers of a row group's column chunks that refuses the counts and
-//! sizes those pages cannot hold.
+//! sizes those pages cannot hold, and a look at each data page once the
+//! crate has decompressed it ([`check_values`]), for the counts inside it.
 //!
-//! The crate sizes buffers from two page-header claims before it looks at
-//! what the page holds, and fills them, so the memory is really taken:
+//! The crate sizes buffers from claims before it looks at what the page
+//! holds, and fills them, so the memory is really taken:
 //!
 //! - a dictionary page's `num_values`: the dictionary of a fixed-width
 //!   column is a vector of that many values, made at once (`resize`), then
@@ -14,29 +15,52 @@
 //!   crate makes the output that long (zeroed) before decompressing (and
 //!   for SNAPPY keeps it so whatever comes out: a page claiming 1 MiB
 //!   whose data gives 42 KB was read, the rest zeros).
+//! - the count of values that opens a DELTA_LENGTH_BYTE_ARRAY page's
+//!   lengths (and each of DELTA_BYTE_ARRAY's two runs of lengths, prefixes
+//!   then suffixes): a vector of that many i32, made and filled before a
+//!   value is read. The count is in the page's data, not its header: 519
+//!   bytes of pyarrow file whose 4-value page claimed 500 million lengths
+//!   (one block of 0-bit deltas) took 1.96 GB and was read (4 empty
+//!   strings); 2^36 aborted the run.
 //!
-//! Neither can be more than the page's bytes allow. A dictionary page is
+//! None can be more than the page's bytes allow. A dictionary page is
 //! PLAIN-encoded: each value takes its physical type's width (a bit for a
 //! BOOLEAN, 4 bytes at least for a BYTE_ARRAY, its length prefix), so
 //! `num_values` values need that many bytes of page, and the page holds
 //! its uncompressed size (its compressed size when the column is not
 //! compressed; a page that decompresses to another size is an error
-//! before the dictionary is made, but for SNAPPY, above). And a
-//! decompressed page is large, but not without bound: a snappy element
-//! gives at most 64 bytes for 3 (a 2-byte-offset copy), an LZ4 sequence
-//! less than 255 bytes a byte (each extra length byte adds 255), whatever
-//! is compressed (pyarrow's snappy and LZ4 of zeros: 21.3 and 254.9).
-//! Claims above those are lies; they are refused here, before the row
-//! group is read. (GZIP, ZSTD and BROTLI pages are decompressed by
-//! streaming, so their memory follows what really comes out, not the
-//! claim; the claim only reserves address space.)
+//! before the dictionary is made, but for SNAPPY, above). A decompressed
+//! page is large, but not without bound: a snappy element gives at most 64
+//! bytes for 3 (a 2-byte-offset copy), an LZ4 sequence less than 255
+//! bytes a byte (each extra length byte adds 255), whatever is compressed
+//! (pyarrow's snappy and LZ4 of zeros: 21.3 and 254.9). And a page's
+//! lengths are one a value: no more than the values its header counts
+//! (`num_values`, nulls included). Claims above those are lies; they are
+//! refused, the first two here before the row group is read, the lengths
+//! when their page is read (the crate decompresses it, [`check_values`]
+//! reads the counts, and only then is it decoded). (GZIP, ZSTD and BROTLI
+//! pages are decompressed by streaming, so their memory follows what
+//! really comes out, not the claim; the claim only reserves address
+//! space.)
 //!
-//! The headers are read as the crate reads them: [`super::footer`]'s walk,
-//! which refuses a known field whose header names another type and a
-//! varint the crate would read differently, so both see the same values.
+//! That leaves lengths that are what they claim and are many: a few
+//! bytes of DELTA_BYTE_ARRAY page can truly hold 2^31 equal values (0-bit
+//! deltas), 16 GB of lengths. The only bound is a limit no written page
+//! reaches: [`MOST_AT_ONCE`], 64 MiB of lengths (16.7 million values, 8.4
+//! million for DELTA_BYTE_ARRAY's two runs). pyarrow and arrow-rs write
+//! 20,000 values a page at most (pyarrow 26 checked: 5 million rows of
+//! empty strings or of one puzzle in either delta encoding came in pages
+//! of 20,000), 80 KB of lengths.
+//!
+//! Page headers are read as the crate reads them: [`super::footer`]'s
+//! walk, which refuses a known field whose header names another type and
+//! a varint the crate would read differently, so both see the same values.
 //! Malformed headers the crate itself refuses (cut short, running past
 //! their column chunk, negative sizes) are refused here too, with the byte
-//! they are at.
+//! they are at. A run of lengths is read as the crate's decoder reads it:
+//! varints of 10 bytes at most, the header's block checks, and the blocks
+//! of DELTA_BYTE_ARRAY's first run walked to find the second where the
+//! decoder does; a run the decoder would refuse is refused.
 //!
 //! ```text
 //!   column chunk = [dictionary page] data page ... (from the dictionary
@@ -46,10 +70,19 @@
 //!   PageHeader: 1 type (0 data, 1 index, 2 dictionary, 3 data v2)
 //!               2 uncompressed_page_size  3 compressed_page_size  4 crc
 //!               5 data, 6 index, 7 dictionary {1 num_values ..}, 8 data v2
+//!   data page, decompressed = [repetition levels] [definition levels]
+//!       values (v1: RLE levels are a 4-byte length and that many bytes;
+//!       v2: levels uncompressed, their lengths in the header)
+//!   DELTA_LENGTH_BYTE_ARRAY values = lengths (a DELTA_BINARY_PACKED run)
+//!                                    | the values' bytes
+//!   DELTA_BYTE_ARRAY values = prefix lengths (a run) | suffix lengths (a
+//!                             run) | the suffixes' bytes
 //! ```
 
-use parquet::basic::{Compression, Type};
+use parquet::basic::{Compression, Encoding, Type};
+use parquet::column::page::Page;
 use parquet::file::metadata::{ColumnChunkMetaData, RowGroupMetaData};
+use parquet::schema::types::ColumnDescriptor;
 
 use super::footer::{Ty, Walk, STATISTICS};
 use Ty::{Bool, Int, Struct};
@@ -87,6 +120,10 @@ const PAGE_HEADER: &[(i16, Ty)] = &[
 
 /// `PageType::DICTIONARY_PAGE`.
 const DICTIONARY: i32 = 2;
+
+/// The most a page may make the reader take at once whatever its bytes:
+/// 64 MiB (see the module doc).
+const MOST_AT_ONCE: u64 = 64 << 20;
 
 /// What a page header claims, as far as checked here.
 #[derive(Debug, Default, PartialEq)]
@@ -208,6 +245,207 @@ fn most_decompressed(codec: Compression, compressed: u64) -> Option<u64> {
         Compression::LZ4 | Compression::LZ4_RAW => Some(compressed * 255),
         _ => None,
     }
+}
+
+/// Checks a data page as the crate is about to decode it (decompressed):
+/// the reason a DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY page is
+/// refused. Their lengths are DELTA_BINARY_PACKED runs, and the crate
+/// makes a vector of each run's count (4 bytes a value), filled, before it
+/// reads a value: the count may be no more than the values the page header
+/// counts, nor take more than [`MOST_AT_ONCE`].
+pub fn check_values(page: &Page, descr: &ColumnDescriptor) -> Result<(), String> {
+    let Some((values, encoding, num_values)) = values_of(page, descr) else {
+        return Ok(());
+    };
+    let runs = match encoding {
+        Encoding::DELTA_LENGTH_BYTE_ARRAY => 1,
+        // Prefix lengths, then suffix lengths.
+        Encoding::DELTA_BYTE_ARRAY => 2,
+        _ => return Ok(()),
+    };
+    let (mut at, mut taken) = (0, 0u64);
+    for run in 0..runs {
+        let bytes = &values[at..];
+        let r = delta_header(bytes).map_err(|why| format!("its {encoding:?} lengths {why}"))?;
+        if r.count > u64::from(num_values) {
+            return Err(format!(
+                "its {encoding:?} lengths claim {} values where its header counts {num_values}",
+                r.count
+            ));
+        }
+        taken += 4 * r.count;
+        if taken > MOST_AT_ONCE {
+            return Err(format!(
+                "its {encoding:?} lengths claim {} values: {taken} bytes of lengths made at \
+                 once, more than the {MOST_AT_ONCE} a page may take",
+                r.count
+            ));
+        }
+        if run + 1 < runs {
+            at += delta_end(bytes, &r).map_err(|why| format!("its {encoding:?} lengths {why}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// A data page's values (after its levels), their encoding and the
+/// page's `num_values`, as the crate hands them to its decoder; `None` for
+/// a dictionary page, or levels the crate cannot split off (its to refuse).
+fn values_of<'p>(page: &'p Page, descr: &ColumnDescriptor) -> Option<(&'p [u8], Encoding, u32)> {
+    Some(match page {
+        Page::DataPage {
+            buf,
+            num_values,
+            encoding,
+            def_level_encoding,
+            rep_level_encoding,
+            ..
+        } => {
+            // The levels first, repetition then definition, as the crate
+            // splits them off (a page it cannot split is its to refuse).
+            let mut at = 0;
+            for (max, levels) in [
+                (descr.max_rep_level(), *rep_level_encoding),
+                (descr.max_def_level(), *def_level_encoding),
+            ] {
+                if max > 0 {
+                    at += v1_levels(max, *num_values, levels, &buf[at..])?;
+                }
+            }
+            (&buf[at..], *encoding, *num_values)
+        }
+        Page::DataPageV2 {
+            buf,
+            num_values,
+            encoding,
+            def_levels_byte_len,
+            rep_levels_byte_len,
+            ..
+        } => {
+            let at = u64::from(*def_levels_byte_len) + u64::from(*rep_levels_byte_len);
+            (
+                buf.get(usize::try_from(at).ok()?..)?,
+                *encoding,
+                *num_values,
+            )
+        }
+        Page::DictionaryPage { .. } => return None,
+    })
+}
+
+/// How many bytes a v1 data page's levels take (`max` the column's most
+/// level, `num_values` the page's), as the crate splits them off: RLE
+/// levels are 4 bytes of length and that many bytes, BIT_PACKED ones
+/// `num_values` values of `max`'s bit width. `None` when the crate refuses
+/// them.
+fn v1_levels(max: i16, num_values: u32, encoding: Encoding, bytes: &[u8]) -> Option<usize> {
+    #[allow(deprecated)]
+    let len = match encoding {
+        Encoding::RLE => {
+            let len = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+            4usize.checked_add(len as usize)?
+        }
+        Encoding::BIT_PACKED => {
+            let width = 64 - u64::from(max.unsigned_abs()).leading_zeros() as usize;
+            (num_values as usize * width).div_ceil(8)
+        }
+        _ => return None,
+    };
+    (len <= bytes.len()).then_some(len)
+}
+
+/// The header of a DELTA_BINARY_PACKED run: its block size, miniblocks a
+/// block, count of values, and length.
+///
+/// ```text
+///   run    = header | block ...
+///   header = ULEB128 block size (a multiple of 128) | miniblocks a block
+///            (block size / miniblocks a multiple of 32) | count of values
+///            | zigzag first value
+///   block  = zigzag min delta | a bit width a miniblock (one byte each) |
+///            the miniblocks, (block size / miniblocks) values each
+/// ```
+#[derive(Debug, PartialEq)]
+struct DeltaRun {
+    block: u64,
+    minis: u64,
+    count: u64,
+    len: usize,
+}
+
+/// A run's header at the start of `bytes`, as the crate's decoder reads it
+/// (the reason it refuses it otherwise).
+fn delta_header(bytes: &[u8]) -> Result<DeltaRun, String> {
+    let mut at = 0;
+    let block = uleb(bytes, &mut at)?;
+    let minis = uleb(bytes, &mut at)?;
+    let count = uleb(bytes, &mut at)?;
+    uleb(bytes, &mut at)?;
+    if minis == 0 || block % 128 != 0 || block % minis != 0 || block / minis % 32 != 0 {
+        return Err(format!(
+            "have blocks of {block} values in {minis} miniblocks, not multiples of 128 and 32"
+        ));
+    }
+    Ok(DeltaRun {
+        block,
+        minis,
+        count,
+        len: at,
+    })
+}
+
+/// Where the run `r` at the start of `bytes` ends, as the crate's decoder
+/// finds it once it has read the run's values (where DELTA_BYTE_ARRAY's
+/// second run starts): after its last block, whose miniblocks no value
+/// reaches count as empty.
+fn delta_end(bytes: &[u8], r: &DeltaRun) -> Result<usize, String> {
+    let per_mini = r.block / r.minis;
+    let mut at = r.len;
+    // The first value is the header's.
+    let mut left = r.count.saturating_sub(1);
+    while left > 0 {
+        uleb(bytes, &mut at)?;
+        let widths = usize::try_from(r.minis)
+            .ok()
+            .and_then(|minis| bytes.get(at..at.checked_add(minis)?))
+            .ok_or("end inside a block header")?;
+        let mut end = (at + widths.len()) as u64;
+        let mut reach = left;
+        for &width in widths {
+            if reach == 0 {
+                break;
+            }
+            if width > 32 {
+                return Err(format!("have a miniblock of {width}-bit values"));
+            }
+            end = (u64::from(width) * per_mini / 8)
+                .checked_add(end)
+                .filter(|&end| end <= bytes.len() as u64)
+                .ok_or("run past the end of the page")?;
+            reach = reach.saturating_sub(per_mini);
+        }
+        at = end as usize;
+        left -= left.min(r.block);
+    }
+    Ok(at)
+}
+
+/// A ULEB128 varint of a run's header, as the crate's bit reader reads
+/// it: 10 bytes at most, the value cut to 64 bits, refused when negative
+/// as an i64.
+fn uleb(bytes: &[u8], at: &mut usize) -> Result<u64, String> {
+    let mut v = 0u64;
+    for shift in (0..70).step_by(7) {
+        let b = *bytes.get(*at).ok_or("end inside a header")?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return i64::try_from(v)
+                .map(|_| v)
+                .map_err(|_| format!("hold a varint of {v}, over 2^63"));
+        }
+    }
+    Err("hold a varint longer than 10 bytes".into())
 }
 
 /// A page header, read as the crate reads it.
@@ -378,6 +616,261 @@ mod tests {
                     .unwrap();
                 for rg in meta.row_groups() {
                     assert_eq!(check(&file, rg), Ok(()), "{codec} {version:?}");
+                }
+            }
+        }
+    }
+
+    /// A DELTA_BINARY_PACKED run of `count` zeros: one block, one
+    /// miniblock of 0-bit values.
+    fn zeros(count: u64) -> Vec<u8> {
+        let mut run = Vec::new();
+        for mut v in [count.div_ceil(128).max(1) * 128, 1, count, 0] {
+            while v >= 0x80 {
+                run.push(v as u8 | 0x80);
+                v >>= 7;
+            }
+            run.push(v as u8);
+        }
+        if count > 1 {
+            run.extend([0, 0]);
+        }
+        run
+    }
+
+    /// An optional BYTE_ARRAY column's descriptor.
+    fn optional_strings() -> ColumnDescriptor {
+        let t = parquet::schema::types::Type::primitive_type_builder("s", Type::BYTE_ARRAY)
+            .with_repetition(parquet::basic::Repetition::OPTIONAL)
+            .build()
+            .unwrap();
+        ColumnDescriptor::new(std::sync::Arc::new(t), 1, 0, "s".into())
+    }
+
+    /// A v1 data page of `num_values` values (all defined, RLE levels).
+    fn v1(encoding: Encoding, num_values: u32, values: &[u8]) -> Page {
+        let mut buf = vec![2, 0, 0, 0];
+        buf.extend([(num_values.min(63) << 1) as u8, 1]);
+        buf.extend_from_slice(values);
+        Page::DataPage {
+            buf: buf.into(),
+            num_values,
+            encoding,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        }
+    }
+
+    #[test]
+    fn delta_lengths_the_page_cannot_hold_are_refused() {
+        let descr = optional_strings();
+        let dlba = Encoding::DELTA_LENGTH_BYTE_ARRAY;
+        // The fuzz gap as crafted: 500 million lengths in a page of 4
+        // values (the crate made and filled 2 GB of them).
+        let e = check_values(&v1(dlba, 4, &zeros(500_000_000)), &descr).unwrap_err();
+        assert_eq!(
+            e,
+            "its DELTA_LENGTH_BYTE_ARRAY lengths claim 500000000 values where its header counts 4"
+        );
+        // As many as the page counts pass, empty or not.
+        assert_eq!(check_values(&v1(dlba, 4, &zeros(4)), &descr), Ok(()));
+        assert_eq!(check_values(&v1(dlba, 0, &zeros(0)), &descr), Ok(()));
+        // A header claiming as many: 80 MB of lengths at once.
+        let e = check_values(&v1(dlba, 20_000_000, &zeros(20_000_000)), &descr).unwrap_err();
+        assert!(e.ends_with("claim 20000000 values: 80000000 bytes of lengths made at once, more than the 67108864 a page may take"), "{e}");
+        // DELTA_BYTE_ARRAY: suffix lengths after the prefix lengths, and
+        // both count toward what is made.
+        let dba = Encoding::DELTA_BYTE_ARRAY;
+        let two = |a, b| [zeros(a), zeros(b)].concat();
+        assert_eq!(check_values(&v1(dba, 4, &two(4, 4)), &descr), Ok(()));
+        let e = check_values(&v1(dba, 4, &two(4, 250_000_000)), &descr).unwrap_err();
+        assert!(
+            e.ends_with("lengths claim 250000000 values where its header counts 4"),
+            "{e}"
+        );
+        let e = check_values(&v1(dba, 9_000_000, &two(9_000_000, 9_000_000)), &descr).unwrap_err();
+        assert!(e.contains("72000000 bytes of lengths"), "{e}");
+        // A v2 page: its levels' lengths in the header.
+        let v2 = |values: &[u8]| Page::DataPageV2 {
+            buf: [&[8, 1][..], values].concat().into(),
+            num_values: 4,
+            encoding: dlba,
+            num_nulls: 0,
+            num_rows: 4,
+            def_levels_byte_len: 2,
+            rep_levels_byte_len: 0,
+            is_compressed: true,
+            statistics: None,
+        };
+        assert_eq!(check_values(&v2(&zeros(4)), &descr), Ok(()));
+        let e = check_values(&v2(&zeros(5)), &descr).unwrap_err();
+        assert!(
+            e.ends_with("claim 5 values where its header counts 4"),
+            "{e}"
+        );
+        // BIT_PACKED levels: 4 values of 1 bit, a byte.
+        let mut bits = v1(dlba, 4, &[]);
+        if let Page::DataPage {
+            buf,
+            def_level_encoding,
+            ..
+        } = &mut bits
+        {
+            *buf = [&[0x0f][..], &zeros(5)].concat().into();
+            #[allow(deprecated)]
+            let packed = Encoding::BIT_PACKED;
+            *def_level_encoding = packed;
+        }
+        let e = check_values(&bits, &descr).unwrap_err();
+        assert!(
+            e.ends_with("claim 5 values where its header counts 4"),
+            "{e}"
+        );
+        // Headers the crate refuses are refused.
+        let e = check_values(&v1(dlba, 4, &[0x80, 0x01, 0x03, 0x04, 0x00]), &descr).unwrap_err();
+        assert!(e.contains("blocks of 128 values in 3 miniblocks"), "{e}");
+        let e = check_values(&v1(dlba, 4, &[0x80, 0x01]), &descr).unwrap_err();
+        assert!(e.ends_with("lengths end inside a header"), "{e}");
+        let e = check_values(&v1(dlba, 4, &[0xff; 12]), &descr).unwrap_err();
+        assert!(e.ends_with("longer than 10 bytes"), "{e}");
+        // Other encodings, and pages whose levels the crate cannot split,
+        // are left to it.
+        assert_eq!(
+            check_values(&v1(Encoding::PLAIN, 4, &zeros(9)), &descr),
+            Ok(())
+        );
+        let mut short = v1(dlba, 4, &[]);
+        if let Page::DataPage { buf, .. } = &mut short {
+            *buf = vec![9, 0, 0, 0, 1].into();
+        }
+        assert_eq!(check_values(&short, &descr), Ok(()));
+    }
+
+    #[test]
+    fn delta_runs_end_where_the_crate_ends_them() {
+        // 300 values, the first in the header, in blocks of 128 in 4
+        // miniblocks of 32: widths 8, 0, 3, 1 (32, 0, 12, 4 bytes); 2, 9,
+        // 0, 0 (8, 36 bytes); then the 43 values left in a miniblock of 5
+        // bits (20 bytes) and one of 1 bit (4 bytes), the two no value
+        // reaches taking none (nor checked: 200 bits).
+        let mut run = vec![0x80, 0x01, 0x04, 0xac, 0x02, 0x00];
+        for (widths, bytes) in [
+            ([8, 0, 3, 1], 48),
+            ([2, 9, 0, 0], 44),
+            ([5, 1, 200, 200], 24),
+        ] {
+            run.push(0x01);
+            run.extend(widths);
+            run.extend(std::iter::repeat_n(0x55, bytes));
+        }
+        let r = delta_header(&run).unwrap();
+        assert_eq!(
+            r,
+            DeltaRun {
+                block: 128,
+                minis: 4,
+                count: 300,
+                len: 6
+            }
+        );
+        assert_eq!(delta_end(&run, &r), Ok(run.len()));
+        assert_eq!(
+            delta_end(&run[..run.len() - 1], &r),
+            Err("run past the end of the page".into())
+        );
+        // A miniblock of 33-bit values.
+        run[6 + 1] = 33;
+        assert_eq!(
+            delta_end(&run, &r),
+            Err("have a miniblock of 33-bit values".into())
+        );
+    }
+
+    #[test]
+    fn what_arrow_rs_writes_in_delta_encodings_passes() {
+        use arrow_array::builder::{ListBuilder, StringBuilder};
+        use arrow_array::{ArrayRef, RecordBatch, StringArray};
+        use parquet::file::properties::{WriterProperties, WriterVersion};
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        use std::sync::Arc;
+        let n = 5000;
+        // Shared prefixes of any length, lengths from 0 up: varied widths.
+        let text = |i: usize| format!("{}{}", &"4.....8.5.3.......".repeat(3)[..i % 50], i * 7919);
+        let mut lists = ListBuilder::new(StringBuilder::new());
+        for i in 0..n {
+            for k in 0..i % 4 {
+                lists.values().append_value(text(i + k));
+            }
+            lists.append(i % 7 != 0);
+        }
+        let batch = RecordBatch::try_from_iter([
+            (
+                "r",
+                Arc::new(StringArray::from_iter_values((0..n).map(text))) as ArrayRef,
+            ),
+            (
+                "o",
+                Arc::new(StringArray::from_iter(
+                    (0..n).map(|i| (i % 3 != 0).then(|| text(i))),
+                )),
+            ),
+            ("l", Arc::new(lists.finish())),
+        ])
+        .unwrap();
+        for encoding in [
+            Encoding::DELTA_LENGTH_BYTE_ARRAY,
+            Encoding::DELTA_BYTE_ARRAY,
+        ] {
+            for codec in [
+                Compression::UNCOMPRESSED,
+                Compression::SNAPPY,
+                Compression::GZIP(Default::default()),
+                Compression::ZSTD(Default::default()),
+            ] {
+                for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
+                    let props = WriterProperties::builder()
+                        .set_dictionary_enabled(false)
+                        .set_encoding(encoding)
+                        .set_compression(codec)
+                        .set_writer_version(version)
+                        .set_data_page_row_count_limit(1500)
+                        .set_write_batch_size(500)
+                        .build();
+                    let mut out = Vec::new();
+                    let mut w =
+                        parquet::arrow::ArrowWriter::try_new(&mut out, batch.schema(), Some(props))
+                            .unwrap();
+                    w.write(&batch).unwrap();
+                    w.close().unwrap();
+                    let reader = SerializedFileReader::new(bytes::Bytes::from(out)).unwrap();
+                    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+                    let mut delta = 0;
+                    for c in 0..3 {
+                        let descr = schema.column(c);
+                        let group = reader.get_row_group(0).unwrap();
+                        let mut pages = group.get_column_page_reader(c).unwrap();
+                        while let Some(page) = pages.get_next_page().unwrap() {
+                            let place = format!("{encoding:?} {codec} {version:?} column {c}");
+                            assert_eq!(check_values(&page, &descr), Ok(()), "{place}");
+                            if page.encoding() != encoding {
+                                continue;
+                            }
+                            delta += 1;
+                            // The second run found where the crate finds
+                            // it: as many suffixes as prefixes.
+                            let (values, ..) = values_of(&page, &descr).unwrap();
+                            let first = delta_header(values).unwrap();
+                            assert!(first.count > 0, "{place}");
+                            if encoding == Encoding::DELTA_BYTE_ARRAY {
+                                let at = delta_end(values, &first).unwrap();
+                                let second = delta_header(&values[at..]).unwrap();
+                                assert_eq!(second.count, first.count, "{place}");
+                            }
+                        }
+                    }
+                    // Several pages a column.
+                    assert!(delta >= 9, "{encoding:?} {codec} {version:?}: {delta}");
                 }
             }
         }

@@ -1729,6 +1729,18 @@ fn fuzz_findings_are_clean_errors() {
             "tables/regress-parquet-snappy-size.parquet",
             "bad Parquet file: row group 0: column \"quizzes\": the page at byte 4 claims 1048575 bytes once decompressed",
         ),
+        // 2 GB made and filled before: a DELTA_LENGTH_BYTE_ARRAY page of 4
+        // values whose lengths claim 500 million (519 bytes), and a ZSTD
+        // DELTA_BYTE_ARRAY page whose suffix lengths claim 250 million
+        // (268 bytes, 985 MB).
+        (
+            "tables/regress-parquet-delta-length-count.parquet",
+            "bad Parquet file: row group 0: column \"puzzle\": data page 1 of its chunk: its DELTA_LENGTH_BYTE_ARRAY lengths claim 500000000 values where its header counts 4",
+        ),
+        (
+            "tables/regress-parquet-delta-suffix-count.parquet",
+            "bad Parquet file: row group 0: column \"puzzle\": data page 1 of its chunk: its DELTA_BYTE_ARRAY lengths claim 250000000 values where its header counts 4",
+        ),
     ] {
         let path = seeds.join(file);
         let dir = tempfile::tempdir().unwrap();
