@@ -38,19 +38,41 @@
 //! (`num_values`, nulls included). Claims above those are lies; they are
 //! refused, the first two here before the row group is read, the lengths
 //! when their page is read (the crate decompresses it, [`check_values`]
-//! reads the counts, and only then is it decoded). (GZIP, ZSTD and BROTLI
-//! pages are decompressed by streaming, so their memory follows what
-//! really comes out, not the claim; the claim only reserves address
-//! space.)
+//! reads the counts, and only then is it decoded).
 //!
-//! That leaves lengths that are what they claim and are many: a few
-//! bytes of DELTA_BYTE_ARRAY page can truly hold 2^31 equal values (0-bit
-//! deltas), 16 GB of lengths. The only bound is a limit no written page
-//! reaches: [`MOST_AT_ONCE`], 64 MiB of lengths (16.7 million values, 8.4
-//! million for DELTA_BYTE_ARRAY's two runs). pyarrow and arrow-rs write
-//! 20,000 values a page at most (pyarrow 26 checked: 5 million rows of
-//! empty strings or of one puzzle in either delta encoding came in pages
-//! of 20,000), 80 KB of lengths.
+//! GZIP and ZSTD pages are decompressed by streaming, all the frames give,
+//! and only then compared with the claim, so their memory follows what
+//! really comes out. Deflate gives at most 1032 bytes a byte (5.4 KB gave
+//! 5.2 MB, 13 MB taken): left to the crate. ZSTD gives 128 KiB for the 4
+//! bytes of an RLE block: a 5.4 KB pyarrow file whose page claimed 8004
+//! bytes made the crate take 242 MB (173 MB decompressed, the vector grown
+//! by doubling) before it refused the sizes. A ZSTD page's frames are
+//! walked here, block headers only ([`zstd_most`]): they cannot give more
+//! than their raw and RLE blocks' sizes and a window (128 KiB at most) for
+//! each compressed block. When that is more than a block over the claim
+//! (the high levels split blocks, and pyarrow's level 22 pages count 4
+//! times what they hold), the page is decompressed here, the output
+//! counted and dropped, up to a byte past the claim; a page giving more is
+//! refused. (BROTLI is not built in: the crate refuses such pages.)
+//!
+//! That leaves pages that are what they claim and are huge: a 7.4 KB file
+//! whose one ZSTD page truly gives 237 MB of zeros was read, 240 MB taken;
+//! a few bytes of DELTA_BYTE_ARRAY page can as truly hold 2^31 equal
+//! values (0-bit deltas), 16 GB of lengths. Every page with a codec is
+//! read into one buffer, and the reader keeps one page a column, so the
+//! only bound is a limit no written page reaches: [`MOST_AT_ONCE`], 64
+//! MiB. pyarrow and arrow-rs write pages of 1 MiB (`data_page_size`, a
+//! write batch more for long values) and 20,000 values at most (pyarrow
+//! 26 checked: 5 million rows of empty strings or of one puzzle in either
+//! delta encoding came in pages of 20,000), 80 KB of lengths. So a page
+//! may decompress to over 64 MiB only from more than 1/1024 of that
+//! ([`MOST_RATIO`]; a page that large holds values that long, and long
+//! values of real data do not compress a thousand times, while zeros do
+//! 32768 times; below 64 MiB any ratio is read: pyarrow's page of one
+//! puzzle repeated is 1.08 MB from 185 bytes), and a page's lengths may
+//! not take more than 64 MiB (16.7 million values, 8.4 million for
+//! DELTA_BYTE_ARRAY's two runs). A file of a few KB can still make the
+//! reader take 64 MiB a column.
 //!
 //! Page headers are read as the crate reads them: [`super::footer`]'s
 //! walk, which refuses a known field whose header names another type and
@@ -69,7 +91,9 @@
 //!   page = PageHeader (Thrift compact) | compressed_page_size bytes
 //!   PageHeader: 1 type (0 data, 1 index, 2 dictionary, 3 data v2)
 //!               2 uncompressed_page_size  3 compressed_page_size  4 crc
-//!               5 data, 6 index, 7 dictionary {1 num_values ..}, 8 data v2
+//!               5 data, 6 index, 7 dictionary {1 num_values ..},
+//!               8 data v2 {.. 5 definition and 6 repetition levels'
+//!                 lengths, 7 is_compressed}
 //!   data page, decompressed = [repetition levels] [definition levels]
 //!       values (v1: RLE levels are a 4-byte length and that many bytes;
 //!       v2: levels uncompressed, their lengths in the header)
@@ -122,8 +146,13 @@ const PAGE_HEADER: &[(i16, Ty)] = &[
 const DICTIONARY: i32 = 2;
 
 /// The most a page may make the reader take at once whatever its bytes:
-/// 64 MiB (see the module doc).
+/// 64 MiB, 64 times the page size of the usual writers (see the module
+/// doc).
 const MOST_AT_ONCE: u64 = 64 << 20;
+
+/// How much more than its compressed bytes a page over [`MOST_AT_ONCE`]
+/// may decompress to.
+const MOST_RATIO: u64 = 1024;
 
 /// What a page header claims, as far as checked here.
 #[derive(Debug, Default, PartialEq)]
@@ -133,6 +162,18 @@ struct Header {
     compressed: Option<i32>,
     /// A dictionary page header's `num_values`.
     dictionary_values: Option<i32>,
+    /// A data page v2 header's level lengths and `is_compressed`.
+    v2: Option<V2>,
+}
+
+/// What a data page v2 header says of the page's bytes: its levels come
+/// first, never compressed, `definition + repetition` bytes long; the rest
+/// is compressed unless `is_compressed` is false.
+#[derive(Debug, Default, PartialEq, Clone, Copy)]
+struct V2 {
+    definition: Option<i32>,
+    repetition: Option<i32>,
+    is_compressed: Option<bool>,
 }
 
 /// Checks the page headers of every column chunk of row group `rg` of the
@@ -192,6 +233,27 @@ fn check_chunk(file: &[u8], chunk: &ColumnChunkMetaData) -> Result<(), String> {
                     "the page at byte {at} claims {uncompressed} bytes once decompressed, more \
                      than {compressed} bytes of {} can give ({most})",
                     chunk.compression()
+                ));
+            }
+        }
+        let page = usize::try_from(len + compressed)
+            .ok()
+            .and_then(|end| bytes.get(len as usize..end));
+        if let Some((data, out)) = page.and_then(|p| decompressed(chunk.compression(), &h, p)) {
+            if uncompressed > MOST_AT_ONCE && uncompressed > compressed * MOST_RATIO {
+                return Err(format!(
+                    "the page at byte {at} claims {uncompressed} bytes once decompressed from \
+                     {compressed}: a page over {MOST_AT_ONCE} bytes compressed over \
+                     {MOST_RATIO} to 1 is refused"
+                ));
+            }
+            if matches!(chunk.compression(), Compression::ZSTD(_))
+                && out > 0
+                && zstd_gives_more(data, out)
+            {
+                return Err(format!(
+                    "the page at byte {at} decompresses to more than the {out} bytes its \
+                     header claims"
                 ));
             }
         }
@@ -448,6 +510,141 @@ fn uleb(bytes: &[u8], at: &mut usize) -> Result<u64, String> {
     Err("hold a varint longer than 10 bytes".into())
 }
 
+/// The part of a page the crate decompresses and how long it claims to be
+/// once decompressed: all of it, or a v2 page's bytes after its levels;
+/// `None` when the crate decompresses nothing (no codec, a v2 page saying
+/// it is not compressed, or one whose level lengths it refuses first).
+fn decompressed<'p>(codec: Compression, h: &Header, page: &'p [u8]) -> Option<(&'p [u8], u64)> {
+    let uncompressed = u64::try_from(h.uncompressed?).ok()?;
+    if codec == Compression::UNCOMPRESSED {
+        return None;
+    }
+    let Some(v2) = h.v2 else {
+        return Some((page, uncompressed));
+    };
+    if !v2.is_compressed.unwrap_or(true) {
+        return None;
+    }
+    let (definition, repetition) = (v2.definition?, v2.repetition?);
+    let levels = u64::try_from(definition)
+        .ok()
+        .zip(u64::try_from(repetition).ok())
+        .map(|(d, r)| d + r)
+        .filter(|&levels| levels <= uncompressed)?;
+    Some((page.get(levels as usize..)?, uncompressed - levels))
+}
+
+/// ZSTD's largest block: no block gives more (RFC 8878, Block_Maximum_Size).
+const ZSTD_BLOCK: u64 = 128 << 10;
+
+/// Whether the ZSTD frames `data` decompress to more than `claim` bytes.
+/// Most pages are settled from their block headers ([`zstd_most`]); the
+/// rest (their blocks could give more, as high levels' split blocks can)
+/// are decompressed here as the crate does, the output counted and
+/// dropped, up to one byte past the claim.
+fn zstd_gives_more(data: &[u8], claim: u64) -> bool {
+    // Blocks of one frame are full but the last, which may give less than
+    // counted: up to one block more than the claim is let through.
+    if zstd_most(data).is_some_and(|most| most <= claim.saturating_add(ZSTD_BLOCK)) {
+        return false;
+    }
+    let Ok(decoder) = zstd::stream::read::Decoder::new(data) else {
+        return false;
+    };
+    let mut out = std::io::Read::take(decoder, claim.saturating_add(1));
+    let mut buf = vec![0; 1 << 16];
+    let mut n = 0u64;
+    // An error ends the count: the crate stops there too.
+    while let Ok(k @ 1..) = std::io::Read::read(&mut out, &mut buf) {
+        n += k as u64;
+    }
+    n > claim
+}
+
+/// The most bytes the ZSTD frames `data` can decompress to, from their
+/// headers alone: a raw or RLE block gives its size, a compressed block at
+/// most its frame's Block_Maximum_Size (the window, at most 128 KiB), a
+/// skippable frame nothing. `None` when `data` is not such frames from
+/// start to end.
+///
+/// ```text
+///   frame = magic FD2FB528 (LE) | descriptor byte: FCS size (2 bits),
+///           single segment (1), unused, reserved, checksum (1), dict id
+///           size (2) | [window byte] | [dict id] | [content size] |
+///           blocks | [checksum, 4]
+///   block = 3 bytes LE: last (1 bit), type (2: raw, RLE, compressed),
+///           size (21) | size bytes (1 for RLE)
+///   skippable frame = magic 184D2A5? | length (4, LE) | length bytes
+/// ```
+fn zstd_most(data: &[u8]) -> Option<u64> {
+    let le = |at: usize, n: usize| -> Option<u64> {
+        let b = data.get(at..at.checked_add(n)?)?;
+        Some(b.iter().rev().fold(0, |v, &x| v << 8 | u64::from(x)))
+    };
+    let (mut at, mut most) = (0usize, 0u64);
+    while at < data.len() {
+        let magic = le(at, 4)?;
+        if magic & !0xf == 0x184d_2a50 {
+            at = at
+                .checked_add(8)?
+                .checked_add(usize::try_from(le(at + 4, 4)?).ok()?)?;
+            continue;
+        }
+        if magic != 0xfd2f_b528 {
+            return None;
+        }
+        let descriptor = le(at + 4, 1)?;
+        at += 5;
+        if descriptor & 0x08 != 0 {
+            return None;
+        }
+        let single = descriptor & 0x20 != 0;
+        let mut window = 0;
+        if !single {
+            let w = le(at, 1)?;
+            at += 1;
+            let base = 1u64 << (10 + (w >> 3));
+            window = base + base / 8 * (w & 7);
+        }
+        at += [0, 1, 2, 4][(descriptor & 3) as usize];
+        let size_len = match descriptor >> 6 {
+            0 => usize::from(single),
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        };
+        if single {
+            // A single-segment frame's window is its content size.
+            window = le(at, size_len)? + if size_len == 2 { 256 } else { 0 };
+        }
+        at += size_len;
+        let block_most = window.clamp(1 << 10, ZSTD_BLOCK);
+        loop {
+            let block = le(at, 3)?;
+            at += 3;
+            let size = block >> 3;
+            match block >> 1 & 3 {
+                0 => at = at.checked_add(size as usize)?,
+                1 => at += 1,
+                2 => at = at.checked_add(size as usize)?,
+                _ => return None,
+            }
+            most += if block >> 1 & 3 == 2 {
+                block_most
+            } else {
+                size
+            };
+            if block & 1 == 1 {
+                break;
+            }
+        }
+        if descriptor & 0x04 != 0 {
+            at += 4;
+        }
+    }
+    (at == data.len()).then_some(most)
+}
+
 /// A page header, read as the crate reads it.
 fn header(walk: &mut Walk<'_>) -> Result<Header, String> {
     let mut h = Header::default();
@@ -462,6 +659,22 @@ fn header(walk: &mut Walk<'_>) -> Result<Header, String> {
                     2 => h.uncompressed = v,
                     _ => h.compressed = v,
                 }
+            }
+            8 if Struct(DATA_PAGE_V2).named_by(t) => {
+                // A second one replaces the first, as in the crate.
+                let mut v2 = V2::default();
+                let mut id = 0;
+                while let Some((next, t)) = walk.field_header(id)? {
+                    id = next;
+                    match id {
+                        5 if Int.named_by(t) => v2.definition = Some(walk.int()?),
+                        6 if Int.named_by(t) => v2.repetition = Some(walk.int()?),
+                        // A bool's value is its type: 1 true, 2 false.
+                        7 if Bool.named_by(t) => v2.is_compressed = Some(t == 1),
+                        _ => walk.field(DATA_PAGE_V2, id, t, 1)?,
+                    }
+                }
+                h.v2 = Some(v2);
             }
             7 if Struct(DICTIONARY_PAGE).named_by(t) => {
                 // A second one replaces the first, as in the crate.
@@ -503,6 +716,7 @@ mod tests {
                 uncompressed: Some(32),
                 compressed: Some(20),
                 dictionary_values: Some(8),
+                v2: None,
             }
         );
         assert_eq!(walk.at, bytes.len());
@@ -596,6 +810,7 @@ mod tests {
             Compression::SNAPPY,
             Compression::LZ4,
             Compression::LZ4_RAW,
+            Compression::GZIP(Default::default()),
             Compression::ZSTD(Default::default()),
         ] {
             for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
@@ -619,6 +834,117 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn zstd_pages_giving_more_than_claimed_are_refused() {
+        // A pyarrow page whose frame is 1318 RLE blocks of 128 KiB (172.8
+        // MB) claiming 8004 bytes: the crate grew its output to 242 MB
+        // before it compared the sizes.
+        let e = check_seed("regress-parquet-zstd-more-than-claimed.parquet").unwrap_err();
+        assert!(
+            e.contains("page at byte 4 decompresses to more than the 8004 bytes its header claims"),
+            "{e}"
+        );
+        // The same frames in a page claiming what they give (237 MB from
+        // 7250 bytes): read before, 240 MB taken.
+        let e = check_seed("regress-parquet-zstd-bomb.parquet").unwrap_err();
+        assert!(
+            e.contains("claims 237109248 bytes once decompressed from 7250: a page over 67108864"),
+            "{e}"
+        );
+    }
+
+    /// A ZSTD frame (no content size, a 128 KiB window) of `blocks`: a
+    /// type (0 raw, 1 RLE, 2 compressed), a size and the block's bytes.
+    fn frame(blocks: &[(u32, u32, &[u8])]) -> Vec<u8> {
+        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3];
+        for (k, &(kind, size, bytes)) in blocks.iter().enumerate() {
+            let last = u32::from(k + 1 == blocks.len());
+            f.extend_from_slice(&(size << 3 | kind << 1 | last).to_le_bytes()[..3]);
+            f.extend_from_slice(bytes);
+        }
+        f
+    }
+
+    #[test]
+    fn zstd_frames_are_bounded_from_their_block_headers() {
+        // Raw 3 bytes, RLE 1000 bytes: exactly what they give.
+        let f = frame(&[(0, 3, b"abc"), (1, 1000, b"x")]);
+        assert_eq!(zstd_most(&f), Some(1003));
+        assert_eq!(zstd::decode_all(&f[..]).unwrap().len(), 1003);
+        // Then a skippable frame of 5 bytes, and a second frame.
+        let mut two = f.clone();
+        two.extend_from_slice(&[0x5e, 0x2a, 0x4d, 0x18, 5, 0, 0, 0, 1, 2, 3, 4, 5]);
+        two.extend_from_slice(&frame(&[(1, 70000, b"y")]));
+        assert_eq!(zstd_most(&two), Some(71003));
+        assert_eq!(zstd::decode_all(&two[..]).unwrap().len(), 71003);
+        // A compressed block counts as its frame's window, 128 KiB at most
+        // (1 KiB at least), whatever it really gives (here 300 bytes): a
+        // single-segment frame's window is its content size (300, 2 bytes
+        // from byte 5); the same block in a frame of a 128 KiB window.
+        let text = b"abc".repeat(100);
+        let real = zstd::bulk::compress(&text, 1).unwrap();
+        assert_eq!(real[4], 0x60);
+        assert_eq!(zstd_most(&real), Some(1 << 10));
+        let block = u32::from_le_bytes([real[7], real[8], real[9], 0]);
+        assert_eq!(block >> 1 & 3, 2);
+        let f = frame(&[(2, block >> 3, &real[10..])]);
+        assert_eq!(zstd_most(&f), Some(1 << 17));
+        assert_eq!(zstd::decode_all(&f[..]).unwrap(), text);
+        // Not a frame, cut short, a reserved block type: no bound.
+        assert_eq!(zstd_most(b"PAR1xxxx"), None);
+        assert_eq!(zstd_most(&two[..two.len() - 1]), None);
+        assert_eq!(zstd_most(&frame(&[(3, 1, b"x")])), None);
+        // Up to a block over the claim passes from the headers (the crate
+        // then takes that block more at most); a lower claim is counted by
+        // decompressing.
+        let f = frame(&[(1, 1 << 17, b"x"), (1, 1 << 17, b"x"), (1, 5, b"x")]);
+        assert!(!zstd_gives_more(&f, (1 << 18) + 5));
+        assert!(!zstd_gives_more(&f, (1 << 18) + 5 - 1000));
+        assert!(zstd_gives_more(&f, (1 << 18) + 4 - (1 << 17)));
+        // A frame giving more than claimed, then garbage: counted up to
+        // the error, as the crate decodes it.
+        let mut f = frame(&[(1, 1 << 17, b"x"), (1, 1 << 17, b"x"), (1, 1 << 17, b"x")]);
+        f.extend_from_slice(b"garbage");
+        assert_eq!(zstd_most(&f), None);
+        assert!(zstd_gives_more(&f, 1000));
+        assert!(!zstd_gives_more(&f, 3 << 17));
+    }
+
+    #[test]
+    fn what_zstd_writes_is_never_refused() {
+        // Small integers as 8-byte values (a PLAIN INT64 page), text, zeros.
+        let mut x = 1u64;
+        let ints: Vec<u8> = (0..20_000)
+            .flat_map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((x >> 33) % 1000).to_le_bytes()
+            })
+            .collect();
+        let text: Vec<u8> = (0..5_000u32)
+            .flat_map(|i| format!("{:081}", u128::from(i) * 7_919_000_007).into_bytes())
+            .collect();
+        let zeros = vec![0u8; 1 << 20];
+        let mut counted = 0;
+        for data in [&ints, &text, &zeros] {
+            for level in [1, 3, 9, 19, 22] {
+                let bulk = zstd::bulk::compress(data, level).unwrap();
+                let stream = zstd::stream::encode_all(&data[..], level).unwrap();
+                for c in [bulk, stream] {
+                    let n = data.len() as u64;
+                    let most = zstd_most(&c).unwrap();
+                    assert!(most >= n, "{level}: {most} < {n}");
+                    assert!(!zstd_gives_more(&c, n), "{level}");
+                    assert!(zstd_gives_more(&c, n - ZSTD_BLOCK - 1), "{level}");
+                    counted += usize::from(most > n + ZSTD_BLOCK);
+                }
+            }
+        }
+        // Some (high levels split blocks) were counted by decompressing.
+        assert!(counted > 0);
     }
 
     /// A DELTA_BINARY_PACKED run of `count` zeros: one block, one

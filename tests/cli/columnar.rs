@@ -1741,6 +1741,17 @@ fn fuzz_findings_are_clean_errors() {
             "tables/regress-parquet-delta-suffix-count.parquet",
             "bad Parquet file: row group 0: column \"puzzle\": data page 1 of its chunk: its DELTA_BYTE_ARRAY lengths claim 250000000 values where its header counts 4",
         ),
+        // ZSTD pages of RLE blocks: 173 MB from 5.3 KB claiming 8004 bytes
+        // (242 MB taken before the crate compared), and 237 MB from 7.3 KB
+        // claiming as much (read, 240 MB).
+        (
+            "tables/regress-parquet-zstd-more-than-claimed.parquet",
+            "bad Parquet file: row group 0: column \"puzzle\": the page at byte 4 decompresses to more than the 8004 bytes its header claims",
+        ),
+        (
+            "tables/regress-parquet-zstd-bomb.parquet",
+            "bad Parquet file: row group 0: column \"puzzle\": the page at byte 4 claims 237109248 bytes once decompressed from 7250",
+        ),
     ] {
         let path = seeds.join(file);
         let dir = tempfile::tempdir().unwrap();
