@@ -1,9 +1,10 @@
 //! Parquet pages, before the parquet crate decodes them: one walk over the
 //! page headers of a row group's column chunks that refuses the counts and
-//! sizes those pages cannot hold.
+//! sizes those pages cannot hold, and a look at each data page once the
+//! crate has decompressed it ([`check_values`]), for the counts inside it.
 //!
-//! The crate sizes buffers from two page-header claims before it looks at
-//! what the page holds, and fills them, so the memory is really taken:
+//! The crate sizes buffers from claims before it looks at what the page
+//! holds, and fills them, so the memory is really taken:
 //!
 //! - a dictionary page's `num_values`: the dictionary of a fixed-width
 //!   column is a vector of that many values, made at once (`resize`), then
@@ -14,29 +15,74 @@
 //!   crate makes the output that long (zeroed) before decompressing (and
 //!   for SNAPPY keeps it so whatever comes out: a page claiming 1 MiB
 //!   whose data gives 42 KB was read, the rest zeros).
+//! - the count of values that opens a DELTA_LENGTH_BYTE_ARRAY page's
+//!   lengths (and each of DELTA_BYTE_ARRAY's two runs of lengths, prefixes
+//!   then suffixes): a vector of that many i32, made and filled before a
+//!   value is read. The count is in the page's data, not its header: 519
+//!   bytes of pyarrow file whose 4-value page claimed 500 million lengths
+//!   (one block of 0-bit deltas) took 1.96 GB and was read (4 empty
+//!   strings); 2^36 aborted the run.
 //!
-//! Neither can be more than the page's bytes allow. A dictionary page is
+//! None can be more than the page's bytes allow. A dictionary page is
 //! PLAIN-encoded: each value takes its physical type's width (a bit for a
 //! BOOLEAN, 4 bytes at least for a BYTE_ARRAY, its length prefix), so
 //! `num_values` values need that many bytes of page, and the page holds
 //! its uncompressed size (its compressed size when the column is not
 //! compressed; a page that decompresses to another size is an error
-//! before the dictionary is made, but for SNAPPY, above). And a
-//! decompressed page is large, but not without bound: a snappy element
-//! gives at most 64 bytes for 3 (a 2-byte-offset copy), an LZ4 sequence
-//! less than 255 bytes a byte (each extra length byte adds 255), whatever
-//! is compressed (pyarrow's snappy and LZ4 of zeros: 21.3 and 254.9).
-//! Claims above those are lies; they are refused here, before the row
-//! group is read. (GZIP, ZSTD and BROTLI pages are decompressed by
-//! streaming, so their memory follows what really comes out, not the
-//! claim; the claim only reserves address space.)
+//! before the dictionary is made, but for SNAPPY, above). A decompressed
+//! page is large, but not without bound: a snappy element gives at most 64
+//! bytes for 3 (a 2-byte-offset copy), an LZ4 sequence less than 255
+//! bytes a byte (each extra length byte adds 255), whatever is compressed
+//! (pyarrow's snappy and LZ4 of zeros: 21.3 and 254.9). And a page's
+//! lengths are one a value: no more than the values its header counts
+//! (`num_values`, nulls included). Claims above those are lies; they are
+//! refused, the first two here before the row group is read, the lengths
+//! when their page is read (the crate decompresses it, [`check_values`]
+//! reads the counts, and only then is it decoded).
 //!
-//! The headers are read as the crate reads them: [`super::footer`]'s walk,
-//! which refuses a known field whose header names another type and a
-//! varint the crate would read differently, so both see the same values.
+//! GZIP and ZSTD pages are decompressed by streaming, all the frames give,
+//! and only then compared with the claim, so their memory follows what
+//! really comes out. Deflate gives at most 1032 bytes a byte (5.4 KB gave
+//! 5.2 MB, 13 MB taken): left to the crate. ZSTD gives 128 KiB for the 4
+//! bytes of an RLE block: a 5.4 KB pyarrow file whose page claimed 8004
+//! bytes made the crate take 242 MB (173 MB decompressed, the vector grown
+//! by doubling) before it refused the sizes. A ZSTD page's frames are
+//! walked here, block headers only ([`zstd_most`]): they cannot give more
+//! than their raw and RLE blocks' sizes and a window (128 KiB at most) for
+//! each compressed block. When that is more than a block over the claim
+//! (the high levels split blocks, and pyarrow's level 22 pages count 4
+//! times what they hold), the page is decompressed here, the output
+//! counted and dropped, up to a byte past the claim; a page giving more is
+//! refused. (BROTLI is not built in: the crate refuses such pages.)
+//!
+//! That leaves pages that are what they claim and are huge: a 7.4 KB file
+//! whose one ZSTD page truly gives 237 MB of zeros was read, 240 MB taken;
+//! a few bytes of DELTA_BYTE_ARRAY page can as truly hold 2^31 equal
+//! values (0-bit deltas), 16 GB of lengths. Every page with a codec is
+//! read into one buffer, and the reader keeps one page a column, so the
+//! only bound is a limit no written page reaches: [`MOST_AT_ONCE`], 64
+//! MiB. pyarrow and arrow-rs write pages of 1 MiB (`data_page_size`, a
+//! write batch more for long values) and 20,000 values at most (pyarrow
+//! 26 checked: 5 million rows of empty strings or of one puzzle in either
+//! delta encoding came in pages of 20,000), 80 KB of lengths. So a page
+//! may decompress to over 64 MiB only from more than 1/1024 of that
+//! ([`MOST_RATIO`]; a page that large holds values that long, and long
+//! values of real data do not compress a thousand times, while zeros do
+//! 32768 times; below 64 MiB any ratio is read: pyarrow's page of one
+//! puzzle repeated is 1.08 MB from 185 bytes), and a page's lengths may
+//! not take more than 64 MiB (16.7 million values, 8.4 million for
+//! DELTA_BYTE_ARRAY's two runs). A file of a few KB can still make the
+//! reader take 64 MiB a column.
+//!
+//! Page headers are read as the crate reads them: [`super::footer`]'s
+//! walk, which refuses a known field whose header names another type and
+//! a varint the crate would read differently, so both see the same values.
 //! Malformed headers the crate itself refuses (cut short, running past
 //! their column chunk, negative sizes) are refused here too, with the byte
-//! they are at.
+//! they are at. A run of lengths is read as the crate's decoder reads it:
+//! varints of 10 bytes at most, the header's block checks, and the blocks
+//! of DELTA_BYTE_ARRAY's first run walked to find the second where the
+//! decoder does; a run the decoder would refuse is refused.
 //!
 //! ```text
 //!   column chunk = [dictionary page] data page ... (from the dictionary
@@ -45,11 +91,22 @@
 //!   page = PageHeader (Thrift compact) | compressed_page_size bytes
 //!   PageHeader: 1 type (0 data, 1 index, 2 dictionary, 3 data v2)
 //!               2 uncompressed_page_size  3 compressed_page_size  4 crc
-//!               5 data, 6 index, 7 dictionary {1 num_values ..}, 8 data v2
+//!               5 data, 6 index, 7 dictionary {1 num_values ..},
+//!               8 data v2 {.. 5 definition and 6 repetition levels'
+//!                 lengths, 7 is_compressed}
+//!   data page, decompressed = [repetition levels] [definition levels]
+//!       values (v1: RLE levels are a 4-byte length and that many bytes;
+//!       v2: levels uncompressed, their lengths in the header)
+//!   DELTA_LENGTH_BYTE_ARRAY values = lengths (a DELTA_BINARY_PACKED run)
+//!                                    | the values' bytes
+//!   DELTA_BYTE_ARRAY values = prefix lengths (a run) | suffix lengths (a
+//!                             run) | the suffixes' bytes
 //! ```
 
-use parquet::basic::{Compression, Type};
+use parquet::basic::{Compression, Encoding, Type};
+use parquet::column::page::Page;
 use parquet::file::metadata::{ColumnChunkMetaData, RowGroupMetaData};
+use parquet::schema::types::ColumnDescriptor;
 
 use super::footer::{Ty, Walk, STATISTICS};
 use Ty::{Bool, Int, Struct};
@@ -88,6 +145,15 @@ const PAGE_HEADER: &[(i16, Ty)] = &[
 /// `PageType::DICTIONARY_PAGE`.
 const DICTIONARY: i32 = 2;
 
+/// The most a page may make the reader take at once whatever its bytes:
+/// 64 MiB, 64 times the page size of the usual writers (see the module
+/// doc).
+const MOST_AT_ONCE: u64 = 64 << 20;
+
+/// How much more than its compressed bytes a page over [`MOST_AT_ONCE`]
+/// may decompress to.
+const MOST_RATIO: u64 = 1024;
+
 /// What a page header claims, as far as checked here.
 #[derive(Debug, Default, PartialEq)]
 struct Header {
@@ -96,6 +162,18 @@ struct Header {
     compressed: Option<i32>,
     /// A dictionary page header's `num_values`.
     dictionary_values: Option<i32>,
+    /// A data page v2 header's level lengths and `is_compressed`.
+    v2: Option<V2>,
+}
+
+/// What a data page v2 header says of the page's bytes: its levels come
+/// first, never compressed, `definition + repetition` bytes long; the rest
+/// is compressed unless `is_compressed` is false.
+#[derive(Debug, Default, PartialEq, Clone, Copy)]
+struct V2 {
+    definition: Option<i32>,
+    repetition: Option<i32>,
+    is_compressed: Option<bool>,
 }
 
 /// Checks the page headers of every column chunk of row group `rg` of the
@@ -158,6 +236,27 @@ fn check_chunk(file: &[u8], chunk: &ColumnChunkMetaData) -> Result<(), String> {
                 ));
             }
         }
+        let page = usize::try_from(len + compressed)
+            .ok()
+            .and_then(|end| bytes.get(len as usize..end));
+        if let Some((data, out)) = page.and_then(|p| decompressed(chunk.compression(), &h, p)) {
+            if uncompressed > MOST_AT_ONCE && uncompressed > compressed * MOST_RATIO {
+                return Err(format!(
+                    "the page at byte {at} claims {uncompressed} bytes once decompressed from \
+                     {compressed}: a page over {MOST_AT_ONCE} bytes compressed over \
+                     {MOST_RATIO} to 1 is refused"
+                ));
+            }
+            if matches!(chunk.compression(), Compression::ZSTD(_))
+                && out > 0
+                && zstd_gives_more(data, out)
+            {
+                return Err(format!(
+                    "the page at byte {at} decompresses to more than the {out} bytes its \
+                     header claims"
+                ));
+            }
+        }
         if let (DICTIONARY, Some(values), Some(bits)) = (kind, h.dictionary_values, width) {
             // What the decoder gets: the decompressed page, or the page
             // itself when the column is not compressed.
@@ -210,6 +309,342 @@ fn most_decompressed(codec: Compression, compressed: u64) -> Option<u64> {
     }
 }
 
+/// Checks a data page as the crate is about to decode it (decompressed):
+/// the reason a DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY page is
+/// refused. Their lengths are DELTA_BINARY_PACKED runs, and the crate
+/// makes a vector of each run's count (4 bytes a value), filled, before it
+/// reads a value: the count may be no more than the values the page header
+/// counts, nor take more than [`MOST_AT_ONCE`].
+pub fn check_values(page: &Page, descr: &ColumnDescriptor) -> Result<(), String> {
+    let Some((values, encoding, num_values)) = values_of(page, descr) else {
+        return Ok(());
+    };
+    let runs = match encoding {
+        Encoding::DELTA_LENGTH_BYTE_ARRAY => 1,
+        // Prefix lengths, then suffix lengths.
+        Encoding::DELTA_BYTE_ARRAY => 2,
+        _ => return Ok(()),
+    };
+    let (mut at, mut taken) = (0, 0u64);
+    for run in 0..runs {
+        let bytes = &values[at..];
+        let r = delta_header(bytes).map_err(|why| format!("its {encoding:?} lengths {why}"))?;
+        if r.count > u64::from(num_values) {
+            return Err(format!(
+                "its {encoding:?} lengths claim {} values where its header counts {num_values}",
+                r.count
+            ));
+        }
+        taken += 4 * r.count;
+        if taken > MOST_AT_ONCE {
+            return Err(format!(
+                "its {encoding:?} lengths claim {} values: {taken} bytes of lengths made at \
+                 once, more than the {MOST_AT_ONCE} a page may take",
+                r.count
+            ));
+        }
+        if run + 1 < runs {
+            at += delta_end(bytes, &r).map_err(|why| format!("its {encoding:?} lengths {why}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// A data page's values (after its levels), their encoding and the
+/// page's `num_values`, as the crate hands them to its decoder; `None` for
+/// a dictionary page, or levels the crate cannot split off (its to refuse).
+fn values_of<'p>(page: &'p Page, descr: &ColumnDescriptor) -> Option<(&'p [u8], Encoding, u32)> {
+    Some(match page {
+        Page::DataPage {
+            buf,
+            num_values,
+            encoding,
+            def_level_encoding,
+            rep_level_encoding,
+            ..
+        } => {
+            // The levels first, repetition then definition, as the crate
+            // splits them off (a page it cannot split is its to refuse).
+            let mut at = 0;
+            for (max, levels) in [
+                (descr.max_rep_level(), *rep_level_encoding),
+                (descr.max_def_level(), *def_level_encoding),
+            ] {
+                if max > 0 {
+                    at += v1_levels(max, *num_values, levels, &buf[at..])?;
+                }
+            }
+            (&buf[at..], *encoding, *num_values)
+        }
+        Page::DataPageV2 {
+            buf,
+            num_values,
+            encoding,
+            def_levels_byte_len,
+            rep_levels_byte_len,
+            ..
+        } => {
+            let at = u64::from(*def_levels_byte_len) + u64::from(*rep_levels_byte_len);
+            (
+                buf.get(usize::try_from(at).ok()?..)?,
+                *encoding,
+                *num_values,
+            )
+        }
+        Page::DictionaryPage { .. } => return None,
+    })
+}
+
+/// How many bytes a v1 data page's levels take (`max` the column's most
+/// level, `num_values` the page's), as the crate splits them off: RLE
+/// levels are 4 bytes of length and that many bytes, BIT_PACKED ones
+/// `num_values` values of `max`'s bit width. `None` when the crate refuses
+/// them.
+fn v1_levels(max: i16, num_values: u32, encoding: Encoding, bytes: &[u8]) -> Option<usize> {
+    #[allow(deprecated)]
+    let len = match encoding {
+        Encoding::RLE => {
+            let len = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+            4usize.checked_add(len as usize)?
+        }
+        Encoding::BIT_PACKED => {
+            let width = 64 - u64::from(max.unsigned_abs()).leading_zeros() as usize;
+            (num_values as usize * width).div_ceil(8)
+        }
+        _ => return None,
+    };
+    (len <= bytes.len()).then_some(len)
+}
+
+/// The header of a DELTA_BINARY_PACKED run: its block size, miniblocks a
+/// block, count of values, and length.
+///
+/// ```text
+///   run    = header | block ...
+///   header = ULEB128 block size (a multiple of 128) | miniblocks a block
+///            (block size / miniblocks a multiple of 32) | count of values
+///            | zigzag first value
+///   block  = zigzag min delta | a bit width a miniblock (one byte each) |
+///            the miniblocks, (block size / miniblocks) values each
+/// ```
+#[derive(Debug, PartialEq)]
+struct DeltaRun {
+    block: u64,
+    minis: u64,
+    count: u64,
+    len: usize,
+}
+
+/// A run's header at the start of `bytes`, as the crate's decoder reads it
+/// (the reason it refuses it otherwise).
+fn delta_header(bytes: &[u8]) -> Result<DeltaRun, String> {
+    let mut at = 0;
+    let block = uleb(bytes, &mut at)?;
+    let minis = uleb(bytes, &mut at)?;
+    let count = uleb(bytes, &mut at)?;
+    uleb(bytes, &mut at)?;
+    if minis == 0 || block % 128 != 0 || block % minis != 0 || block / minis % 32 != 0 {
+        return Err(format!(
+            "have blocks of {block} values in {minis} miniblocks, not multiples of 128 and 32"
+        ));
+    }
+    Ok(DeltaRun {
+        block,
+        minis,
+        count,
+        len: at,
+    })
+}
+
+/// Where the run `r` at the start of `bytes` ends, as the crate's decoder
+/// finds it once it has read the run's values (where DELTA_BYTE_ARRAY's
+/// second run starts): after its last block, whose miniblocks no value
+/// reaches count as empty.
+fn delta_end(bytes: &[u8], r: &DeltaRun) -> Result<usize, String> {
+    let per_mini = r.block / r.minis;
+    let mut at = r.len;
+    // The first value is the header's.
+    let mut left = r.count.saturating_sub(1);
+    while left > 0 {
+        uleb(bytes, &mut at)?;
+        let widths = usize::try_from(r.minis)
+            .ok()
+            .and_then(|minis| bytes.get(at..at.checked_add(minis)?))
+            .ok_or("end inside a block header")?;
+        let mut end = (at + widths.len()) as u64;
+        let mut reach = left;
+        for &width in widths {
+            if reach == 0 {
+                break;
+            }
+            if width > 32 {
+                return Err(format!("have a miniblock of {width}-bit values"));
+            }
+            end = (u64::from(width) * per_mini / 8)
+                .checked_add(end)
+                .filter(|&end| end <= bytes.len() as u64)
+                .ok_or("run past the end of the page")?;
+            reach = reach.saturating_sub(per_mini);
+        }
+        at = end as usize;
+        left -= left.min(r.block);
+    }
+    Ok(at)
+}
+
+/// A ULEB128 varint of a run's header, as the crate's bit reader reads
+/// it: 10 bytes at most, the value cut to 64 bits, refused when negative
+/// as an i64.
+fn uleb(bytes: &[u8], at: &mut usize) -> Result<u64, String> {
+    let mut v = 0u64;
+    for shift in (0..70).step_by(7) {
+        let b = *bytes.get(*at).ok_or("end inside a header")?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return i64::try_from(v)
+                .map(|_| v)
+                .map_err(|_| format!("hold a varint of {v}, over 2^63"));
+        }
+    }
+    Err("hold a varint longer than 10 bytes".into())
+}
+
+/// The part of a page the crate decompresses and how long it claims to be
+/// once decompressed: all of it, or a v2 page's bytes after its levels;
+/// `None` when the crate decompresses nothing (no codec, a v2 page saying
+/// it is not compressed, or one whose level lengths it refuses first).
+fn decompressed<'p>(codec: Compression, h: &Header, page: &'p [u8]) -> Option<(&'p [u8], u64)> {
+    let uncompressed = u64::try_from(h.uncompressed?).ok()?;
+    if codec == Compression::UNCOMPRESSED {
+        return None;
+    }
+    let Some(v2) = h.v2 else {
+        return Some((page, uncompressed));
+    };
+    if !v2.is_compressed.unwrap_or(true) {
+        return None;
+    }
+    let (definition, repetition) = (v2.definition?, v2.repetition?);
+    let levels = u64::try_from(definition)
+        .ok()
+        .zip(u64::try_from(repetition).ok())
+        .map(|(d, r)| d + r)
+        .filter(|&levels| levels <= uncompressed)?;
+    Some((page.get(levels as usize..)?, uncompressed - levels))
+}
+
+/// ZSTD's largest block: no block gives more (RFC 8878, Block_Maximum_Size).
+const ZSTD_BLOCK: u64 = 128 << 10;
+
+/// Whether the ZSTD frames `data` decompress to more than `claim` bytes.
+/// Most pages are settled from their block headers ([`zstd_most`]); the
+/// rest (their blocks could give more, as high levels' split blocks can)
+/// are decompressed here as the crate does, the output counted and
+/// dropped, up to one byte past the claim.
+fn zstd_gives_more(data: &[u8], claim: u64) -> bool {
+    // Blocks of one frame are full but the last, which may give less than
+    // counted: up to one block more than the claim is let through.
+    if zstd_most(data).is_some_and(|most| most <= claim.saturating_add(ZSTD_BLOCK)) {
+        return false;
+    }
+    let Ok(decoder) = zstd::stream::read::Decoder::new(data) else {
+        return false;
+    };
+    let mut out = std::io::Read::take(decoder, claim.saturating_add(1));
+    let mut buf = vec![0; 1 << 16];
+    let mut n = 0u64;
+    // An error ends the count: the crate stops there too.
+    while let Ok(k @ 1..) = std::io::Read::read(&mut out, &mut buf) {
+        n += k as u64;
+    }
+    n > claim
+}
+
+/// The most bytes the ZSTD frames `data` can decompress to, from their
+/// headers alone: a raw or RLE block gives its size, a compressed block at
+/// most its frame's Block_Maximum_Size (the window, at most 128 KiB), a
+/// skippable frame nothing. `None` when `data` is not such frames from
+/// start to end.
+///
+/// ```text
+///   frame = magic FD2FB528 (LE) | descriptor byte: FCS size (2 bits),
+///           single segment (1), unused, reserved, checksum (1), dict id
+///           size (2) | [window byte] | [dict id] | [content size] |
+///           blocks | [checksum, 4]
+///   block = 3 bytes LE: last (1 bit), type (2: raw, RLE, compressed),
+///           size (21) | size bytes (1 for RLE)
+///   skippable frame = magic 184D2A5? | length (4, LE) | length bytes
+/// ```
+fn zstd_most(data: &[u8]) -> Option<u64> {
+    let le = |at: usize, n: usize| -> Option<u64> {
+        let b = data.get(at..at.checked_add(n)?)?;
+        Some(b.iter().rev().fold(0, |v, &x| v << 8 | u64::from(x)))
+    };
+    let (mut at, mut most) = (0usize, 0u64);
+    while at < data.len() {
+        let magic = le(at, 4)?;
+        if magic & !0xf == 0x184d_2a50 {
+            at = at
+                .checked_add(8)?
+                .checked_add(usize::try_from(le(at + 4, 4)?).ok()?)?;
+            continue;
+        }
+        if magic != 0xfd2f_b528 {
+            return None;
+        }
+        let descriptor = le(at + 4, 1)?;
+        at += 5;
+        if descriptor & 0x08 != 0 {
+            return None;
+        }
+        let single = descriptor & 0x20 != 0;
+        let mut window = 0;
+        if !single {
+            let w = le(at, 1)?;
+            at += 1;
+            let base = 1u64 << (10 + (w >> 3));
+            window = base + base / 8 * (w & 7);
+        }
+        at += [0, 1, 2, 4][(descriptor & 3) as usize];
+        let size_len = match descriptor >> 6 {
+            0 => usize::from(single),
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        };
+        if single {
+            // A single-segment frame's window is its content size.
+            window = le(at, size_len)? + if size_len == 2 { 256 } else { 0 };
+        }
+        at += size_len;
+        let block_most = window.clamp(1 << 10, ZSTD_BLOCK);
+        loop {
+            let block = le(at, 3)?;
+            at += 3;
+            let size = block >> 3;
+            match block >> 1 & 3 {
+                0 => at = at.checked_add(size as usize)?,
+                1 => at += 1,
+                2 => at = at.checked_add(size as usize)?,
+                _ => return None,
+            }
+            most += if block >> 1 & 3 == 2 {
+                block_most
+            } else {
+                size
+            };
+            if block & 1 == 1 {
+                break;
+            }
+        }
+        if descriptor & 0x04 != 0 {
+            at += 4;
+        }
+    }
+    (at == data.len()).then_some(most)
+}
+
 /// A page header, read as the crate reads it.
 fn header(walk: &mut Walk<'_>) -> Result<Header, String> {
     let mut h = Header::default();
@@ -224,6 +659,22 @@ fn header(walk: &mut Walk<'_>) -> Result<Header, String> {
                     2 => h.uncompressed = v,
                     _ => h.compressed = v,
                 }
+            }
+            8 if Struct(DATA_PAGE_V2).named_by(t) => {
+                // A second one replaces the first, as in the crate.
+                let mut v2 = V2::default();
+                let mut id = 0;
+                while let Some((next, t)) = walk.field_header(id)? {
+                    id = next;
+                    match id {
+                        5 if Int.named_by(t) => v2.definition = Some(walk.int()?),
+                        6 if Int.named_by(t) => v2.repetition = Some(walk.int()?),
+                        // A bool's value is its type: 1 true, 2 false.
+                        7 if Bool.named_by(t) => v2.is_compressed = Some(t == 1),
+                        _ => walk.field(DATA_PAGE_V2, id, t, 1)?,
+                    }
+                }
+                h.v2 = Some(v2);
             }
             7 if Struct(DICTIONARY_PAGE).named_by(t) => {
                 // A second one replaces the first, as in the crate.
@@ -265,6 +716,7 @@ mod tests {
                 uncompressed: Some(32),
                 compressed: Some(20),
                 dictionary_values: Some(8),
+                v2: None,
             }
         );
         assert_eq!(walk.at, bytes.len());
@@ -358,6 +810,7 @@ mod tests {
             Compression::SNAPPY,
             Compression::LZ4,
             Compression::LZ4_RAW,
+            Compression::GZIP(Default::default()),
             Compression::ZSTD(Default::default()),
         ] {
             for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
@@ -378,6 +831,372 @@ mod tests {
                     .unwrap();
                 for rg in meta.row_groups() {
                     assert_eq!(check(&file, rg), Ok(()), "{codec} {version:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn zstd_pages_giving_more_than_claimed_are_refused() {
+        // A pyarrow page whose frame is 1318 RLE blocks of 128 KiB (172.8
+        // MB) claiming 8004 bytes: the crate grew its output to 242 MB
+        // before it compared the sizes.
+        let e = check_seed("regress-parquet-zstd-more-than-claimed.parquet").unwrap_err();
+        assert!(
+            e.contains("page at byte 4 decompresses to more than the 8004 bytes its header claims"),
+            "{e}"
+        );
+        // The same frames in a page claiming what they give (237 MB from
+        // 7250 bytes): read before, 240 MB taken.
+        let e = check_seed("regress-parquet-zstd-bomb.parquet").unwrap_err();
+        assert!(
+            e.contains("claims 237109248 bytes once decompressed from 7250: a page over 67108864"),
+            "{e}"
+        );
+    }
+
+    /// A ZSTD frame (no content size, a 128 KiB window) of `blocks`: a
+    /// type (0 raw, 1 RLE, 2 compressed), a size and the block's bytes.
+    fn frame(blocks: &[(u32, u32, &[u8])]) -> Vec<u8> {
+        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3];
+        for (k, &(kind, size, bytes)) in blocks.iter().enumerate() {
+            let last = u32::from(k + 1 == blocks.len());
+            f.extend_from_slice(&(size << 3 | kind << 1 | last).to_le_bytes()[..3]);
+            f.extend_from_slice(bytes);
+        }
+        f
+    }
+
+    #[test]
+    fn zstd_frames_are_bounded_from_their_block_headers() {
+        // Raw 3 bytes, RLE 1000 bytes: exactly what they give.
+        let f = frame(&[(0, 3, b"abc"), (1, 1000, b"x")]);
+        assert_eq!(zstd_most(&f), Some(1003));
+        assert_eq!(zstd::decode_all(&f[..]).unwrap().len(), 1003);
+        // Then a skippable frame of 5 bytes, and a second frame.
+        let mut two = f.clone();
+        two.extend_from_slice(&[0x5e, 0x2a, 0x4d, 0x18, 5, 0, 0, 0, 1, 2, 3, 4, 5]);
+        two.extend_from_slice(&frame(&[(1, 70000, b"y")]));
+        assert_eq!(zstd_most(&two), Some(71003));
+        assert_eq!(zstd::decode_all(&two[..]).unwrap().len(), 71003);
+        // A compressed block counts as its frame's window, 128 KiB at most
+        // (1 KiB at least), whatever it really gives (here 300 bytes): a
+        // single-segment frame's window is its content size (300, 2 bytes
+        // from byte 5); the same block in a frame of a 128 KiB window.
+        let text = b"abc".repeat(100);
+        let real = zstd::bulk::compress(&text, 1).unwrap();
+        assert_eq!(real[4], 0x60);
+        assert_eq!(zstd_most(&real), Some(1 << 10));
+        let block = u32::from_le_bytes([real[7], real[8], real[9], 0]);
+        assert_eq!(block >> 1 & 3, 2);
+        let f = frame(&[(2, block >> 3, &real[10..])]);
+        assert_eq!(zstd_most(&f), Some(1 << 17));
+        assert_eq!(zstd::decode_all(&f[..]).unwrap(), text);
+        // Not a frame, cut short, a reserved block type: no bound.
+        assert_eq!(zstd_most(b"PAR1xxxx"), None);
+        assert_eq!(zstd_most(&two[..two.len() - 1]), None);
+        assert_eq!(zstd_most(&frame(&[(3, 1, b"x")])), None);
+        // Up to a block over the claim passes from the headers (the crate
+        // then takes that block more at most); a lower claim is counted by
+        // decompressing.
+        let f = frame(&[(1, 1 << 17, b"x"), (1, 1 << 17, b"x"), (1, 5, b"x")]);
+        assert!(!zstd_gives_more(&f, (1 << 18) + 5));
+        assert!(!zstd_gives_more(&f, (1 << 18) + 5 - 1000));
+        assert!(zstd_gives_more(&f, (1 << 18) + 4 - (1 << 17)));
+        // A frame giving more than claimed, then garbage: counted up to
+        // the error, as the crate decodes it.
+        let mut f = frame(&[(1, 1 << 17, b"x"), (1, 1 << 17, b"x"), (1, 1 << 17, b"x")]);
+        f.extend_from_slice(b"garbage");
+        assert_eq!(zstd_most(&f), None);
+        assert!(zstd_gives_more(&f, 1000));
+        assert!(!zstd_gives_more(&f, 3 << 17));
+    }
+
+    #[test]
+    fn what_zstd_writes_is_never_refused() {
+        // Small integers as 8-byte values (a PLAIN INT64 page), text, zeros.
+        let mut x = 1u64;
+        let ints: Vec<u8> = (0..20_000)
+            .flat_map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((x >> 33) % 1000).to_le_bytes()
+            })
+            .collect();
+        let text: Vec<u8> = (0..5_000u32)
+            .flat_map(|i| format!("{:081}", u128::from(i) * 7_919_000_007).into_bytes())
+            .collect();
+        let zeros = vec![0u8; 1 << 20];
+        let mut counted = 0;
+        for data in [&ints, &text, &zeros] {
+            for level in [1, 3, 9, 19, 22] {
+                let bulk = zstd::bulk::compress(data, level).unwrap();
+                let stream = zstd::stream::encode_all(&data[..], level).unwrap();
+                for c in [bulk, stream] {
+                    let n = data.len() as u64;
+                    let most = zstd_most(&c).unwrap();
+                    assert!(most >= n, "{level}: {most} < {n}");
+                    assert!(!zstd_gives_more(&c, n), "{level}");
+                    assert!(zstd_gives_more(&c, n - ZSTD_BLOCK - 1), "{level}");
+                    counted += usize::from(most > n + ZSTD_BLOCK);
+                }
+            }
+        }
+        // Some (high levels split blocks) were counted by decompressing.
+        assert!(counted > 0);
+    }
+
+    /// A DELTA_BINARY_PACKED run of `count` zeros: one block, one
+    /// miniblock of 0-bit values.
+    fn zeros(count: u64) -> Vec<u8> {
+        let mut run = Vec::new();
+        for mut v in [count.div_ceil(128).max(1) * 128, 1, count, 0] {
+            while v >= 0x80 {
+                run.push(v as u8 | 0x80);
+                v >>= 7;
+            }
+            run.push(v as u8);
+        }
+        if count > 1 {
+            run.extend([0, 0]);
+        }
+        run
+    }
+
+    /// An optional BYTE_ARRAY column's descriptor.
+    fn optional_strings() -> ColumnDescriptor {
+        let t = parquet::schema::types::Type::primitive_type_builder("s", Type::BYTE_ARRAY)
+            .with_repetition(parquet::basic::Repetition::OPTIONAL)
+            .build()
+            .unwrap();
+        ColumnDescriptor::new(std::sync::Arc::new(t), 1, 0, "s".into())
+    }
+
+    /// A v1 data page of `num_values` values (all defined, RLE levels).
+    fn v1(encoding: Encoding, num_values: u32, values: &[u8]) -> Page {
+        let mut buf = vec![2, 0, 0, 0];
+        buf.extend([(num_values.min(63) << 1) as u8, 1]);
+        buf.extend_from_slice(values);
+        Page::DataPage {
+            buf: buf.into(),
+            num_values,
+            encoding,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        }
+    }
+
+    #[test]
+    fn delta_lengths_the_page_cannot_hold_are_refused() {
+        let descr = optional_strings();
+        let dlba = Encoding::DELTA_LENGTH_BYTE_ARRAY;
+        // The fuzz gap as crafted: 500 million lengths in a page of 4
+        // values (the crate made and filled 2 GB of them).
+        let e = check_values(&v1(dlba, 4, &zeros(500_000_000)), &descr).unwrap_err();
+        assert_eq!(
+            e,
+            "its DELTA_LENGTH_BYTE_ARRAY lengths claim 500000000 values where its header counts 4"
+        );
+        // As many as the page counts pass, empty or not.
+        assert_eq!(check_values(&v1(dlba, 4, &zeros(4)), &descr), Ok(()));
+        assert_eq!(check_values(&v1(dlba, 0, &zeros(0)), &descr), Ok(()));
+        // A header claiming as many: 80 MB of lengths at once.
+        let e = check_values(&v1(dlba, 20_000_000, &zeros(20_000_000)), &descr).unwrap_err();
+        assert!(e.ends_with("claim 20000000 values: 80000000 bytes of lengths made at once, more than the 67108864 a page may take"), "{e}");
+        // DELTA_BYTE_ARRAY: suffix lengths after the prefix lengths, and
+        // both count toward what is made.
+        let dba = Encoding::DELTA_BYTE_ARRAY;
+        let two = |a, b| [zeros(a), zeros(b)].concat();
+        assert_eq!(check_values(&v1(dba, 4, &two(4, 4)), &descr), Ok(()));
+        let e = check_values(&v1(dba, 4, &two(4, 250_000_000)), &descr).unwrap_err();
+        assert!(
+            e.ends_with("lengths claim 250000000 values where its header counts 4"),
+            "{e}"
+        );
+        let e = check_values(&v1(dba, 9_000_000, &two(9_000_000, 9_000_000)), &descr).unwrap_err();
+        assert!(e.contains("72000000 bytes of lengths"), "{e}");
+        // A v2 page: its levels' lengths in the header.
+        let v2 = |values: &[u8]| Page::DataPageV2 {
+            buf: [&[8, 1][..], values].concat().into(),
+            num_values: 4,
+            encoding: dlba,
+            num_nulls: 0,
+            num_rows: 4,
+            def_levels_byte_len: 2,
+            rep_levels_byte_len: 0,
+            is_compressed: true,
+            statistics: None,
+        };
+        assert_eq!(check_values(&v2(&zeros(4)), &descr), Ok(()));
+        let e = check_values(&v2(&zeros(5)), &descr).unwrap_err();
+        assert!(
+            e.ends_with("claim 5 values where its header counts 4"),
+            "{e}"
+        );
+        // BIT_PACKED levels: 4 values of 1 bit, a byte.
+        let mut bits = v1(dlba, 4, &[]);
+        if let Page::DataPage {
+            buf,
+            def_level_encoding,
+            ..
+        } = &mut bits
+        {
+            *buf = [&[0x0f][..], &zeros(5)].concat().into();
+            #[allow(deprecated)]
+            let packed = Encoding::BIT_PACKED;
+            *def_level_encoding = packed;
+        }
+        let e = check_values(&bits, &descr).unwrap_err();
+        assert!(
+            e.ends_with("claim 5 values where its header counts 4"),
+            "{e}"
+        );
+        // Headers the crate refuses are refused.
+        let e = check_values(&v1(dlba, 4, &[0x80, 0x01, 0x03, 0x04, 0x00]), &descr).unwrap_err();
+        assert!(e.contains("blocks of 128 values in 3 miniblocks"), "{e}");
+        let e = check_values(&v1(dlba, 4, &[0x80, 0x01]), &descr).unwrap_err();
+        assert!(e.ends_with("lengths end inside a header"), "{e}");
+        let e = check_values(&v1(dlba, 4, &[0xff; 12]), &descr).unwrap_err();
+        assert!(e.ends_with("longer than 10 bytes"), "{e}");
+        // Other encodings, and pages whose levels the crate cannot split,
+        // are left to it.
+        assert_eq!(
+            check_values(&v1(Encoding::PLAIN, 4, &zeros(9)), &descr),
+            Ok(())
+        );
+        let mut short = v1(dlba, 4, &[]);
+        if let Page::DataPage { buf, .. } = &mut short {
+            *buf = vec![9, 0, 0, 0, 1].into();
+        }
+        assert_eq!(check_values(&short, &descr), Ok(()));
+    }
+
+    #[test]
+    fn delta_runs_end_where_the_crate_ends_them() {
+        // 300 values, the first in the header, in blocks of 128 in 4
+        // miniblocks of 32: widths 8, 0, 3, 1 (32, 0, 12, 4 bytes); 2, 9,
+        // 0, 0 (8, 36 bytes); then the 43 values left in a miniblock of 5
+        // bits (20 bytes) and one of 1 bit (4 bytes), the two no value
+        // reaches taking none (nor checked: 200 bits).
+        let mut run = vec![0x80, 0x01, 0x04, 0xac, 0x02, 0x00];
+        for (widths, bytes) in [
+            ([8, 0, 3, 1], 48),
+            ([2, 9, 0, 0], 44),
+            ([5, 1, 200, 200], 24),
+        ] {
+            run.push(0x01);
+            run.extend(widths);
+            run.extend(std::iter::repeat_n(0x55, bytes));
+        }
+        let r = delta_header(&run).unwrap();
+        assert_eq!(
+            r,
+            DeltaRun {
+                block: 128,
+                minis: 4,
+                count: 300,
+                len: 6
+            }
+        );
+        assert_eq!(delta_end(&run, &r), Ok(run.len()));
+        assert_eq!(
+            delta_end(&run[..run.len() - 1], &r),
+            Err("run past the end of the page".into())
+        );
+        // A miniblock of 33-bit values.
+        run[6 + 1] = 33;
+        assert_eq!(
+            delta_end(&run, &r),
+            Err("have a miniblock of 33-bit values".into())
+        );
+    }
+
+    #[test]
+    fn what_arrow_rs_writes_in_delta_encodings_passes() {
+        use arrow_array::builder::{ListBuilder, StringBuilder};
+        use arrow_array::{ArrayRef, RecordBatch, StringArray};
+        use parquet::file::properties::{WriterProperties, WriterVersion};
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        use std::sync::Arc;
+        let n = 5000;
+        // Shared prefixes of any length, lengths from 0 up: varied widths.
+        let text = |i: usize| format!("{}{}", &"4.....8.5.3.......".repeat(3)[..i % 50], i * 7919);
+        let mut lists = ListBuilder::new(StringBuilder::new());
+        for i in 0..n {
+            for k in 0..i % 4 {
+                lists.values().append_value(text(i + k));
+            }
+            lists.append(i % 7 != 0);
+        }
+        let batch = RecordBatch::try_from_iter([
+            (
+                "r",
+                Arc::new(StringArray::from_iter_values((0..n).map(text))) as ArrayRef,
+            ),
+            (
+                "o",
+                Arc::new(StringArray::from_iter(
+                    (0..n).map(|i| (i % 3 != 0).then(|| text(i))),
+                )),
+            ),
+            ("l", Arc::new(lists.finish())),
+        ])
+        .unwrap();
+        for encoding in [
+            Encoding::DELTA_LENGTH_BYTE_ARRAY,
+            Encoding::DELTA_BYTE_ARRAY,
+        ] {
+            for codec in [
+                Compression::UNCOMPRESSED,
+                Compression::SNAPPY,
+                Compression::GZIP(Default::default()),
+                Compression::ZSTD(Default::default()),
+            ] {
+                for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
+                    let props = WriterProperties::builder()
+                        .set_dictionary_enabled(false)
+                        .set_encoding(encoding)
+                        .set_compression(codec)
+                        .set_writer_version(version)
+                        .set_data_page_row_count_limit(1500)
+                        .set_write_batch_size(500)
+                        .build();
+                    let mut out = Vec::new();
+                    let mut w =
+                        parquet::arrow::ArrowWriter::try_new(&mut out, batch.schema(), Some(props))
+                            .unwrap();
+                    w.write(&batch).unwrap();
+                    w.close().unwrap();
+                    let reader = SerializedFileReader::new(bytes::Bytes::from(out)).unwrap();
+                    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+                    let mut delta = 0;
+                    for c in 0..3 {
+                        let descr = schema.column(c);
+                        let group = reader.get_row_group(0).unwrap();
+                        let mut pages = group.get_column_page_reader(c).unwrap();
+                        while let Some(page) = pages.get_next_page().unwrap() {
+                            let place = format!("{encoding:?} {codec} {version:?} column {c}");
+                            assert_eq!(check_values(&page, &descr), Ok(()), "{place}");
+                            if page.encoding() != encoding {
+                                continue;
+                            }
+                            delta += 1;
+                            // The second run found where the crate finds
+                            // it: as many suffixes as prefixes.
+                            let (values, ..) = values_of(&page, &descr).unwrap();
+                            let first = delta_header(values).unwrap();
+                            assert!(first.count > 0, "{place}");
+                            if encoding == Encoding::DELTA_BYTE_ARRAY {
+                                let at = delta_end(values, &first).unwrap();
+                                let second = delta_header(&values[at..]).unwrap();
+                                assert_eq!(second.count, first.count, "{place}");
+                            }
+                        }
+                    }
+                    // Several pages a column.
+                    assert!(delta >= 9, "{encoding:?} {codec} {version:?}: {delta}");
                 }
             }
         }

@@ -4,19 +4,26 @@
 //! input row group. Columns the run does not fill or add are copied chunk
 //! for chunk from the input, never decoded and re-encoded (when their
 //! description in the output schema matches the input's; otherwise every
-//! column is encoded again with the input's codec).
+//! column is encoded again with the input's codec). Before a row group is
+//! read its page headers are checked (`pages::check`), and each page again
+//! once decompressed, before it is decoded (`Checked`).
 
 use std::fs::File;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::Context;
 use arrow_schema::{Schema, SchemaRef};
 use parquet::arrow::arrow_reader::{
-    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader, RowGroups,
 };
+use parquet::arrow::FieldLevels;
 use parquet::basic::Compression;
+use parquet::column::page::{Page, PageIterator, PageMetadata, PageReader};
+use parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
 use parquet::file::properties::WriterProperties;
-use parquet::schema::types::ColumnPath;
+use parquet::file::reader::ChunkReader;
+use parquet::file::serialized_reader::SerializedPageReader;
+use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
 use super::footer;
 use super::table::{Batches, Item};
@@ -326,6 +333,16 @@ fn open_unguarded<'a>(
         .unwrap_or(0);
     props = props.set_max_row_group_size(biggest.max(1 << 20) + 1);
     let groups = md.num_row_groups();
+    // How each column's pages become arrays: the schema's fields, as
+    // `build` finds them from the same metadata (its `fields`).
+    let levels = parquet::arrow::parquet_to_arrow_field_levels(
+        md.file_metadata().schema_descr(),
+        parquet::arrow::ProjectionMask::all(),
+        Some(schema.fields()),
+    )
+    .map_err(bad)?;
+    // As `build` does: no batch longer than the file (as it casts).
+    let step = super::ROWS_PER_STEP.min(md.file_metadata().num_rows() as usize);
     let input = Input {
         source: source.clone(),
         meta: md.clone(),
@@ -345,22 +362,24 @@ fn open_unguarded<'a>(
             let e = anyhow::anyhow!("{}", bad_input(&name, &source, &place, why));
             return Box::new(std::iter::once(Err(e))) as Box<dyn Iterator<Item = Item>>;
         }
+        let refused = Arc::new(OnceLock::new());
         let reader = match &source {
-            Source::File(f, _) => ParquetRecordBatchReaderBuilder::new_with_metadata(
+            Source::File(f, _) => Group::read(
                 Pages(FileRef(f.clone())),
-                meta.clone(),
-            )
-            .with_row_groups(vec![g])
-            .with_batch_size(super::ROWS_PER_STEP)
-            .build()
-            .map(Reader::File),
-            Source::Bytes(b) => {
-                ParquetRecordBatchReaderBuilder::new_with_metadata(Pages(b.clone()), meta.clone())
-                    .with_row_groups(vec![g])
-                    .with_batch_size(super::ROWS_PER_STEP)
-                    .build()
-                    .map(Reader::Bytes)
-            }
+                meta.metadata(),
+                g,
+                &levels,
+                step,
+                &refused,
+            ),
+            Source::Bytes(b) => Group::read(
+                Pages(b.clone()),
+                meta.metadata(),
+                g,
+                &levels,
+                step,
+                &refused,
+            ),
         };
         let name = name.clone();
         let items: Box<dyn Iterator<Item = Item>> = match reader {
@@ -373,11 +392,136 @@ fn open_unguarded<'a>(
                 name,
                 group: g,
                 source: source.clone(),
+                refused,
             }),
         };
         items
     });
     Ok((schema, Box::new(iter), props.build(), input))
+}
+
+/// One row group of a file read as `ParquetRecordBatchReaderBuilder` reads
+/// it, but each column's pages through [`Checked`]: the builder gives no
+/// way to see a page between its decompression and its decoding.
+struct Group<C> {
+    reader: Arc<C>,
+    meta: Arc<ParquetMetaData>,
+    group: usize,
+    /// Where a refusing [`Checked`] leaves its reason.
+    refused: Arc<OnceLock<String>>,
+}
+
+impl<C: ChunkReader + 'static> Group<C> {
+    /// The batches of row group `group` of the file `reader`, `step` rows
+    /// at a time, a page's refusal left in `refused`.
+    fn read(
+        reader: C,
+        meta: &Arc<ParquetMetaData>,
+        group: usize,
+        levels: &FieldLevels,
+        step: usize,
+        refused: &Arc<OnceLock<String>>,
+    ) -> parquet::errors::Result<ParquetRecordBatchReader> {
+        let rows = Group {
+            reader: Arc::new(reader),
+            meta: meta.clone(),
+            group,
+            refused: refused.clone(),
+        };
+        ParquetRecordBatchReader::try_new_with_row_groups(levels, &rows, step, None)
+    }
+}
+
+impl<C: ChunkReader + 'static> RowGroups for Group<C> {
+    fn num_rows(&self) -> usize {
+        self.meta.row_group(self.group).num_rows() as usize
+    }
+
+    fn column_chunks(&self, i: usize) -> parquet::errors::Result<Box<dyn PageIterator>> {
+        let rg = self.meta.row_group(self.group);
+        let chunk = rg.column(i);
+        let pages =
+            SerializedPageReader::new(self.reader.clone(), chunk, rg.num_rows() as usize, None)?;
+        let checked: Box<dyn PageReader> = Box::new(Checked {
+            inner: pages,
+            descr: chunk.column_descr_ptr(),
+            data_pages: 0,
+            refused: self.refused.clone(),
+        });
+        Ok(Box::new(OneChunk(Some(checked))))
+    }
+
+    fn row_groups(&self) -> Box<dyn Iterator<Item = &RowGroupMetaData> + '_> {
+        Box::new(std::iter::once(self.meta.row_group(self.group)))
+    }
+
+    fn metadata(&self) -> &ParquetMetaData {
+        &self.meta
+    }
+}
+
+/// The page reader of a row group's column chunk, as a [`PageIterator`].
+struct OneChunk(Option<Box<dyn PageReader>>);
+
+impl Iterator for OneChunk {
+    type Item = parquet::errors::Result<Box<dyn PageReader>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.take().map(Ok)
+    }
+}
+
+impl PageIterator for OneChunk {}
+
+/// A column chunk's pages, each checked by [`super::pages::check_values`]
+/// once decompressed, before the crate decodes it.
+struct Checked<R> {
+    inner: R,
+    descr: ColumnDescPtr,
+    /// Data pages read so far.
+    data_pages: usize,
+    refused: Arc<OnceLock<String>>,
+}
+
+impl<R: PageReader> Iterator for Checked<R> {
+    type Item = parquet::errors::Result<Page>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.get_next_page().transpose()
+    }
+}
+
+impl<R: PageReader> PageReader for Checked<R> {
+    fn get_next_page(&mut self) -> parquet::errors::Result<Option<Page>> {
+        let page = self.inner.get_next_page()?;
+        if let Some(page) = &page {
+            if page.is_data_page() {
+                self.data_pages += 1;
+            }
+            if let Err(why) = super::pages::check_values(page, &self.descr) {
+                let why = format!(
+                    "column {}: data page {} of its chunk: {why}",
+                    self.descr.path(),
+                    self.data_pages
+                );
+                self.refused.get_or_init(|| why.clone());
+                return Err(parquet::errors::ParquetError::General(why));
+            }
+        }
+        Ok(page)
+    }
+
+    fn peek_next_page(&mut self) -> parquet::errors::Result<Option<PageMetadata>> {
+        self.inner.peek_next_page()
+    }
+
+    fn skip_next_page(&mut self) -> parquet::errors::Result<()> {
+        self.inner.skip_next_page()
+    }
+
+    fn at_record_boundary(&mut self) -> parquet::errors::Result<bool> {
+        self.inner.at_record_boundary()
+    }
 }
 
 /// A shared file handle as a page source.
@@ -444,27 +588,15 @@ impl<R: std::io::Read> std::io::Read for NoShortEnd<R> {
     }
 }
 
-enum Reader {
-    File(parquet::arrow::arrow_reader::ParquetRecordBatchReader),
-    Bytes(parquet::arrow::arrow_reader::ParquetRecordBatchReader),
-}
-
-impl Iterator for Reader {
-    type Item = Result<arrow_array::RecordBatch, arrow_schema::ArrowError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Reader::File(r) | Reader::Bytes(r) => r.next(),
-        }
-    }
-}
-
 /// A row group's batches, the last one marked as ending the group.
 struct Marked {
-    inner: std::iter::Peekable<Reader>,
+    inner: std::iter::Peekable<ParquetRecordBatchReader>,
     name: String,
     group: usize,
     source: Source,
+    /// A page's refusal (see [`Checked`]), said as it is rather than as
+    /// the crate wraps it.
+    refused: Arc<OnceLock<String>>,
 }
 
 impl Iterator for Marked {
@@ -475,6 +607,10 @@ impl Iterator for Marked {
         let last = self.inner.peek().is_none();
         Some(batch.map(|b| (b, last)).map_err(|e| {
             let place = format!("row group {}", self.group);
+            let e = match self.refused.get() {
+                Some(why) => why.clone(),
+                None => e.to_string(),
+            };
             anyhow::anyhow!("{}", bad_input(&self.name, &self.source, &place, e))
         }))
     }

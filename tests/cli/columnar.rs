@@ -1698,6 +1698,66 @@ mod tables {
         }
     }
 
+    /// pyarrow's DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY pages (their
+    /// lengths checked once decompressed, see pages.rs), v1 and v2, in
+    /// every codec the page checks read, ZSTD at its highest level too
+    /// (split blocks, counted by decompressing), are read as written: the
+    /// puzzles solved, a column with nulls copied.
+    #[test]
+    fn delta_pages_written_by_pyarrow() {
+        let Some(py) = python_with("pyarrow, pyarrow.parquet") else {
+            return;
+        };
+        let set = fixtures(3, 40, 60, 14);
+        let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!(
+            "import pyarrow as pa, pyarrow.parquet as pq\n\
+             q = ({puzzles:?} * 75)\n\
+             t = pa.table({{'puzzle': q, 'note': [None if i % 5 == 0 else 'n' * (i % 37) + str(i) for i in range(len(q))]}})\n\
+             for enc in ['DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY']:\n\
+             \x20 for codec, level in [('none', None), ('snappy', None), ('gzip', None), ('lz4', None), ('zstd', None), ('zstd', 22)]:\n\
+             \x20   for v in ['1.0', '2.0']:\n\
+             \x20     pq.write_table(t, f'{{enc}}-{{codec}}{{level}}-{{v}}.parquet', use_dictionary=False, column_encoding={{'puzzle': enc, 'note': enc}}, compression=codec, compression_level=level, data_page_version=v, row_group_size=2000, data_page_size=100000)\n"
+        );
+        run_python(&py, &script, dir.path(), &[]);
+        let mut inputs: Vec<PathBuf> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        inputs.sort();
+        assert_eq!(inputs.len(), 24);
+        let mut outs = Vec::new();
+        for input in &inputs {
+            let out = input.with_extension("out.parquet");
+            let o = solve(&[input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(0), "{input:?}: {}", stderr(&o));
+            outs.push(out);
+        }
+        // Every row back, puzzle and note as written, then its solution.
+        let mut args: Vec<&OsStr> = inputs.iter().map(|p| p.as_os_str()).collect();
+        args.extend(outs.iter().map(|p| p.as_os_str()));
+        let stdout = run_python(
+            &py,
+            "import pyarrow.parquet as pq, sys\n\
+             n = (len(sys.argv) - 1) // 2\n\
+             for a, b in zip(sys.argv[1:1 + n], sys.argv[1 + n:]):\n\
+             \x20 i, o = pq.read_table(a), pq.read_table(b)\n\
+             \x20 assert o['puzzle'].to_pylist() == i['puzzle'].to_pylist(), a\n\
+             \x20 assert o['note'].to_pylist() == i['note'].to_pylist(), a\n\
+             \x20 for p, s in zip(o['puzzle'].to_pylist(), o['solution'].to_pylist()): print(p, s)",
+            dir.path(),
+            &args,
+        );
+        let text = String::from_utf8(stdout).unwrap();
+        assert_eq!(text.lines().count(), 24 * 3000);
+        for (k, line) in text.lines().enumerate() {
+            let (p, s) = line.split_once(' ').unwrap();
+            assert_eq!(p, puzzles[k % 3000 % 40]);
+            assert_valid(3, &set[k % 3000 % 40].0, &cells(s, "", "123456789"));
+        }
+    }
+
     #[test]
     fn files_written_by_pyarrow() {
         let Some(py) = python_with("pyarrow, pyarrow.parquet, pyarrow.feather") else {
@@ -1798,6 +1858,29 @@ fn fuzz_findings_are_clean_errors() {
         (
             "tables/regress-parquet-snappy-size.parquet",
             "bad Parquet file: row group 0: column \"quizzes\": the page at byte 4 claims 1048575 bytes once decompressed",
+        ),
+        // 2 GB made and filled before: a DELTA_LENGTH_BYTE_ARRAY page of 4
+        // values whose lengths claim 500 million (519 bytes), and a ZSTD
+        // DELTA_BYTE_ARRAY page whose suffix lengths claim 250 million
+        // (268 bytes, 985 MB).
+        (
+            "tables/regress-parquet-delta-length-count.parquet",
+            "bad Parquet file: row group 0: column \"puzzle\": data page 1 of its chunk: its DELTA_LENGTH_BYTE_ARRAY lengths claim 500000000 values where its header counts 4",
+        ),
+        (
+            "tables/regress-parquet-delta-suffix-count.parquet",
+            "bad Parquet file: row group 0: column \"puzzle\": data page 1 of its chunk: its DELTA_BYTE_ARRAY lengths claim 250000000 values where its header counts 4",
+        ),
+        // ZSTD pages of RLE blocks: 173 MB from 5.3 KB claiming 8004 bytes
+        // (242 MB taken before the crate compared), and 237 MB from 7.3 KB
+        // claiming as much (read, 240 MB).
+        (
+            "tables/regress-parquet-zstd-more-than-claimed.parquet",
+            "bad Parquet file: row group 0: column \"puzzle\": the page at byte 4 decompresses to more than the 8004 bytes its header claims",
+        ),
+        (
+            "tables/regress-parquet-zstd-bomb.parquet",
+            "bad Parquet file: row group 0: column \"puzzle\": the page at byte 4 claims 237109248 bytes once decompressed from 7250",
         ),
     ] {
         let path = seeds.join(file);
