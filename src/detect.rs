@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use crate::format::{
-    char_count, classify_line, cr_ends_text, is_rule, quote, walk_quotes, CsvColumns, Item, Layout,
-    Line, RecordError, Records, Shape, Symbols,
+    char_count, classify_line, cr_ends_text, is_rule, quote, quote_open_after, walk_quotes,
+    CsvColumns, Item, Layout, Line, RecordError, Records, Shape, Symbols,
 };
 use crate::solver::Boxes;
 
@@ -1017,15 +1017,30 @@ fn detect_csv(
     };
     // Grid size and symbols from the puzzle fields of the head: the most
     // common size wins (a bad row is reported later, not here).
-    let fields: Vec<(u64, Vec<u8>)> = rows
+    // A row whose quoted field goes on over lines is one record: its
+    // lines joined (blank and comment lines inside it are not among the
+    // head's lines; the puzzle field is what is read here).
+    let mut records: Vec<(u64, Vec<u8>)> = Vec::new();
+    let mut open = false;
+    for r in rows {
+        match records.last_mut() {
+            Some((_, text)) if open => {
+                text.push(b'\n');
+                text.extend_from_slice(r.text);
+            }
+            _ => records.push((r.number, r.text.to_vec())),
+        }
+        open = quote_open_after(r.text, delim, open);
+    }
+    let fields: Vec<(u64, Vec<u8>)> = records
         .iter()
-        .filter_map(|r| {
+        .filter_map(|(number, text)| {
             let mut rec = csv::ByteRecord::new();
             reader()
-                .from_reader(r.text)
+                .from_reader(&text[..])
                 .read_byte_record(&mut rec)
                 .ok()?;
-            Some((r.number, rec.get(puzzle)?.trim_ascii().to_vec()))
+            Some((*number, rec.get(puzzle)?.trim_ascii().to_vec()))
         })
         .collect();
     // Cells of a field: its characters, or its numbers when it holds
@@ -1310,6 +1325,20 @@ mod tests {
             &Forced::default(),
         );
         assert!(err.unwrap_err().starts_with("1: cannot tell the layout"));
+    }
+
+    #[test]
+    fn a_quoted_field_over_lines_before_the_puzzle_is_one_row() {
+        // The only row's note spans two lines: its puzzle field is on the
+        // second, third field of the record (before: of the line, empty).
+        let p = ".".repeat(81);
+        let text = format!("id,note,puzzle,solution\n1,\"line a\nline b\",{p},\n");
+        let d = detect(text.as_bytes(), &Forced::default()).unwrap();
+        assert_eq!(d.layout.boxes.side(), 9);
+        match d.layout.shape {
+            Shape::Csv(c) => assert_eq!(c.puzzle, 2),
+            s => panic!("{s:?}"),
+        }
     }
 
     #[test]

@@ -1139,7 +1139,7 @@ pub fn cr_ends_text(text: &[u8], i: usize) -> bool {
 /// Whether a quoted field is open at the end of delimited `text` (one was
 /// at its start when `open`), as [`walk_quotes`] reads quotes; text without
 /// a quote, the common line, takes one search.
-fn quote_open_after(text: &[u8], delim: u8, open: bool) -> bool {
+pub fn quote_open_after(text: &[u8], delim: u8, open: bool) -> bool {
     if memchr::memchr(b'"', text).is_none() {
         return open;
     }
