@@ -270,8 +270,16 @@ impl Plan {
         if let Some(s) = solution {
             let sf = schema.field(s);
             if !usable_label(sf.data_type()) {
+                // pandas reads an empty CSV column as float64 NaN: the
+                // likeliest way to meet a float solution column.
+                let hint = if sf.data_type().is_floating() {
+                    " (an empty column read by pandas is float64 NaN: write it as strings, \
+                     `df[\"solution\"] = df[\"solution\"].astype(\"string\")`, or drop it)"
+                } else {
+                    ""
+                };
                 anyhow::bail!(
-                    "{}: solution column {} is {}: expected strings or lists of integers",
+                    "{}: solution column {} is {}: expected strings or lists of integers{hint}",
                     job.name,
                     shown_name(sf.name()),
                     shown_type(sf.data_type())

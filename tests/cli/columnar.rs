@@ -1403,6 +1403,37 @@ mod tables {
         }
     }
 
+    /// A solution column of numbers (pandas reads an empty CSV column as
+    /// float64 NaN) is refused with a hint, never replaced, and no output
+    /// file is made.
+    #[test]
+    fn a_float_solution_column_is_refused_with_a_hint() {
+        let p = ".".repeat(81);
+        let input = batch(vec![
+            (
+                "puzzle",
+                Arc::new(StringArray::from(vec![p.as_str()])) as ArrayRef,
+            ),
+            (
+                "solution",
+                Arc::new(arrow_array::Float64Array::from(vec![f64::NAN])),
+            ),
+        ]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nan.parquet");
+        write_parquet(&path, &input, 100, Compression::SNAPPY);
+        let out = dir.path().join("out.parquet");
+        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("solution column \"solution\" is Float64"),
+            "{err}"
+        );
+        assert!(err.contains("astype(\"string\")"), "{err}");
+        assert!(!out.exists());
+    }
+
     /// `--format line|numbers` says how a table's strings are written and is
     /// followed; a layout no string can have (`grid`, `csv`, ...) and any
     /// `--format` on a `.npy` array is a usage error, not silently ignored.
