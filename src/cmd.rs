@@ -13,7 +13,7 @@ use crate::detect::{self, Detected};
 use crate::format::{Layout, Shape, Symbols};
 use crate::generate;
 use crate::input::{self, Input};
-use crate::output::{Output, Reporter};
+use crate::output::{Named, Output, Reporter};
 use crate::pipeline::{self, Observer, Options, Task};
 
 /// Exit status when every record was answered.
@@ -168,13 +168,14 @@ fn finish<'a>(
     chunk_bytes: usize,
     chunks: impl pipeline::Chunks<'a>,
 ) -> anyhow::Result<ExitCode> {
-    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     if cfg.stats && found.layout.multiline() {
         anyhow::bail!("{name}: --stats needs a one-puzzle-per-line or CSV layout");
     }
     if cfg.keep_lines && found.layout.shape != Shape::Line {
         anyhow::bail!("{name}: --keep-lines needs the one-puzzle-per-line layout");
     }
+    text_output_fits(cfg, name, &found.layout)?;
+    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     let opts = Options {
         threads: cfg.threads,
         chunk_bytes,
@@ -257,6 +258,40 @@ fn finish<'a>(
     } else {
         EXIT_BAD_RECORDS
     }))
+}
+
+/// Refuses an `-o` name whose extension asks for a format a text run does
+/// not write. Answers keep the input's text layout, so `.txt` always fits,
+/// `.csv` and `.tsv` only delimited rows (`solve` of a CSV, TSV or tdoku
+/// input, its delimiter kept), and a columnar name never (no writer turns
+/// text into a table or an array). Runs before the output is created.
+fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Result<()> {
+    let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref()))
+    else {
+        return Ok(());
+    };
+    // `count` writes one count per line whatever the layout.
+    let rows = matches!(
+        (cfg.task, layout.shape),
+        (Task::Solve { .. }, Shape::Csv(_))
+    );
+    let fits = match named {
+        Named::Text => true,
+        Named::Csv | Named::Tsv => rows,
+        Named::Columnar(_) => false,
+    };
+    if fits {
+        return Ok(());
+    }
+    let (subject, allowed) = match cfg.task {
+        Task::Count { .. } => ("the counts of", "text (.txt), one count per line"),
+        _ if rows => (
+            "the answers of",
+            "delimited rows (.csv, .tsv, with the input's delimiter) or text (.txt)",
+        ),
+        _ => ("the answers of", "text (.txt) in the input's layout"),
+    };
+    Err(named.refuse(path, &format!("{subject} {name} (text input)"), allowed))
 }
 
 /// Runs `bench`: one table row (or JSON object) per file.
@@ -444,6 +479,17 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let note = generate::slow_minimal_note(side, "--clues ");
     if let Some(note) = note.filter(|_| cfg.spec.clues.is_none()) {
         eprintln!("sudoku-bulk: note: {note}");
+    }
+    if let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref())) {
+        let csv = cfg.with_solution && named == Named::Csv;
+        if named != Named::Text && !csv {
+            let allowed = if cfg.with_solution {
+                "CSV (.csv) or text (.txt)"
+            } else {
+                "text (.txt), one puzzle per line (CSV with --with-solution)"
+            };
+            return Err(named.refuse(path, "generated puzzles", allowed));
+        }
     }
     let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     let pool = rayon::ThreadPoolBuilder::new()

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::columnar::Kind;
 use crate::format::RecordError;
 use crate::input::Codec;
 use crate::pipeline::{Observer, Tally, Task};
@@ -37,6 +38,69 @@ impl Compress {
             Compress::None => None,
             Compress::With(c) => Some(c),
         }
+    }
+}
+
+/// The format an output file's name asks for: its extension, read after a
+/// compression extension (`answers.txt.gz` names text, `a.parquet.zst`
+/// Parquet). Stdout, `-` and names whose extension names no format have
+/// none: those outputs keep the input's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// `.txt`, `.text`, `.sudoku`, `.sdk`: text, in whatever layout the run
+    /// writes.
+    Text,
+    /// `.csv`: delimited rows, comma- or semicolon-separated.
+    Csv,
+    /// `.tsv`: tab-separated rows.
+    Tsv,
+    /// `.parquet`/`.pq`, `.arrow`/`.feather`/`.ipc`, `.arrows`, `.npy`.
+    Columnar(Kind),
+}
+
+impl Named {
+    /// The format `path`'s name asks for, if any.
+    pub fn of(path: Option<&Path>) -> Option<Named> {
+        let path = path.filter(|p| p.as_os_str() != "-")?;
+        let inner;
+        let path = if Codec::from_extension(path).is_some() {
+            inner = PathBuf::from(path.file_stem()?);
+            &inner
+        } else {
+            path
+        };
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "txt" | "text" | "sudoku" | "sdk" => Named::Text,
+            "csv" => Named::Csv,
+            "tsv" => Named::Tsv,
+            "parquet" | "pq" => Named::Columnar(Kind::Parquet),
+            "arrow" | "feather" | "ipc" => Named::Columnar(Kind::ArrowFile),
+            "arrows" => Named::Columnar(Kind::ArrowStream),
+            "npy" => Named::Columnar(Kind::Npy),
+            _ => return None,
+        })
+    }
+
+    /// The format's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Named::Text => "text",
+            Named::Csv => "CSV",
+            Named::Tsv => "TSV",
+            Named::Columnar(kind) => kind.name(),
+        }
+    }
+
+    /// The refusal of an output named `path` (as this format) for a run
+    /// whose `subject` (`the answers of in.txt`) can only be written as
+    /// `allowed`: a usage error, raised before the output is created.
+    pub fn refuse(self, path: &Path, subject: &str, allowed: &str) -> anyhow::Error {
+        anyhow::anyhow!(
+            "{}: the name asks for {} output, but {subject} can only be written as {allowed}",
+            crate::format::shown_path(&path),
+            self.name()
+        )
     }
 }
 
