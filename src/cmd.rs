@@ -223,16 +223,20 @@ fn finish<'a>(
                     format!("{name}: cannot read")
                 }
             } else {
-                match &cfg.output {
-                    Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
-                    None => "<stdout>: cannot write".to_string(),
-                }
+                write_what(cfg)
             };
             return Err(e).context(what);
         }
     };
     if let Some((line, err)) = &summary.failed {
-        // `out` is dropped unfinished: a temporary output file is deleted.
+        // A temporary output file is deleted; stdout keeps the answers
+        // before the bad record.
+        match out.abandon() {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                return Err(e).context(write_what(cfg))
+            }
+            _ => {}
+        }
         reporter.fail(*line, err);
         return Ok(ExitCode::from(EXIT_BAD_RECORDS));
     }
@@ -258,6 +262,14 @@ fn finish<'a>(
     } else {
         EXIT_BAD_RECORDS
     }))
+}
+
+/// `OUT: cannot write`, the context of a write error.
+fn write_what(cfg: &BulkConfig) -> String {
+    match &cfg.output {
+        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
+        None => "<stdout>: cannot write".to_string(),
+    }
 }
 
 /// Refuses an `-o` name whose extension asks for a format a text run does

@@ -262,6 +262,27 @@ impl Output {
     }
 }
 
+impl Output {
+    /// Ends a run that stopped early (`--on-error fail`): a temporary file
+    /// is deleted, so nothing is left behind; stdout or a device or pipe,
+    /// which already hold the answers written so far, get the end of the
+    /// compressed stream (a zstd frame is unreadable without it) and a
+    /// flush.
+    pub fn abandon(self) -> io::Result<()> {
+        let in_place = match &self.enc {
+            Encoder::Plain(s) => !matches!(s, Sink::Temp { .. }),
+            Encoder::Gzip(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
+            Encoder::Zstd(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
+            Encoder::Xz(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
+            Encoder::Bzip2(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
+        };
+        if !in_place {
+            return Ok(());
+        }
+        self.enc.finish()?.flush()
+    }
+}
+
 /// Opens the sink for a named output: a device or pipe in place, else a
 /// temporary file beside the final path.
 fn open_file(dest: &Path) -> anyhow::Result<Sink> {
