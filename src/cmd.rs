@@ -329,26 +329,30 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
         Mode::First => "first",
         Mode::Unique => "unique",
     };
-    if cfg.json {
-        writeln!(w, "[").map_err(stdout_error)?;
-    } else {
-        writeln!(
-            w,
-            "{:<40} {:>9} {:>12} {:>10} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>17}",
-            format!("file (mode {mode}, {} thread(s))", cfg.threads),
-            "puzzles",
-            "puzzles/s",
-            "us/puzzle",
-            "no_guess",
-            "guesses",
-            "median_ms",
-            "p90_ms",
-            "p99_ms",
-            "max_ms",
-            "solved"
-        )
-        .map_err(stdout_error)?;
-    }
+    // The header waits for the first measured file: a run that fails
+    // before measuring anything (an empty or binary file) prints nothing.
+    let header = |w: &mut dyn Write| -> anyhow::Result<()> {
+        if cfg.json {
+            writeln!(w, "[").map_err(stdout_error)
+        } else {
+            writeln!(
+                w,
+                "{:<40} {:>9} {:>12} {:>10} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>17}",
+                format!("file (mode {mode}, {} thread(s))", cfg.threads),
+                "puzzles",
+                "puzzles/s",
+                "us/puzzle",
+                "no_guess",
+                "guesses",
+                "median_ms",
+                "p90_ms",
+                "p99_ms",
+                "max_ms",
+                "solved"
+            )
+            .map_err(stdout_error)
+        }
+    };
     let mut all_solved = true;
     for (i, path) in cfg.files.iter().enumerate() {
         let data = input::read_all(path)?;
@@ -358,6 +362,9 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
             anyhow::bail!("{name}: no puzzles to measure ({} bad records)", set.bad);
         }
         let m = bench::measure(&set, cfg.mode, cfg.threads, cfg.min_time);
+        if i == 0 {
+            header(w)?;
+        }
         all_solved &= m.verified == m.puzzles && set.bad == 0;
         let n = m.puzzles.max(1) as f64;
         let us = 1e6 / m.rate().max(1e-12) * cfg.threads as f64;

@@ -286,6 +286,7 @@ impl Output {
 /// Opens the sink for a named output: a device or pipe in place, else a
 /// temporary file beside the final path.
 fn open_file(dest: &Path) -> anyhow::Result<Sink> {
+    let shown = dest;
     let mut dest = dest.to_path_buf();
     match std::fs::metadata(&dest) {
         Ok(meta) if meta.is_dir() => {
@@ -337,16 +338,14 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
+    // Named by the path the user gave, with the OS's reason: tempfile's
+    // error names the hidden temporary file, which means nothing to them.
     let tmp = builder
         .prefix(".sudoku-bulk-")
         .suffix(".tmp")
         .tempfile_in(dir)
-        .with_context(|| {
-            format!(
-                "{}: cannot create a temporary file",
-                crate::format::shown_path(&dir)
-            )
-        })?;
+        .map_err(|e| os_reason(e, dir))
+        .with_context(|| format!("{}: cannot create", crate::format::shown_path(&shown)))?;
     crate::cleanup::register_temp(tmp.path());
     if let Some(meta) = existing {
         keep_owner_and_mode(tmp.as_file(), &meta);
@@ -355,6 +354,36 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         tmp: BufWriter::with_capacity(1 << 16, tmp),
         dest,
     })
+}
+
+/// Why a temporary file could not be made in `dir`, without tempfile's
+/// wrapping (which names the hidden temporary file, meaningless to the
+/// user and not the path they gave): the OS's error for the directory
+/// itself (missing, no access), else the OS's error of `e`'s kind
+/// (`Permission denied`, `Read-only file system`, ...).
+fn os_reason(e: io::Error, dir: &Path) -> io::Error {
+    if let Err(d) = std::fs::metadata(dir) {
+        return d;
+    }
+    if e.get_ref().is_none() {
+        return e;
+    }
+    #[cfg(unix)]
+    {
+        use io::ErrorKind as K;
+        let code = match e.kind() {
+            K::NotFound => Some(libc::ENOENT),
+            K::PermissionDenied => Some(libc::EACCES),
+            K::NotADirectory => Some(libc::ENOTDIR),
+            K::ReadOnlyFilesystem => Some(libc::EROFS),
+            K::StorageFull => Some(libc::ENOSPC),
+            _ => None,
+        };
+        if let Some(code) = code {
+            return io::Error::from_raw_os_error(code);
+        }
+    }
+    io::Error::from(e.kind())
 }
 
 /// Gives the replacement file the mode (and, when allowed, the owner and

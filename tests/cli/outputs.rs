@@ -1,7 +1,7 @@
 //! What lands in `-o`: the name's extension picks the format (after a
 //! compression extension) or the run is refused before any output exists;
 //! `--on-error fail` leaves exactly the answers before the bad record on
-//! stdout.
+//! stdout; output errors name the path the user gave.
 
 use std::path::Path;
 
@@ -416,4 +416,31 @@ fn on_error_fail_writes_exactly_the_answers_before_the_bad_record() {
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         assert_eq!(names(dir.path()), ["p.txt"]);
     }
+}
+
+/// An output in a directory that does not exist names the path given and
+/// the reason, not the hidden temporary file.
+#[test]
+fn an_output_that_cannot_be_created_names_the_path_given() {
+    let (dir, path) = temp_file("p.txt", (sample_lines()[0].clone() + "\n").as_bytes());
+    let p = path.to_str().unwrap();
+    for (out, reason) in [
+        (
+            dir.path().join("nodir").join("x.txt"),
+            "No such file or directory",
+        ),
+        (path.join("x.txt"), "Not a directory"),
+    ] {
+        for cmd in [&["solve", p][..], &["count", p], &["generate", "-n", "1"]] {
+            let mut args = cmd.to_vec();
+            args.extend(["-o", out.to_str().unwrap()]);
+            let o = run(&args, b"");
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            let err = stderr(&o);
+            let want = format!("{}: cannot create: {reason}", out.display());
+            assert!(err.contains(&want), "{args:?}: {err}");
+            assert!(!err.contains(".sudoku-bulk-"), "{err}");
+        }
+    }
+    assert_eq!(names(dir.path()), ["p.txt"]);
 }
