@@ -168,7 +168,8 @@ struct GenerateArgs {
     stats: bool,
 
     /// Write to FILE (atomically) instead of standard output; compressed
-    /// when its name ends in .gz, .zst, .xz or .bz2.
+    /// when its name ends in .gz, .zst, .xz or .bz2. Names of other formats
+    /// (.parquet, .npy, ...; .csv without --with-solution) are refused.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 
@@ -316,7 +317,9 @@ struct CountArgs {
     /// Puzzle file. `-` or nothing reads standard input (streamed).
     input: Option<PathBuf>,
 
-    /// Write counts to FILE (atomically) instead of standard output.
+    /// Write counts to FILE (atomically) instead of standard output;
+    /// compressed and formatted by its name as for `solve -o` (counts of
+    /// text input are text: .txt).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 
@@ -337,7 +340,10 @@ struct SolveArgs {
     /// on success; a device or FIFO such as /dev/null is written directly, a
     /// symbolic link's target is replaced and the link kept) instead of
     /// standard output; compressed when FILE ends in .gz, .zst, .xz or .bz2.
-    /// Must not be the input.
+    /// The extension (inside those) picks the format: .txt, .csv/.tsv (CSV
+    /// input), .parquet, .arrow, .arrows, .npy (the same kind of input);
+    /// one this input cannot be written as is refused, any other name keeps
+    /// the input's format. Must not be the input.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 

@@ -13,7 +13,7 @@ use crate::detect::{self, Detected};
 use crate::format::{Layout, Shape, Symbols};
 use crate::generate;
 use crate::input::{self, Input};
-use crate::output::{Output, Reporter};
+use crate::output::{Named, Output, Reporter};
 use crate::pipeline::{self, Observer, Options, Task};
 
 /// Exit status when every record was answered.
@@ -168,13 +168,14 @@ fn finish<'a>(
     chunk_bytes: usize,
     chunks: impl pipeline::Chunks<'a>,
 ) -> anyhow::Result<ExitCode> {
-    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     if cfg.stats && found.layout.multiline() {
         anyhow::bail!("{name}: --stats needs a one-puzzle-per-line or CSV layout");
     }
     if cfg.keep_lines && found.layout.shape != Shape::Line {
         anyhow::bail!("{name}: --keep-lines needs the one-puzzle-per-line layout");
     }
+    text_output_fits(cfg, name, &found.layout)?;
+    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     let opts = Options {
         threads: cfg.threads,
         chunk_bytes,
@@ -240,16 +241,20 @@ fn finish<'a>(
                     format!("{name}: cannot read")
                 }
             } else {
-                match &cfg.output {
-                    Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
-                    None => "<stdout>: cannot write".to_string(),
-                }
+                write_what(cfg)
             };
             return Err(e).context(what);
         }
     };
     if let Some((line, err)) = &summary.failed {
-        // `out` is dropped unfinished: a temporary output file is deleted.
+        // A temporary output file is deleted; stdout keeps the answers
+        // before the bad record.
+        match out.abandon() {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                return Err(e).context(write_what(cfg))
+            }
+            _ => {}
+        }
         reporter.fail(*line, err);
         return Ok(ExitCode::from(EXIT_BAD_RECORDS));
     }
@@ -277,6 +282,48 @@ fn finish<'a>(
     }))
 }
 
+/// `OUT: cannot write`, the context of a write error.
+fn write_what(cfg: &BulkConfig) -> String {
+    match &cfg.output {
+        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
+        None => "<stdout>: cannot write".to_string(),
+    }
+}
+
+/// Refuses an `-o` name whose extension asks for a format a text run does
+/// not write. Answers keep the input's text layout, so `.txt` always fits,
+/// `.csv` and `.tsv` only delimited rows (`solve` of a CSV, TSV or tdoku
+/// input, its delimiter kept), and a columnar name never (no writer turns
+/// text into a table or an array). Runs before the output is created.
+fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Result<()> {
+    let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref()))
+    else {
+        return Ok(());
+    };
+    // `count` writes one count per line whatever the layout.
+    let rows = matches!(
+        (cfg.task, layout.shape),
+        (Task::Solve { .. }, Shape::Csv(_))
+    );
+    let fits = match named {
+        Named::Text => true,
+        Named::Csv | Named::Tsv => rows,
+        Named::Columnar(_) => false,
+    };
+    if fits {
+        return Ok(());
+    }
+    let (subject, allowed) = match cfg.task {
+        Task::Count { .. } => ("the counts of", "text (.txt), one count per line"),
+        _ if rows => (
+            "the answers of",
+            "delimited rows (.csv, .tsv, with the input's delimiter) or text (.txt)",
+        ),
+        _ => ("the answers of", "text (.txt) in the input's layout"),
+    };
+    Err(named.refuse(path, &format!("{subject} {name} (text input)"), allowed))
+}
+
 /// Runs `bench`: one table row (or JSON object) per file.
 /// A reader gone early (`bench … | head`) ends it quietly, as it ends
 /// `solve`.
@@ -300,26 +347,30 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
         Mode::First => "first",
         Mode::Unique => "unique",
     };
-    if cfg.json {
-        writeln!(w, "[").map_err(stdout_error)?;
-    } else {
-        writeln!(
-            w,
-            "{:<40} {:>9} {:>12} {:>10} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>17}",
-            format!("file (mode {mode}, {} thread(s))", cfg.threads),
-            "puzzles",
-            "puzzles/s",
-            "us/puzzle",
-            "no_guess",
-            "guesses",
-            "median_ms",
-            "p90_ms",
-            "p99_ms",
-            "max_ms",
-            "solved"
-        )
-        .map_err(stdout_error)?;
-    }
+    // The header waits for the first measured file: a run that fails
+    // before measuring anything (an empty or binary file) prints nothing.
+    let header = |w: &mut dyn Write| -> anyhow::Result<()> {
+        if cfg.json {
+            writeln!(w, "[").map_err(stdout_error)
+        } else {
+            writeln!(
+                w,
+                "{:<40} {:>9} {:>12} {:>10} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>17}",
+                format!("file (mode {mode}, {} thread(s))", cfg.threads),
+                "puzzles",
+                "puzzles/s",
+                "us/puzzle",
+                "no_guess",
+                "guesses",
+                "median_ms",
+                "p90_ms",
+                "p99_ms",
+                "max_ms",
+                "solved"
+            )
+            .map_err(stdout_error)
+        }
+    };
     let mut all_solved = true;
     for (i, path) in cfg.files.iter().enumerate() {
         let data = input::read_all(path)?;
@@ -329,6 +380,9 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
             anyhow::bail!("{name}: no puzzles to measure ({} bad records)", set.bad);
         }
         let m = bench::measure(&set, cfg.mode, cfg.threads, cfg.min_time);
+        if i == 0 {
+            header(w)?;
+        }
         all_solved &= m.verified == m.puzzles && set.bad == 0;
         let n = m.puzzles.max(1) as f64;
         let us = 1e6 / m.rate().max(1e-12) * cfg.threads as f64;
@@ -462,6 +516,17 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let note = generate::slow_minimal_note(side, "--clues ");
     if let Some(note) = note.filter(|_| cfg.spec.clues.is_none()) {
         eprintln!("sudoku-bulk: note: {note}");
+    }
+    if let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref())) {
+        let csv = cfg.with_solution && named == Named::Csv;
+        if named != Named::Text && !csv {
+            let allowed = if cfg.with_solution {
+                "CSV (.csv) or text (.txt)"
+            } else {
+                "text (.txt), one puzzle per line (CSV with --with-solution)"
+            };
+            return Err(named.refuse(path, "generated puzzles", allowed));
+        }
     }
     let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     let pool = rayon::ThreadPoolBuilder::new()

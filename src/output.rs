@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::columnar::Kind;
 use crate::format::RecordError;
 use crate::input::Codec;
 use crate::pipeline::{Observer, Tally, Task};
@@ -37,6 +38,69 @@ impl Compress {
             Compress::None => None,
             Compress::With(c) => Some(c),
         }
+    }
+}
+
+/// The format an output file's name asks for: its extension, read after a
+/// compression extension (`answers.txt.gz` names text, `a.parquet.zst`
+/// Parquet). Stdout, `-` and names whose extension names no format have
+/// none: those outputs keep the input's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// `.txt`, `.text`, `.sudoku`, `.sdk`: text, in whatever layout the run
+    /// writes.
+    Text,
+    /// `.csv`: delimited rows, comma- or semicolon-separated.
+    Csv,
+    /// `.tsv`: tab-separated rows.
+    Tsv,
+    /// `.parquet`/`.pq`, `.arrow`/`.feather`/`.ipc`, `.arrows`, `.npy`.
+    Columnar(Kind),
+}
+
+impl Named {
+    /// The format `path`'s name asks for, if any.
+    pub fn of(path: Option<&Path>) -> Option<Named> {
+        let path = path.filter(|p| p.as_os_str() != "-")?;
+        let inner;
+        let path = if Codec::from_extension(path).is_some() {
+            inner = PathBuf::from(path.file_stem()?);
+            &inner
+        } else {
+            path
+        };
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "txt" | "text" | "sudoku" | "sdk" => Named::Text,
+            "csv" => Named::Csv,
+            "tsv" => Named::Tsv,
+            "parquet" | "pq" => Named::Columnar(Kind::Parquet),
+            "arrow" | "feather" | "ipc" => Named::Columnar(Kind::ArrowFile),
+            "arrows" => Named::Columnar(Kind::ArrowStream),
+            "npy" => Named::Columnar(Kind::Npy),
+            _ => return None,
+        })
+    }
+
+    /// The format's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Named::Text => "text",
+            Named::Csv => "CSV",
+            Named::Tsv => "TSV",
+            Named::Columnar(kind) => kind.name(),
+        }
+    }
+
+    /// The refusal of an output named `path` (as this format) for a run
+    /// whose `subject` (`the answers of in.txt`) can only be written as
+    /// `allowed`: a usage error, raised before the output is created.
+    pub fn refuse(self, path: &Path, subject: &str, allowed: &str) -> anyhow::Error {
+        anyhow::anyhow!(
+            "{}: the name asks for {} output, but {subject} can only be written as {allowed}",
+            crate::format::shown_path(&path),
+            self.name()
+        )
     }
 }
 
@@ -198,9 +262,31 @@ impl Output {
     }
 }
 
+impl Output {
+    /// Ends a run that stopped early (`--on-error fail`): a temporary file
+    /// is deleted, so nothing is left behind; stdout or a device or pipe,
+    /// which already hold the answers written so far, get the end of the
+    /// compressed stream (a zstd frame is unreadable without it) and a
+    /// flush.
+    pub fn abandon(self) -> io::Result<()> {
+        let in_place = match &self.enc {
+            Encoder::Plain(s) => !matches!(s, Sink::Temp { .. }),
+            Encoder::Gzip(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
+            Encoder::Zstd(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
+            Encoder::Xz(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
+            Encoder::Bzip2(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
+        };
+        if !in_place {
+            return Ok(());
+        }
+        self.enc.finish()?.flush()
+    }
+}
+
 /// Opens the sink for a named output: a device or pipe in place, else a
 /// temporary file beside the final path.
 fn open_file(dest: &Path) -> anyhow::Result<Sink> {
+    let shown = dest;
     let mut dest = dest.to_path_buf();
     match std::fs::metadata(&dest) {
         Ok(meta) if meta.is_dir() => {
@@ -252,16 +338,14 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
+    // Named by the path the user gave, with the OS's reason: tempfile's
+    // error names the hidden temporary file, which means nothing to them.
     let tmp = builder
         .prefix(".sudoku-bulk-")
         .suffix(".tmp")
         .tempfile_in(dir)
-        .with_context(|| {
-            format!(
-                "{}: cannot create a temporary file",
-                crate::format::shown_path(&dir)
-            )
-        })?;
+        .map_err(|e| os_reason(e, dir))
+        .with_context(|| format!("{}: cannot create", crate::format::shown_path(&shown)))?;
     crate::cleanup::register_temp(tmp.path());
     if let Some(meta) = existing {
         keep_owner_and_mode(tmp.as_file(), &meta);
@@ -270,6 +354,36 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         tmp: BufWriter::with_capacity(1 << 16, tmp),
         dest,
     })
+}
+
+/// Why a temporary file could not be made in `dir`, without tempfile's
+/// wrapping (which names the hidden temporary file, meaningless to the
+/// user and not the path they gave): the OS's error for the directory
+/// itself (missing, no access), else the OS's error of `e`'s kind
+/// (`Permission denied`, `Read-only file system`, ...).
+fn os_reason(e: io::Error, dir: &Path) -> io::Error {
+    if let Err(d) = std::fs::metadata(dir) {
+        return d;
+    }
+    if e.get_ref().is_none() {
+        return e;
+    }
+    #[cfg(unix)]
+    {
+        use io::ErrorKind as K;
+        let code = match e.kind() {
+            K::NotFound => Some(libc::ENOENT),
+            K::PermissionDenied => Some(libc::EACCES),
+            K::NotADirectory => Some(libc::ENOTDIR),
+            K::ReadOnlyFilesystem => Some(libc::EROFS),
+            K::StorageFull => Some(libc::ENOSPC),
+            _ => None,
+        };
+        if let Some(code) = code {
+            return io::Error::from_raw_os_error(code);
+        }
+    }
+    io::Error::from(e.kind())
 }
 
 /// Gives the replacement file the mode (and, when allowed, the owner and

@@ -112,6 +112,9 @@ struct ChunkResult {
     tally: Tally,
     /// The chunk held an `end` line: nothing after it counts.
     ended: bool,
+    /// With `OnError::Fail`, the length of `out` before the bad record
+    /// that stopped the chunk: the writer writes only what comes before.
+    before_bad: usize,
 }
 
 /// Solves every record of one chunk. Pure CPU work: runs on a worker.
@@ -138,9 +141,11 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
             match classify_line(text) {
                 Line::Text(raw) => {
                     res.tally.records += 1;
+                    let before = res.out.len();
                     let good =
                         one_record(task, opts, layout, k as u64 + 1, raw, &mut bufs, &mut res);
                     if fail && !good {
+                        res.before_bad = before;
                         break;
                     }
                 }
@@ -164,11 +169,13 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
             Item::Record { line, raw } => (line, raw),
         };
         res.tally.records += 1;
+        let before = res.out.len();
         if sep {
             res.out.push(b'\n');
         }
         let good = one_record(task, opts, layout, line, raw, &mut bufs, &mut res);
         if fail && !good {
+            res.before_bad = before;
             break;
         }
     }
@@ -323,23 +330,31 @@ impl<W: Write, O: Observer> Writer<'_, W, O> {
     }
 
     fn write(&mut self, res: ChunkResult) -> io::Result<()> {
+        let mut out = &res.out[..];
+        let mut failed = None;
         if self.on_error == OnError::Fail {
             if let Some((line, err)) = res.errors.into_iter().next() {
-                self.summary.failed = Some((self.lines_before + line, err));
-                self.stopped = true;
-                return Ok(());
+                // The answers of the chunk's records before the bad one are
+                // written, so what reaches a stream is every answer before
+                // the bad record, whatever the chunking (`-j`, stdin).
+                out = &out[..res.before_bad];
+                failed = Some((self.lines_before + line, err));
             }
         } else {
             for (line, err) in &res.errors {
                 self.obs.bad_record(self.lines_before + line, err);
             }
         }
-        let mut out = &res.out[..];
         if self.drop_lead && !out.is_empty() {
             out = &out[1..];
             self.drop_lead = false;
         }
         self.out.write_all(out)?;
+        if failed.is_some() {
+            self.summary.failed = failed;
+            self.stopped = true;
+            return Ok(());
+        }
         self.summary.tally.add(&res.tally);
         self.lines_before += res.lines;
         self.bytes_done += res.bytes;
@@ -967,6 +982,87 @@ mod tests {
             let lines: Vec<&str> = text.lines().collect();
             assert_eq!(lines.len(), 3);
             assert!(lines[1].starts_with("error: ") && lines[2].starts_with("error: "));
+        }
+    }
+
+    /// `--on-error fail` writes exactly what a marking run writes for the
+    /// records before the bad one, whatever the chunks (sizes, a slice or
+    /// a reader) and threads, for one-line, grid and `--keep-lines` runs.
+    #[test]
+    fn fail_writes_exactly_the_answers_before_the_bad_record() {
+        let nine = crate::solver::Boxes::NINE;
+        let mut clash = P1.to_string();
+        clash.replace_range(1..2, "4");
+        let as_grid = |p: &str| -> String {
+            p.as_bytes()
+                .chunks(9)
+                .map(|r| format!("{}\n", std::str::from_utf8(r).unwrap()))
+                .collect()
+        };
+        let line = Layout::new(Shape::Line, nine, Symbols::Digits);
+        let grid = Layout::new(Shape::Grid, nine, Symbols::Digits);
+        let lines_before: String = (0..7).map(|k| format!("# {k}\n{P1}\n")).collect();
+        let grids_before: String = (0..7).map(|_| as_grid(P1) + "\n").collect();
+        let cases = [
+            (
+                &line,
+                false,
+                lines_before.clone(),
+                format!("{clash}\n{P1}\n{P1}\n"),
+            ),
+            (
+                &line,
+                true,
+                lines_before,
+                format!("{clash}\n# after\n{P1}\n"),
+            ),
+            (
+                &grid,
+                false,
+                grids_before,
+                format!("{}\n{}", as_grid(&clash), as_grid(P1)),
+            ),
+        ];
+        for (layout, keep_lines, before, rest) in cases {
+            let go = |input: &str, on_error, threads, size, stream: bool| {
+                let opts = Options {
+                    threads,
+                    chunk_bytes: size,
+                    on_error,
+                    line_offset: 0,
+                    stats: false,
+                    overwrite: false,
+                    keep_lines,
+                };
+                let mut out = Vec::new();
+                let task = Task::Solve { unique: false };
+                let mut log = Log(Vec::new());
+                let bytes = input.as_bytes();
+                let s = if stream {
+                    let chunks = reader_chunks(bytes, layout, size);
+                    run(task, &opts, layout, chunks, &mut out, &mut log)
+                } else {
+                    let chunks = slice_chunks(bytes, layout, size);
+                    run(task, &opts, layout, chunks, &mut out, &mut log)
+                };
+                (s.unwrap(), String::from_utf8(out).unwrap())
+            };
+            let (_, want) = go(&before, OnError::Mark, 1, 1 << 20, false);
+            assert_eq!(want.matches(&P1[..9]).count(), 0, "answers, not puzzles");
+            let input = before.clone() + &rest;
+            let bad_line = before.lines().count() as u64 + 1;
+            for threads in [1, 2] {
+                for size in [1, 90, 100, 250, 1 << 20] {
+                    for stream in [false, true] {
+                        let (s, got) = go(&input, OnError::Fail, threads, size, stream);
+                        let at = (keep_lines, threads, size, stream);
+                        assert_eq!(got, want, "{at:?}");
+                        let (line, err) = s.failed.expect("stopped");
+                        assert_eq!(line, bad_line, "{at:?}");
+                        assert!(err.to_string().contains("duplicate given 4"), "{err}");
+                    }
+                }
+            }
         }
     }
 

@@ -26,7 +26,7 @@ use crate::check::Report;
 use crate::detect::{Forced, ShapeName};
 use crate::format::{Layout, RecordError, Symbols};
 use crate::input::Input;
-use crate::output::{Output, Reporter};
+use crate::output::{Named, Output, Reporter};
 use crate::pipeline::{OnError, Tally, Task};
 use crate::record::{Outcome, Verdict};
 
@@ -103,18 +103,28 @@ pub enum Target {
     Text,
 }
 
-/// The output format: the one `-o`'s extension names, else the input's.
-pub fn target(input: Kind, output: Option<&Path>) -> Target {
-    let ext = output
-        .and_then(Path::extension)
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("parquet" | "pq") => Target::Columnar(Kind::Parquet),
-        Some("arrow" | "feather" | "ipc") => Target::Columnar(Kind::ArrowFile),
-        Some("arrows") => Target::Columnar(Kind::ArrowStream),
-        Some("npy") => Target::Columnar(Kind::Npy),
-        Some("txt" | "text" | "sudoku" | "sdk") => Target::Text,
-        _ => Target::Columnar(input),
+/// The output format of a run over a `kind` input named `name`: the one
+/// `-o`'s extension names (see [`Named`]), else the input's. A name asking
+/// for a format this input cannot be written in (a table as `.npy` or CSV,
+/// an array as a table or CSV) is refused here, before any output exists.
+pub fn target(kind: Kind, name: &str, output: Option<&Path>) -> anyhow::Result<Target> {
+    let (Some(path), Some(named)) = (output, Named::of(output)) else {
+        return Ok(Target::Columnar(kind));
+    };
+    match (kind, named) {
+        (_, Named::Text) => Ok(Target::Text),
+        (Kind::Npy, Named::Columnar(Kind::Npy)) => Ok(Target::Columnar(Kind::Npy)),
+        (Kind::Npy, _) => Err(named.refuse(
+            path,
+            &format!("the answers of {name} (a NumPy .npy array)"),
+            "NumPy (.npy) or answer lines (.txt)",
+        )),
+        (_, Named::Columnar(to)) if to != Kind::Npy => Ok(Target::Columnar(to)),
+        _ => Err(named.refuse(
+            path,
+            &format!("the answers of {name} (a {} table)", kind.row_name()),
+            "Parquet (.parquet), Arrow IPC (.arrow, .arrows) or answer lines (.txt)",
+        )),
     }
 }
 
@@ -226,11 +236,23 @@ fn run_hook(cfg: &BulkConfig, name: &str, kind: Kind, data: Data<'_>) -> anyhow:
         progress: cfg.progress,
         reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
     };
+    let target = target(kind, name, job.output)?;
     let mut out = Output::create(job.output, cfg.compress)?;
-    let result = run(&job, kind, data, &mut out);
+    let result = run(&job, kind, data, target, &mut out);
     let tally = match result {
         Ok(Run::Done(tally)) => tally,
-        Ok(Run::Failed) => return Ok(ExitCode::from(crate::cmd::EXIT_BAD_RECORDS)),
+        Ok(Run::Failed) => {
+            // A temporary output file is deleted; stdout keeps what was
+            // written, its compressed stream ended.
+            return match out.abandon() {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(anyhow::Error::new(e)
+                    .context(match job.output {
+                        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
+                        None => "<stdout>: cannot write".to_string(),
+                    })),
+                _ => Ok(ExitCode::from(crate::cmd::EXIT_BAD_RECORDS)),
+            };
+        }
         Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         Err(e) => return Err(e),
     };
@@ -280,8 +302,13 @@ pub enum Run {
     Failed,
 }
 
-fn run(job: &Job<'_>, kind: Kind, data: Data<'_>, out: &mut Output) -> anyhow::Result<Run> {
-    let target = target(kind, job.output);
+fn run(
+    job: &Job<'_>,
+    kind: Kind,
+    data: Data<'_>,
+    target: Target,
+    out: &mut Output,
+) -> anyhow::Result<Run> {
     match kind {
         Kind::Npy => {
             let bytes = match &data {
@@ -615,13 +642,35 @@ mod tests {
         assert_eq!(sniff(b"\x93NUMPY\x01\x00"), Some(Kind::Npy));
         assert_eq!(sniff(b"4.....8.5.3"), None);
         assert_eq!(sniff(b"PAR"), None);
-        let t = |p: &str| target(Kind::Parquet, Some(Path::new(p)));
+        let t = |p: &str| target(Kind::Parquet, "in", Some(Path::new(p))).unwrap();
         assert_eq!(t("a.PARQUET"), Target::Columnar(Kind::Parquet));
         assert_eq!(t("a.feather"), Target::Columnar(Kind::ArrowFile));
         assert_eq!(t("a.arrows"), Target::Columnar(Kind::ArrowStream));
-        assert_eq!(t("a.npy"), Target::Columnar(Kind::Npy));
         assert_eq!(t("answers.txt"), Target::Text);
         assert_eq!(t("out"), Target::Columnar(Kind::Parquet));
-        assert_eq!(target(Kind::Npy, None), Target::Columnar(Kind::Npy));
+        assert_eq!(t("-"), Target::Columnar(Kind::Parquet));
+        // A compression extension wraps the format the name gives inside it.
+        assert_eq!(t("answers.txt.gz"), Target::Text);
+        assert_eq!(t("a.arrow.zst"), Target::Columnar(Kind::ArrowFile));
+        assert_eq!(t("answers.gz"), Target::Columnar(Kind::Parquet));
+        assert_eq!(
+            target(Kind::Npy, "in", None).unwrap(),
+            Target::Columnar(Kind::Npy)
+        );
+        let npy = |p: &str| target(Kind::Npy, "in.npy", Some(Path::new(p)));
+        assert_eq!(npy("a.npy.xz").unwrap(), Target::Columnar(Kind::Npy));
+        assert_eq!(npy("a.TXT").unwrap(), Target::Text);
+        for refused in ["a.parquet", "a.arrows", "a.csv", "a.tsv.bz2"] {
+            let e = npy(refused).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("{refused}: the name asks for")),
+                "{e}"
+            );
+            assert!(e.contains("(.npy) or answer lines (.txt)"), "{e}");
+        }
+        for refused in ["a.npy", "a.csv", "a.tsv.gz"] {
+            let e = target(Kind::ArrowStream, "in", Some(Path::new(refused))).unwrap_err();
+            assert!(e.to_string().contains("Arrow IPC (.arrow, .arrows)"), "{e}");
+        }
     }
 }

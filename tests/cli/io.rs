@@ -45,7 +45,9 @@ fn bzip2(data: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
-fn decompress(data: &[u8]) -> Vec<u8> {
+/// The plain bytes of gzip, zstd, xz or bzip2 `data`, told by its magic
+/// bytes (also for `outputs.rs`).
+pub fn decompress(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     match data {
         [0x1f, 0x8b, ..] => flate2::read::MultiGzDecoder::new(data)

@@ -6,6 +6,7 @@ mod formats;
 mod grids;
 mod io;
 mod labels;
+mod outputs;
 mod reliability;
 mod solve;
 mod tools;

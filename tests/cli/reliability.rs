@@ -383,15 +383,20 @@ fn bench_on_a_full_disk_names_standard_output() {
 
 #[test]
 fn bench_on_an_empty_file_and_generate_with_impossible_clues_are_errors() {
-    let (_dir, path) = temp_file("empty.txt", b"");
-    let o = run(&["bench", path.to_str().unwrap(), "--seconds", "0"], b"");
-    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
-    assert!(
-        stderr(&o).contains("no puzzles to measure"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!stdout(&o).contains("e18"));
+    let (dir, path) = temp_file("empty.txt", b"");
+    let binary = dir.path().join("bin.dat");
+    std::fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0\n").unwrap();
+    for (file, want) in [(&path, "no puzzles to measure"), (&binary, "binary data")] {
+        for json in [&[][..], &["--json"]] {
+            let mut args = vec!["bench", file.to_str().unwrap(), "--seconds", "0"];
+            args.extend(json);
+            let o = run(&args, b"");
+            assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+            assert!(stderr(&o).contains(want), "{}", stderr(&o));
+            // Nothing measured, nothing on stdout (not even the header).
+            assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+        }
+    }
     for (size, clues) in [
         ("9", "5"),
         ("9", "0"),
