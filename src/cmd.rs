@@ -291,35 +291,46 @@ fn write_what(cfg: &BulkConfig) -> String {
 }
 
 /// Refuses an `-o` name whose extension asks for a format a text run does
-/// not write. Answers keep the input's text layout, so `.txt` always fits,
-/// `.csv` and `.tsv` only delimited rows (`solve` of a CSV, TSV or tdoku
-/// input, its delimiter kept), and a columnar name never (no writer turns
-/// text into a table or an array). Runs before the output is created.
+/// not write. Answers keep the input's text layout, so `.txt` always fits;
+/// `.csv` and `.tsv` fit delimited rows (`solve` of a CSV, TSV or tdoku
+/// input, its delimiter kept) and one answer or count per line (a
+/// one-column file), not grids of several lines; a columnar name never
+/// fits (no writer turns text into a table or an array). Runs before the
+/// output is created.
 fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Result<()> {
     let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref()))
     else {
         return Ok(());
     };
+    let count = matches!(cfg.task, Task::Count { .. });
+    let rows = !count && matches!(layout.shape, Shape::Csv(_));
     // `count` writes one count per line whatever the layout.
-    let rows = matches!(
-        (cfg.task, layout.shape),
-        (Task::Solve { .. }, Shape::Csv(_))
-    );
+    let one_per_line = count || !layout.multiline();
     let fits = match named {
         Named::Text => true,
-        Named::Csv | Named::Tsv => rows,
+        Named::Csv | Named::Tsv => one_per_line,
         Named::Columnar(_) => false,
     };
     if fits {
         return Ok(());
     }
-    let (subject, allowed) = match cfg.task {
-        Task::Count { .. } => ("the counts of", "text (.txt), one count per line"),
-        _ if rows => (
+    let (subject, allowed) = if count {
+        (
+            "the counts of",
+            "text (.txt, .csv, .tsv), one count per line",
+        )
+    } else if rows {
+        (
             "the answers of",
             "delimited rows (.csv, .tsv, with the input's delimiter) or text (.txt)",
-        ),
-        _ => ("the answers of", "text (.txt) in the input's layout"),
+        )
+    } else if one_per_line {
+        (
+            "the answers of",
+            "text (.txt, .csv, .tsv), one answer per line in the input's layout",
+        )
+    } else {
+        ("the answers of", "text (.txt) in the input's layout")
     };
     Err(named.refuse(path, &format!("{subject} {name} (text input)"), allowed))
 }

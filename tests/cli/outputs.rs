@@ -56,8 +56,8 @@ fn assert_refused(args: &[&str], dir: &Path, out: &str, allowed: &str, input: &P
 
 /// Text input: answers are text in the input's layout. A columnar name is
 /// refused (no writer turns text into a table or an array); `.csv`/`.tsv`
-/// only fit delimited rows; names without a format extension keep today's
-/// behaviour.
+/// fit delimited rows and one answer or count per line, not grids; names
+/// without a format extension keep today's behaviour.
 #[test]
 fn text_input_is_written_as_text_or_refused() {
     let lines = sample_lines();
@@ -68,7 +68,7 @@ fn text_input_is_written_as_text_or_refused() {
     let plain = run(&["solve", p], b"").stdout;
     assert_answers_9x9(&puzzles, std::str::from_utf8(&plain).unwrap());
     let solve = ["solve", p, "-o", "OUT"];
-    let text_only = "text (.txt) in the input's layout";
+    let per_line = "text (.txt, .csv, .tsv), one answer per line in the input's layout";
     for out in [
         "a.parquet",
         "a.PQ",
@@ -77,10 +77,20 @@ fn text_input_is_written_as_text_or_refused() {
         "a.arrows.gz",
         "a.npy",
         "a.npy.zst",
-        "a.csv",
-        "a.tsv.xz",
     ] {
-        assert_refused(&solve, dir.path(), out, text_only, &path);
+        assert_refused(&solve, dir.path(), out, per_line, &path);
+    }
+    // Grids of several lines are no CSV rows.
+    let grid: String = puzzles[0]
+        .as_bytes()
+        .chunks(9)
+        .map(|r| String::from_utf8(r.to_vec()).unwrap() + "\n")
+        .collect();
+    let (gdir, gpath) = temp_file("g.txt", grid.as_bytes());
+    let gsolve = ["solve", gpath.to_str().unwrap(), "-o", "OUT"];
+    let text_only = "text (.txt) in the input's layout";
+    for out in ["a.csv", "a.tsv.xz"] {
+        assert_refused(&gsolve, gdir.path(), out, text_only, &gpath);
     }
     // Standard input is refused alike, after its head was read.
     let pq = dir.path().join("s.parquet");
@@ -89,16 +99,16 @@ fn text_input_is_written_as_text_or_refused() {
     assert!(stderr(&o).contains("the answers of <stdin> (text input)"));
     assert!(!pq.exists());
     let count = ["count", p, "-o", "OUT"];
-    for out in ["c.csv", "c.parquet"] {
-        assert_refused(&count, dir.path(), out, "one count per line", &path);
-    }
-    for out in ["a.txt", "a.TXT.gz", "a.sudoku", "a.out", "answers", "a.gz"] {
+    assert_refused(&count, dir.path(), "c.parquet", "one count per line", &path);
+    for out in [
+        "a.txt", "a.TXT.gz", "a.sudoku", "a.out", "answers", "a.gz", "a.csv", "a.tsv.xz",
+    ] {
         let target = dir.path().join(out);
         let o = run(&["solve", p, "-o", target.to_str().unwrap()], b"");
         assert_eq!(o.status.code(), Some(0), "{out}: {}", stderr(&o));
         let written = std::fs::read(&target).unwrap();
         let lower = out.to_ascii_lowercase();
-        let text = if lower.ends_with(".gz") {
+        let text = if lower.ends_with(".gz") || lower.ends_with(".xz") {
             decompress(&written)
         } else {
             written
@@ -147,7 +157,7 @@ fn text_input_is_written_as_text_or_refused() {
     assert_refused(
         &["count", c, "-o", "OUT"],
         cdir.path(),
-        "c.csv",
+        "c.npy",
         "one count per line",
         &cpath,
     );
