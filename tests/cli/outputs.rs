@@ -202,24 +202,6 @@ fn generate_refuses_names_of_formats_it_does_not_write() {
     }
 }
 
-/// A `.npy` header and `rows` of `u8` cells.
-fn npy_u8(rows: &[Vec<u8>]) -> Vec<u8> {
-    let dict = format!(
-        "{{'descr': '|u1', 'fortran_order': False, 'shape': ({}, 81), }}",
-        rows.len()
-    );
-    let total = (10 + dict.len() + 1).div_ceil(64) * 64;
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&((total - 10) as u16).to_le_bytes());
-    out.extend_from_slice(dict.as_bytes());
-    out.resize(total - 1, b' ');
-    out.push(b'\n');
-    for r in rows {
-        out.extend_from_slice(r);
-    }
-    out
-}
-
 /// `.npy` input: `.npy` or text lines, each possibly compressed; every
 /// other format name refused.
 #[test]
@@ -230,7 +212,10 @@ fn npy_input_is_written_as_npy_or_text_or_refused() {
         .iter()
         .map(|p| cells(p, ".0", "123456789"))
         .collect();
-    let (dir, path) = temp_file("p.npy", &npy_u8(&rows));
+    let (dir, path) = temp_file(
+        "p.npy",
+        &npy("|u1", &format!("({}, 81)", rows.len()), &rows),
+    );
     let p = path.to_str().unwrap();
     let allowed = "NumPy (.npy) or answer lines (.txt)";
     for out in [
@@ -261,7 +246,7 @@ fn npy_input_is_written_as_npy_or_text_or_refused() {
     let o = run(&["solve", p, "-o", arr.to_str().unwrap()], b"");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let bytes = decompress(&std::fs::read(&arr).unwrap());
-    let head = npy_u8(&[]).len();
+    let head = npy_header("|u1", &format!("({}, 81)", rows.len()), false).len();
     assert!(bytes.starts_with(b"\x93NUMPY"));
     assert_eq!(bytes.len(), head + 81 * rows.len());
     for (r, a) in rows.iter().zip(bytes[head..].chunks(81)) {

@@ -235,3 +235,31 @@ pub fn encode(cells: &[u8], alphabet: &str, blank: char) -> String {
 }
 
 pub const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// A `.npy` header of `descr` and `shape` (NumPy's format 1.0, data
+/// aligned to 64 bytes).
+pub fn npy_header(descr: &str, shape: &str, fortran: bool) -> Vec<u8> {
+    let dict = format!(
+        "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+        if fortran { "True" } else { "False" }
+    );
+    let total = (10 + dict.len() + 1).div_ceil(64) * 64;
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&((total - 10) as u16).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out.resize(total - 1, b' ');
+    out.push(b'\n');
+    out
+}
+
+/// A `.npy` of `rows` (cells as numbers) in `descr` (`|u1`, `<i8`, ...).
+pub fn npy(descr: &str, shape: &str, rows: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = npy_header(descr, shape, false);
+    let size: usize = descr[2..].parse().unwrap();
+    for row in rows {
+        for &v in row {
+            out.extend_from_slice(&(v as u64).to_le_bytes()[..size]);
+        }
+    }
+    out
+}
