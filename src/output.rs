@@ -177,6 +177,17 @@ impl Encoder {
         })
     }
 
+    /// Where the (compressed) bytes go.
+    fn sink(&self) -> &Sink {
+        match self {
+            Encoder::Plain(s) => s,
+            Encoder::Gzip(e) => e.get_ref(),
+            Encoder::Zstd(e) => e.get_ref(),
+            Encoder::Xz(e) => e.get_ref(),
+            Encoder::Bzip2(e) => e.get_ref(),
+        }
+    }
+
     fn finish(self) -> io::Result<Sink> {
         match self {
             Encoder::Plain(s) => Ok(s),
@@ -269,14 +280,7 @@ impl Output {
     /// compressed stream (a zstd frame is unreadable without it) and a
     /// flush.
     pub fn abandon(self) -> io::Result<()> {
-        let in_place = match &self.enc {
-            Encoder::Plain(s) => !matches!(s, Sink::Temp { .. }),
-            Encoder::Gzip(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
-            Encoder::Zstd(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
-            Encoder::Xz(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
-            Encoder::Bzip2(e) => !matches!(e.get_ref(), Sink::Temp { .. }),
-        };
-        if !in_place {
+        if matches!(self.enc.sink(), Sink::Temp { .. }) {
             return Ok(());
         }
         self.enc.finish()?.flush()
