@@ -241,20 +241,14 @@ fn finish<'a>(
                     format!("{name}: cannot read")
                 }
             } else {
-                write_what(cfg)
+                write_what(cfg.output.as_deref())
             };
             return Err(e).context(what);
         }
     };
     if let Some((line, err)) = &summary.failed {
-        // A temporary output file is deleted; stdout keeps the answers
-        // before the bad record.
-        match out.abandon() {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                return Err(e).context(write_what(cfg))
-            }
-            _ => {}
-        }
+        // Stdout keeps the answers before the bad record.
+        abandon(out, cfg.output.as_deref())?;
         reporter.fail(*line, err);
         return Ok(ExitCode::from(EXIT_BAD_RECORDS));
     }
@@ -282,11 +276,22 @@ fn finish<'a>(
     }))
 }
 
-/// `OUT: cannot write`, the context of a write error.
-fn write_what(cfg: &BulkConfig) -> String {
-    match &cfg.output {
+/// `OUT: cannot write` (`<stdout>` without `-o`), the context of a write
+/// error.
+pub fn write_what(output: Option<&std::path::Path>) -> String {
+    match output {
         Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
         None => "<stdout>: cannot write".to_string(),
+    }
+}
+
+/// Ends the output of a run that a bad record stopped (see
+/// [`Output::abandon`]): a temporary file is deleted, stdout keeps what was
+/// written. A reader gone early is no error.
+pub fn abandon(out: Output, output: Option<&std::path::Path>) -> anyhow::Result<()> {
+    match out.abandon() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context(write_what(output)),
+        _ => Ok(()),
     }
 }
 
@@ -599,10 +604,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     })();
     match run {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        r => r.with_context(|| match &cfg.output {
-            Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
-            None => "<stdout>: cannot write".to_string(),
-        })?,
+        r => r.with_context(|| write_what(cfg.output.as_deref()))?,
     }
     match out.finish() {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),

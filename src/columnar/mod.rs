@@ -242,16 +242,8 @@ fn run_hook(cfg: &BulkConfig, name: &str, kind: Kind, data: Data<'_>) -> anyhow:
     let tally = match result {
         Ok(Run::Done(tally)) => tally,
         Ok(Run::Failed) => {
-            // A temporary output file is deleted; stdout keeps what was
-            // written, its compressed stream ended.
-            return match out.abandon() {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(anyhow::Error::new(e)
-                    .context(match job.output {
-                        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
-                        None => "<stdout>: cannot write".to_string(),
-                    })),
-                _ => Ok(ExitCode::from(crate::cmd::EXIT_BAD_RECORDS)),
-            };
+            crate::cmd::abandon(out, job.output)?;
+            return Ok(ExitCode::from(crate::cmd::EXIT_BAD_RECORDS));
         }
         Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         Err(e) => return Err(e),
