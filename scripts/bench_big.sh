@@ -27,7 +27,7 @@
 #
 # Environment:
 #   SEED=1          seed of every set
-#   PUZZLES=        puzzles per random set (defaults: 50 for 16/25, 20 for 36,
+#   PUZZLES=        puzzles per random set (defaults: 200 for 16/25, 20 for 36,
 #                   10 for 49/64); PUZZLES_16 .. PUZZLES_64 per size
 #   UNIQUE_16=30 UNIQUE_25=15  puzzles in the unique sets (25x25 generation
 #                   takes 5-30 s a puzzle on one core; cached)
