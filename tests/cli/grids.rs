@@ -474,6 +474,11 @@ fn box_flags_that_do_not_fit_are_usage_errors() {
         (&["solve", "--box", "1x9"], "1x9"),
         (&["solve", "--box", "8x9"], "8x9"),
         (&["solve", "--box", "3"], "3"),
+        // Factors whose product wraps to 0 in 64 bits.
+        (
+            &["solve", "--box", "4294967296x4294967296"],
+            "4294967296x4294967296",
+        ),
         (&["count", "--size", "11"], "11"),
         (&["generate", "-n", "1", "--size", "7"], "7"),
         (
