@@ -338,6 +338,36 @@ fn count_matches_a_naive_counter_on_small_rectangular_grids() {
     }
 }
 
+#[test]
+fn letters_only_files_take_0_blanks_on_every_side() {
+    // `0` is no letter: a blank in letters-only judge files, 16x16 (whose
+    // hex forms also use `0`) included, one puzzle a line or in rows.
+    for (rows, cols) in [(2, 5), (3, 4), (4, 4), (4, 5), (5, 5)] {
+        let side = rows * cols;
+        let abc = &LETTERS[..side];
+        let puzzles: Vec<Vec<u8>> = (0..3)
+            .map(|i| blank_out(&full_grid_boxes(rows, cols, 40 + i), 50, 60 + i))
+            .collect();
+        let text: String = puzzles.iter().map(|p| encode(p, abc, '0') + "\n").collect();
+        solve_lines(rows, cols, &puzzles, &text, &[], |a: &str| {
+            cells(a, "", abc)
+        });
+        let grids: Vec<String> = puzzles
+            .iter()
+            .map(|p| {
+                let line = encode(p, abc, '0');
+                let rows: Vec<&str> = (0..side).map(|r| &line[r * side..][..side]).collect();
+                rows.join("\n") + "\n"
+            })
+            .collect();
+        let answers = solve_multiline(&grids.join("\n"), side);
+        assert_eq!(answers.len(), puzzles.len());
+        for (p, a) in puzzles.iter().zip(&answers) {
+            assert_valid_boxes(rows, cols, p, &cells(&a.replace('\n', ""), "", abc));
+        }
+    }
+}
+
 /// Solves a file of multi-line grids (`side` rows each) without flags;
 /// asserts the answer keeps the file's layout (its empty lines in the same
 /// places) and returns the answer's records, `side` non-empty lines each.
