@@ -913,6 +913,13 @@ fn plain(layout: Layout) -> Detected {
     }
 }
 
+/// True when `data` is blank and comment lines only (no record, no `end`):
+/// the head of a stream that has not shown its layout yet.
+pub fn only_comments(data: &[u8]) -> bool {
+    data.split(|&b| b == b'\n')
+        .all(|l| matches!(classify_line(l), Line::Skip))
+}
+
 /// The first `max` content lines (no blanks or comments), stopping at `end`.
 fn head_lines(data: &[u8], max: usize) -> Vec<HeadLine<'_>> {
     let mut out = Vec::new();
