@@ -135,6 +135,22 @@ fn bulk_stream(
             _ => body,
         };
         match detect::detect_head(lines, &cfg.forced, ended) {
+            // Blank and comment lines alone say nothing of the layout: a
+            // writer that sends its header comment first (`(echo '#
+            // 12x12'; cat puzzles.txt) | sudoku-bulk solve`) would get the
+            // default 9x9 layout and every puzzle a bad record. They get
+            // no output, so no reader waits for one: read on until a
+            // record comes. Under `--keep-lines` they are echoed, and a
+            // co-process may wait for that echo: wait a while, as for a
+            // count line below.
+            Ok(_)
+                if !ended
+                    && head.len() < STDIN_HEAD
+                    && detect::only_comments(lines)
+                    && (!cfg.keep_lines || stream.pause.ready_within(2000)) =>
+            {
+                ended = read_line_more(&mut stream, &mut head, name)?;
+            }
             Ok(found) => break found,
             // The head stopped where the writer paused, which may be
             // before anything that tells the layout (`(echo 5000; cat

@@ -913,6 +913,13 @@ fn plain(layout: Layout) -> Detected {
     }
 }
 
+/// True when `data` is blank and comment lines only (no record, no `end`):
+/// the head of a stream that has not shown its layout yet.
+pub fn only_comments(data: &[u8]) -> bool {
+    data.split(|&b| b == b'\n')
+        .all(|l| matches!(classify_line(l), Line::Skip))
+}
+
 /// The first `max` content lines (no blanks or comments), stopping at `end`.
 fn head_lines(data: &[u8], max: usize) -> Vec<HeadLine<'_>> {
     let mut out = Vec::new();
@@ -1166,15 +1173,16 @@ fn guess_symbols<'a>(
             Symbols::Letters
         });
     }
-    let has_digits = any(b'0'..=b'9');
     Ok(if any(b'H'..=b'P') {
+        // Letters past `G` are letters only, where `0` is no symbol but a
+        // blank (as on other sides); only a digit 1-9 contradicts them.
         if has_digits {
             return Err("16x16 cells mix digits and letters beyond G; use --format".into());
         }
         Symbols::Letters
     } else if seen[b'G' as usize] {
         Symbols::Hex1
-    } else if !has_digits {
+    } else if !has_digits && !seen[b'0' as usize] {
         Symbols::Letters
     } else if seen[b'0' as usize] && [b'.', b'-', b'_', b'*'].iter().any(|&b| seen[b as usize]) {
         Symbols::Hex0

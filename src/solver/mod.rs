@@ -33,7 +33,10 @@ impl Boxes {
     /// Boxes of `rows` x `cols` cells, if supported: both at least 2 and a
     /// side of at most [`MAX_SIDE`].
     pub const fn new(rows: usize, cols: usize) -> Option<Boxes> {
-        if rows >= 2 && cols >= 2 && rows * cols <= MAX_SIDE {
+        // Each factor is bounded first: `rows * cols` of two huge values
+        // (`--box 4294967296x4294967296`) would wrap to 0.
+        if rows >= 2 && cols >= 2 && rows <= MAX_SIDE && cols <= MAX_SIDE && rows * cols <= MAX_SIDE
+        {
             Some(Boxes {
                 rows: rows as u8,
                 cols: cols as u8,
@@ -298,6 +301,21 @@ pub fn verify(boxes: Boxes, puzzle: &[u8], answer: &[u8]) -> Result<(), String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn box_shapes_past_the_largest_side_are_refused() {
+        assert_eq!(Boxes::parse("2x32").map(Boxes::side), Ok(64));
+        for s in [
+            "2x33",
+            "9x9",
+            "1x16",
+            "4294967296x4294967296",
+            "65536x65536",
+        ] {
+            assert!(Boxes::parse(s).is_err(), "{s}");
+        }
+        assert_eq!(Boxes::new(1 << 32, 1 << 32), None);
+    }
 
     #[test]
     fn conflict_in_row_column_and_box() {

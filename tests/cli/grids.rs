@@ -338,6 +338,72 @@ fn count_matches_a_naive_counter_on_small_rectangular_grids() {
     }
 }
 
+#[test]
+fn letters_only_files_take_0_blanks_on_every_side() {
+    // `0` is no letter: a blank in letters-only judge files, 16x16 (whose
+    // hex forms also use `0`) included, one puzzle a line or in rows.
+    for (rows, cols) in [(2, 5), (3, 4), (4, 4), (4, 5), (5, 5)] {
+        let side = rows * cols;
+        let abc = &LETTERS[..side];
+        let puzzles: Vec<Vec<u8>> = (0..3)
+            .map(|i| blank_out(&full_grid_boxes(rows, cols, 40 + i), 50, 60 + i))
+            .collect();
+        let text: String = puzzles.iter().map(|p| encode(p, abc, '0') + "\n").collect();
+        solve_lines(rows, cols, &puzzles, &text, &[], |a: &str| {
+            cells(a, "", abc)
+        });
+        let grids: Vec<String> = puzzles
+            .iter()
+            .map(|p| {
+                let line = encode(p, abc, '0');
+                let rows: Vec<&str> = (0..side).map(|r| &line[r * side..][..side]).collect();
+                rows.join("\n") + "\n"
+            })
+            .collect();
+        let answers = solve_multiline(&grids.join("\n"), side);
+        assert_eq!(answers.len(), puzzles.len());
+        for (p, a) in puzzles.iter().zip(&answers) {
+            assert_valid_boxes(rows, cols, p, &cells(&a.replace('\n', ""), "", abc));
+        }
+    }
+}
+
+#[test]
+fn a_stream_that_sends_its_comment_lines_first_keeps_its_grid_size() {
+    // `(echo '# 12x12'; cat puzzles.txt) | sudoku-bulk solve`: the comment
+    // (and a blank line) may arrive alone, before any puzzle shows the
+    // size; the puzzles after the pause are still read as 12x12, not
+    // each refused as a 9x9 puzzle of the wrong length.
+    use std::io::Write;
+    let (rows, cols) = (3, 4);
+    let abc = &HEX1[..12];
+    let puzzles: Vec<Vec<u8>> = (0..3)
+        .map(|i| blank_out(&full_grid_boxes(rows, cols, 70 + i), 50, 80 + i))
+        .collect();
+    let text: String = puzzles.iter().map(|p| encode(p, abc, '.') + "\n").collect();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
+        .args(["solve", "--no-progress"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"\n# 12x12 puzzles\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    stdin.write_all(text.as_bytes()).unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let answers: Vec<&str> = out.lines().collect();
+    assert_eq!(answers.len(), puzzles.len(), "{out}");
+    for (p, a) in puzzles.iter().zip(&answers) {
+        assert_valid_boxes(rows, cols, p, &cells(a, "", abc));
+    }
+}
+
 /// Solves a file of multi-line grids (`side` rows each) without flags;
 /// asserts the answer keeps the file's layout (its empty lines in the same
 /// places) and returns the answer's records, `side` non-empty lines each.
@@ -474,6 +540,11 @@ fn box_flags_that_do_not_fit_are_usage_errors() {
         (&["solve", "--box", "1x9"], "1x9"),
         (&["solve", "--box", "8x9"], "8x9"),
         (&["solve", "--box", "3"], "3"),
+        // Factors whose product wraps to 0 in 64 bits.
+        (
+            &["solve", "--box", "4294967296x4294967296"],
+            "4294967296x4294967296",
+        ),
         (&["count", "--size", "11"], "11"),
         (&["generate", "-n", "1", "--size", "7"], "7"),
         (
