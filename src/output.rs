@@ -233,6 +233,8 @@ impl Write for Encoder {
 /// when complete; compressed or not.
 pub struct Output {
     enc: Encoder,
+    /// The output as messages name it (`<stdout>` without a path).
+    what: String,
 }
 
 impl Output {
@@ -250,7 +252,7 @@ impl Output {
         let what = path.map_or_else(|| "<stdout>".to_string(), |p| crate::format::shown_path(&p));
         let enc = Encoder::new(codec, sink)
             .with_context(|| format!("{what}: cannot start the compressor"))?;
-        Ok(Output { enc })
+        Ok(Output { enc, what })
     }
 
     /// The writer answers go to.
@@ -260,14 +262,15 @@ impl Output {
 
     /// Ends the compressed stream, flushes and, for a file, makes it durable
     /// (fsync) and renames it into place, then syncs the directory.
+    /// Errors name the output: the last buffered answers (all of them, for
+    /// a short run) are only written here.
     pub fn finish(self) -> anyhow::Result<()> {
-        let sink = self
-            .enc
-            .finish()
-            .context("cannot finish the compressed output")?;
+        let what = self.what;
+        let cannot = || format!("{what}: cannot write");
+        let sink = self.enc.finish().with_context(cannot)?;
         match sink {
-            Sink::Stdout(mut w) => Ok(w.flush()?),
-            Sink::Special(mut w) => Ok(w.flush()?),
+            Sink::Stdout(mut w) => w.flush().with_context(cannot),
+            Sink::Special(mut w) => w.flush().with_context(cannot),
             Sink::Temp { tmp, dest } => persist(tmp, &dest),
         }
     }

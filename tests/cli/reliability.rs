@@ -357,6 +357,24 @@ fn a_full_disk_is_reported_as_a_write_error_on_the_output() {
         "{err}"
     );
     assert!(!err.contains("(reading"), "{err}");
+    // Short runs whose answers all wait in a buffer (or a compressor)
+    // until the end: the last write still names the output.
+    let runs: [&[&str]; 3] = [
+        &["generate", "-n", "3"],
+        &["generate", "-n", "3", "--compress", "xz"],
+        &["solve", path.to_str().unwrap(), "--compress", "bzip2"],
+    ];
+    for args in runs {
+        let mut args = args.to_vec();
+        args.extend(["-o", "/dev/full"]);
+        let o = run(&args, b"");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("sudoku-bulk: /dev/full: cannot write: No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 /// Standard output on a pipe whose reader is already gone: every command
