@@ -233,6 +233,8 @@ impl Write for Encoder {
 /// when complete; compressed or not.
 pub struct Output {
     enc: Encoder,
+    /// The output as messages name it (`<stdout>` without a path).
+    what: String,
 }
 
 impl Output {
@@ -250,7 +252,7 @@ impl Output {
         let what = path.map_or_else(|| "<stdout>".to_string(), |p| crate::format::shown_path(&p));
         let enc = Encoder::new(codec, sink)
             .with_context(|| format!("{what}: cannot start the compressor"))?;
-        Ok(Output { enc })
+        Ok(Output { enc, what })
     }
 
     /// The writer answers go to.
@@ -260,14 +262,15 @@ impl Output {
 
     /// Ends the compressed stream, flushes and, for a file, makes it durable
     /// (fsync) and renames it into place, then syncs the directory.
+    /// Errors name the output: the last buffered answers (all of them, for
+    /// a short run) are only written here.
     pub fn finish(self) -> anyhow::Result<()> {
-        let sink = self
-            .enc
-            .finish()
-            .context("cannot finish the compressed output")?;
+        let what = self.what;
+        let cannot = || format!("{what}: cannot write");
+        let sink = self.enc.finish().with_context(cannot)?;
         match sink {
-            Sink::Stdout(mut w) => Ok(w.flush()?),
-            Sink::Special(mut w) => Ok(w.flush()?),
+            Sink::Stdout(mut w) => w.flush().with_context(cannot),
+            Sink::Special(mut w) => w.flush().with_context(cannot),
             Sink::Temp { tmp, dest } => persist(tmp, &dest),
         }
     }
@@ -314,6 +317,12 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
     // followed: the answers go to its target and the link stays.
     let mut hops = 0;
     while std::fs::symlink_metadata(&dest).is_ok_and(|m| m.file_type().is_symlink()) {
+        if let Some(fd) = own_descriptor(&dest) {
+            return Ok(Sink::Special(BufWriter::with_capacity(
+                1 << 16,
+                write_descriptor(fd, shown)?,
+            )));
+        }
         hops += 1;
         if hops > 40 {
             anyhow::bail!(
@@ -358,6 +367,67 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         tmp: BufWriter::with_capacity(1 << 16, tmp),
         dest,
     })
+}
+
+/// The descriptor of this process that `link` is, when it is one of the
+/// kernel's links to our open files (`/proc/self/fd/N`; `/dev/stdout`,
+/// `/dev/stderr` and `/dev/fd/N` lead there). Its target names the file
+/// the descriptor was opened on, but replacing that file by name would
+/// destroy what the descriptor was opened for: `-o /dev/stdout >> log`
+/// would replace the log instead of appending to it, and `-o /dev/stdin <
+/// notes.txt` would replace notes.txt. Such an output is written through
+/// the descriptor, as stdout is.
+#[cfg(target_os = "linux")]
+fn own_descriptor(link: &Path) -> Option<i32> {
+    let fd = link.file_name()?.to_str()?.parse::<i32>().ok()?;
+    let dir = std::fs::canonicalize(link.parent()?).ok()?;
+    let proc = PathBuf::from(format!("/proc/{}", std::process::id()));
+    // `/proc/self/fd` or `/proc/thread-self/fd` (`/proc/PID/task/TID/fd`).
+    let ours = dir == proc.join("fd")
+        || (dir.ends_with("fd") && dir.parent()?.parent()? == proc.join("task"));
+    ours.then_some(fd)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn own_descriptor(_: &Path) -> Option<i32> {
+    None
+}
+
+/// A duplicate of descriptor `fd` (found by [`own_descriptor`] for the
+/// output `shown`) to write answers to; refused when it is open for
+/// reading only (`-o /dev/stdin`), which no write could go through.
+#[cfg(unix)]
+fn write_descriptor(fd: i32, shown: &Path) -> anyhow::Result<File> {
+    use std::os::fd::FromRawFd;
+    let name = crate::format::shown_path(&shown);
+    // SAFETY: fcntl on a plain integer is safe whatever it names; a
+    // descriptor that is not open gives -1 (EBADF).
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error())
+            .with_context(|| format!("{name}: cannot open for writing"));
+    }
+    if flags & libc::O_ACCMODE == libc::O_RDONLY {
+        anyhow::bail!(
+            "{name}: cannot write: descriptor {fd} is open for reading only (it is not an output)"
+        );
+    }
+    // SAFETY: as above; the duplicate is a fresh descriptor we own.
+    let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3) };
+    if dup < 0 {
+        return Err(io::Error::last_os_error())
+            .with_context(|| format!("{name}: cannot open for writing"));
+    }
+    // SAFETY: `dup` is a new open descriptor that nothing else owns.
+    Ok(unsafe { File::from_raw_fd(dup) })
+}
+
+#[cfg(not(unix))]
+fn write_descriptor(_: i32, shown: &Path) -> anyhow::Result<File> {
+    anyhow::bail!(
+        "{}: cannot open for writing",
+        crate::format::shown_path(&shown)
+    )
 }
 
 /// Why a temporary file could not be made in `dir`, without tempfile's

@@ -275,6 +275,22 @@ pub fn parse_header(data: &[u8]) -> Result<Header, String> {
                 .map_err(|_| format!("shape ({inner}) is not a tuple of sizes"))
         })
         .collect::<Result<Vec<usize>, String>>()?;
+    // As NumPy refuses such an array ("array is too big"): the element
+    // count (zero dimensions aside) times the element size must fit. A
+    // product that wrapped would otherwise pass for a small array that
+    // matches the data (`(9223372036854775809, 2, 81)` read as 2 rows)
+    // and be written back with the lying shape.
+    shape
+        .iter()
+        .filter(|&&d| d != 0)
+        .try_fold(dtype.size(), |n, &d| n.checked_mul(d))
+        .ok_or_else(|| {
+            format!(
+                "shape {} of {} is too large for any array (its size overflows)",
+                shape_text(&shape),
+                dtype.descr()
+            )
+        })?;
     Ok(Header {
         dtype,
         shape,
@@ -603,6 +619,21 @@ mod tests {
         ))
         .unwrap();
         assert!(odd.grid(None).unwrap_err().contains("(2, 80)"));
+        // A shape whose size wraps around: 2 rows of 81 by the wrapped
+        // product, and a lone (2^63 + 9)^2 grid that wraps to 81 cells.
+        for shape in [
+            "(9223372036854775809, 2, 81)",
+            "(1, 9223372036854775817, 9223372036854775817)",
+        ] {
+            let dict = format!("{{'descr': '|u1', 'fortran_order': False, 'shape': {shape}, }}");
+            assert!(err(&dict).contains("too large"), "{shape}");
+        }
+        // Zero rows of a big grid are no overflow (NumPy makes them too).
+        let none = parse_header(&h(
+            "{'descr': '<i8', 'fortran_order': False, 'shape': (0, 64, 64), }",
+        ))
+        .unwrap();
+        assert!(none.is_empty());
         assert!(parse_header(&MAGIC[..4]).is_err());
         assert!(parse_header(&h("{'descr': '<i4'")[..14]).is_err());
     }

@@ -205,7 +205,15 @@ impl<'o> Splice<'o> {
                     Source::File(f, _) => rg.append_column(&Pages(FileRef(f.clone())), close),
                     Source::Bytes(b) => rg.append_column(b, close),
                 }
-                .map_err(|e| bad(&e))?;
+                .map_err(|e| -> anyhow::Error {
+                    // The copy reads the input and writes the output: a
+                    // full disk is no `bad Parquet file`.
+                    if super::table::failed_writing(&e) {
+                        e.into()
+                    } else {
+                        bad(&e).into()
+                    }
+                })?;
             }
         }
         rg.close()?;

@@ -973,15 +973,40 @@ unsafe impl Send for SendWriter<'_> {}
 
 impl Write for SendWriter<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.write(buf)
+        self.0.write(buf).map_err(WriteFailed::mark)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.0.write_all(buf)
+        self.0.write_all(buf).map_err(WriteFailed::mark)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
+        self.0.flush().map_err(WriteFailed::mark)
+    }
+}
+
+/// An error writing the output through [`SendWriter`], marked so that a
+/// Parquet call that reads the input and writes the output at once (a
+/// column chunk copied as it is) can tell whose fault it was.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct WriteFailed(std::io::Error);
+
+impl WriteFailed {
+    fn mark(e: std::io::Error) -> std::io::Error {
+        std::io::Error::new(e.kind(), WriteFailed(e))
+    }
+}
+
+/// True when the Parquet error `e` is an output write error (see
+/// [`WriteFailed`]), not one of the input.
+pub fn failed_writing(e: &parquet::errors::ParquetError) -> bool {
+    match e {
+        parquet::errors::ParquetError::External(inner) => inner
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .is_some_and(|r| r.is::<WriteFailed>()),
+        _ => false,
     }
 }
 

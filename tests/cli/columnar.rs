@@ -393,6 +393,12 @@ fn npy_count_empty_and_refusals() {
     refuse(npy_header("<f8", "(1, 81)", false), "integer");
     refuse(npy("|u1", "(1, 80)", &[vec![0; 80]]), "(1, 80)");
     refuse(b"\x93NUMPY\x01".to_vec(), "truncated");
+    // A shape whose size wraps around to 2 rows of 81, with those 2 rows of
+    // data: refused, not answered under the lying shape.
+    refuse(
+        npy("|u1", "(9223372036854775809, 2, 81)", &rows[..2]),
+        "too large",
+    );
 }
 
 /// A Python that imports `modules`, or `None` (the test then skips).

@@ -279,6 +279,28 @@ mod tables {
         w.close().unwrap();
     }
 
+    /// Copying a column chunk reads the input and writes the output in one
+    /// call: when the write fails (a full disk), the output is named, not
+    /// the input called a bad Parquet file.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_under_a_copied_parquet_column_names_the_output() {
+        let lines = sample_lines();
+        let puzzles: Vec<&str> = lines[..30].iter().map(String::as_str).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.parquet");
+        write_parquet(&path, &puzzles);
+        let o = run(&["solve", path.to_str().unwrap(), "-o", "/dev/full"], b"");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("/dev/full (reading ") && err.contains("No space left on device"),
+            "{err}"
+        );
+        assert!(!err.contains("bad Parquet file"), "{err}");
+        assert_eq!(names(dir.path()), ["p.parquet"]);
+    }
+
     /// The QA cases: `x.parquet -o answers.txt.gz` wrote a gzipped
     /// Parquet file, `-o a.csv` Parquet bytes. Now `.txt` under a codec is
     /// answer lines, a table name under a codec that table, and names of

@@ -110,6 +110,49 @@ fn standard_output_on_the_input_is_refused() {
     }
 }
 
+/// `-o /dev/stdout` (`/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) on a
+/// regular file is written through the descriptor, as stdout is: `>> log`
+/// appends to the log instead of the log being replaced by the answers,
+/// and a file opened only for reading (`-o /dev/stdin < notes.txt`) is
+/// refused, never replaced.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_naming_our_own_descriptor_writes_through_it() {
+    let text = sample();
+    let first: Vec<&str> = puzzle_lines(&text).into_iter().take(3).collect();
+    let (dir, input) = temp_file("in.txt", format!("{}\n", first.join("\n")).as_bytes());
+    let alone = run(&["solve", input.to_str().unwrap()], b"");
+    assert_eq!(alone.status.code(), Some(0), "{}", stderr(&alone));
+    let log = dir.path().join("log.txt");
+    for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        std::fs::write(&log, "kept line\n").unwrap();
+        let o = StdCommand::new(bin_path())
+            .args(["solve", input.to_str().unwrap(), "-o", name])
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::options().append(true).open(&log).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let want = format!("kept line\n{}", stdout(&alone));
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), want, "{name}");
+    }
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let o = StdCommand::new(bin_path())
+        .args(["solve", input.to_str().unwrap(), "-o", "/dev/stdin"])
+        .stdin(std::fs::File::open(&notes).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/dev/stdin: cannot write: descriptor 0 is open for reading only"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+    assert!(!has_temp(dir.path()), "{:?}", names(dir.path()));
+}
+
 #[cfg(unix)]
 #[test]
 fn signals_remove_the_temporary_file_and_exit_128_plus_n() {
@@ -314,6 +357,24 @@ fn a_full_disk_is_reported_as_a_write_error_on_the_output() {
         "{err}"
     );
     assert!(!err.contains("(reading"), "{err}");
+    // Short runs whose answers all wait in a buffer (or a compressor)
+    // until the end: the last write still names the output.
+    let runs: [&[&str]; 3] = [
+        &["generate", "-n", "3"],
+        &["generate", "-n", "3", "--compress", "xz"],
+        &["solve", path.to_str().unwrap(), "--compress", "bzip2"],
+    ];
+    for args in runs {
+        let mut args = args.to_vec();
+        args.extend(["-o", "/dev/full"]);
+        let o = run(&args, b"");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("sudoku-bulk: /dev/full: cannot write: No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 /// Standard output on a pipe whose reader is already gone: every command
