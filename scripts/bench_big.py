@@ -21,8 +21,8 @@ import bench_sat  # noqa: E402
 
 # (size, blank %) of the random sets, and the default puzzles per set by size.
 # 200 for 16x16 and 25x25: a nearest-rank p99 of fewer than 101 puzzles is
-# the slowest puzzle, and about one 25x25 puzzle in a hundred at 50% blanks
-# takes 20-90x our median (and is as hard for CaDiCaL: the README's big-grid
+# the slowest puzzle, and about one 25x25 puzzle in 300 at 50% blanks takes
+# 20-100x our median (and is as hard for CaDiCaL: the README's big-grid
 # section), so a 50-puzzle set's "p99" was such a puzzle or not by the luck
 # of the draw. The max column keeps the slowest in view.
 RANDOM_SETS = [(16, 55), (16, 68), (16, 75), (25, 40), (25, 45), (25, 50), (25, 55), (25, 60),
