@@ -125,21 +125,7 @@ fn a_count_line_counts_only_before_grids_and_only_when_it_matches() {
     // cat grids) | sudoku-bulk solve` when cat starts late): the layout is
     // told from the lines after the pause, not refused from the count line
     // alone.
-    use std::io::Write;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
-        .arg("solve")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"2\n").unwrap();
-    stdin.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    stdin.write_all(grid.as_bytes()).unwrap();
-    drop(stdin);
-    let o = child.wait_with_output().unwrap();
+    let o = run_paused(&["solve"], b"2\n", grid.as_bytes());
     answered_both(&o);
 }
 

@@ -374,27 +374,17 @@ fn a_stream_that_sends_its_comment_lines_first_keeps_its_grid_size() {
     // (and a blank line) may arrive alone, before any puzzle shows the
     // size; the puzzles after the pause are still read as 12x12, not
     // each refused as a 9x9 puzzle of the wrong length.
-    use std::io::Write;
     let (rows, cols) = (3, 4);
     let abc = &HEX1[..12];
     let puzzles: Vec<Vec<u8>> = (0..3)
         .map(|i| blank_out(&full_grid_boxes(rows, cols, 70 + i), 50, 80 + i))
         .collect();
     let text: String = puzzles.iter().map(|p| encode(p, abc, '.') + "\n").collect();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
-        .args(["solve", "--no-progress"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"\n# 12x12 puzzles\n").unwrap();
-    stdin.flush().unwrap();
-    std::thread::sleep(Duration::from_millis(300));
-    stdin.write_all(text.as_bytes()).unwrap();
-    drop(stdin);
-    let o = child.wait_with_output().unwrap();
+    let o = run_paused(
+        &["solve", "--no-progress"],
+        b"\n# 12x12 puzzles\n",
+        text.as_bytes(),
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     let answers: Vec<&str> = out.lines().collect();

@@ -21,6 +21,28 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
         .unwrap()
 }
 
+/// Runs `sudoku-bulk ARGS` with `first` on stdin, then, after a pause
+/// (the writer of `(echo ...; cat FILE) | sudoku-bulk` when cat starts
+/// late), `rest`; returns its output.
+pub fn run_paused(args: &[&str], first: &[u8], rest: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(first).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stdin.write_all(rest).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
 /// The data/ folder of the repository.
 pub fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
