@@ -54,7 +54,7 @@ fn main() -> anyhow::Result<()> {
         let batch = RecordBatch::try_from_iter([("puzzle", col)])?;
         let props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
-            .set_max_row_group_size(1 << 20)
+            .set_max_row_group_row_count(Some(1 << 20))
             .build();
         let file = std::fs::File::create(format!("{out}.{suffix}.parquet"))?;
         let mut w = ArrowWriter::try_new(file, batch.schema(), Some(props))?;

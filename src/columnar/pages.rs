@@ -817,7 +817,7 @@ mod tests {
                 let props = WriterProperties::builder()
                     .set_compression(codec)
                     .set_writer_version(version)
-                    .set_max_row_group_size(2000)
+                    .set_max_row_group_row_count(Some(2000))
                     .build();
                 let mut out = Vec::new();
                 let mut w =

@@ -339,7 +339,7 @@ fn open_unguarded<'a>(
         .map(|rg| rg.num_rows() as usize)
         .max()
         .unwrap_or(0);
-    props = props.set_max_row_group_size(biggest.max(1 << 20) + 1);
+    props = props.set_max_row_group_row_count(Some(biggest.max(1 << 20) + 1));
     let groups = md.num_row_groups();
     // How each column's pages become arrays: the schema's fields, as
     // `build` finds them from the same metadata (its `fields`).

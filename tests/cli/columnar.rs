@@ -501,7 +501,7 @@ mod tables {
 
     fn write_parquet(path: &Path, batch: &RecordBatch, group_rows: usize, codec: Compression) {
         let props = WriterProperties::builder()
-            .set_max_row_group_size(group_rows)
+            .set_max_row_group_row_count(Some(group_rows))
             .set_compression(codec)
             .build();
         let file = std::fs::File::create(path).unwrap();
