@@ -437,6 +437,27 @@ pub fn run<'a, I, W, O>(
     task: Task,
     opts: &Options,
     layout: &Layout,
+    chunks: I,
+    out: W,
+    obs: &mut O,
+) -> io::Result<Summary>
+where
+    I: Chunks<'a>,
+    W: Write,
+    O: Observer,
+{
+    run_on(None, task, opts, layout, chunks, out, obs)
+}
+
+/// [`run`] on `pool` when `opts.threads > 1` (its threads solve, however
+/// many it has), instead of a pool of `opts.threads` made for the run: for
+/// callers that run many small inputs (the fuzz target `solve_path` made
+/// two pools an input, most of its time; see scripts/fuzz.sh).
+pub fn run_on<'a, I, W, O>(
+    pool: Option<&rayon::ThreadPool>,
+    task: Task,
+    opts: &Options,
+    layout: &Layout,
     mut chunks: I,
     out: W,
     obs: &mut O,
@@ -471,7 +492,17 @@ where
             }
         }
     } else {
-        run_parallel(task, opts, layout, chunks, &mut w)?;
+        match pool {
+            Some(pool) => run_parallel(pool, task, opts, layout, chunks, &mut w)?,
+            None => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(opts.threads)
+                    .thread_name(|i| format!("sudoku-bulk-{i}"))
+                    .build()
+                    .map_err(io::Error::other)?;
+                run_parallel(&pool, task, opts, layout, chunks, &mut w)?
+            }
+        }
     }
     w.out.flush()?;
     Ok(w.summary)
@@ -504,6 +535,7 @@ impl Drop for ReportGuard {
 }
 
 fn run_parallel<'a, I, W, O>(
+    pool: &rayon::ThreadPool,
     task: Task,
     opts: &Options,
     layout: &Layout,
@@ -515,11 +547,6 @@ where
     W: Write,
     O: Observer,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .thread_name(|i| format!("sudoku-bulk-{i}"))
-        .build()
-        .map_err(io::Error::other)?;
     // Each chunk in flight holds its input (for streams) and its answers,
     // about twice its size.
     let by_memory = IN_FLIGHT_BYTES / (2 * opts.chunk_bytes.max(1));

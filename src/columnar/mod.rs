@@ -33,11 +33,9 @@ use crate::record::{Outcome, Verdict};
 pub mod npy;
 
 #[cfg(feature = "columnar")]
-mod footer;
+mod guard;
 #[cfg(feature = "columnar")]
 pub mod ipc;
-#[cfg(feature = "columnar")]
-mod pages;
 #[cfg(feature = "columnar")]
 pub mod parquet;
 #[cfg(feature = "columnar")]

@@ -5,8 +5,9 @@
 //! for chunk from the input, never decoded and re-encoded (when their
 //! description in the output schema matches the input's; otherwise every
 //! column is encoded again with the input's codec). Before a row group is
-//! read its page headers are checked (`pages::check`), and each page again
-//! once decompressed, before it is decoded (`Checked`).
+//! read its page headers are checked (`guard::check`), and each page again
+//! once decompressed, before it is decoded (`Checked`): the size claims
+//! parquet 60 still allocates from (see guard.rs).
 
 use std::fs::File;
 use std::sync::{Arc, OnceLock};
@@ -25,7 +26,6 @@ use parquet::file::reader::ChunkReader;
 use parquet::file::serialized_reader::SerializedPageReader;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
-use super::footer;
 use super::table::{Batches, Item};
 use super::Data;
 
@@ -202,7 +202,7 @@ impl<'o> Splice<'o> {
                     return Err(bad(&e).into());
                 }
                 match source {
-                    Source::File(f, _) => rg.append_column(&Pages(FileRef(f.clone())), close),
+                    Source::File(f, _) => rg.append_column(&FileRef(f.clone()), close),
                     Source::Bytes(b) => rg.append_column(b, close),
                 }
                 .map_err(|e| -> anyhow::Error {
@@ -280,12 +280,8 @@ fn open_unguarded<'a>(
     name: &str,
     data: Data<'a>,
 ) -> anyhow::Result<(SchemaRef, Batches<'a>, WriterProperties, Input)> {
-    // The footer is checked before the parquet crate sizes buffers from it.
-    if let Some(bytes) = data.whole() {
-        footer::check(bytes).map_err(|why| anyhow::anyhow!("{name}: bad Parquet file: {why}"))?;
-    }
     // The file's bytes when pages are read from the file, for checking
-    // their headers (see pages.rs); in-memory input is `source` itself.
+    // their headers (see guard.rs); in-memory input is `source` itself.
     let mut mapped: &'a [u8] = &[];
     let source = match data {
         Data::File(path, bytes) => {
@@ -365,7 +361,7 @@ fn open_unguarded<'a>(
             Source::File(..) => mapped,
             Source::Bytes(b) => &b[..],
         };
-        if let Err(why) = super::pages::check(whole, meta.metadata().row_group(g)) {
+        if let Err(why) = super::guard::check(whole, meta.metadata().row_group(g)) {
             let place = format!("row group {g}");
             let e = anyhow::anyhow!("{}", bad_input(&name, &source, &place, why));
             return Box::new(std::iter::once(Err(e))) as Box<dyn Iterator<Item = Item>>;
@@ -373,21 +369,14 @@ fn open_unguarded<'a>(
         let refused = Arc::new(OnceLock::new());
         let reader = match &source {
             Source::File(f, _) => Group::read(
-                Pages(FileRef(f.clone())),
+                FileRef(f.clone()),
                 meta.metadata(),
                 g,
                 &levels,
                 step,
                 &refused,
             ),
-            Source::Bytes(b) => Group::read(
-                Pages(b.clone()),
-                meta.metadata(),
-                g,
-                &levels,
-                step,
-                &refused,
-            ),
+            Source::Bytes(b) => Group::read(b.clone(), meta.metadata(), g, &levels, step, &refused),
         };
         let name = name.clone();
         let items: Box<dyn Iterator<Item = Item>> = match reader {
@@ -481,7 +470,7 @@ impl Iterator for OneChunk {
 
 impl PageIterator for OneChunk {}
 
-/// A column chunk's pages, each checked by [`super::pages::check_values`]
+/// A column chunk's pages, each checked by [`super::guard::check_values`]
 /// once decompressed, before the crate decodes it.
 struct Checked<R> {
     inner: R,
@@ -506,7 +495,7 @@ impl<R: PageReader> PageReader for Checked<R> {
             if page.is_data_page() {
                 self.data_pages += 1;
             }
-            if let Err(why) = super::pages::check_values(page, &self.descr) {
+            if let Err(why) = super::guard::check_values(page, &self.descr) {
                 let why = format!(
                     "column {}: data page {} of its chunk: {why}",
                     self.descr.path(),
@@ -550,49 +539,6 @@ impl parquet::file::reader::ChunkReader for FileRef {
 
     fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<bytes::Bytes> {
         parquet::file::reader::ChunkReader::get_bytes(&*self.0, start, length)
-    }
-}
-
-/// A page source (the file, or in-memory input) whose readers end in an
-/// error, see [`NoShortEnd`].
-struct Pages<C>(C);
-
-impl<C: parquet::file::reader::Length> parquet::file::reader::Length for Pages<C> {
-    fn len(&self) -> u64 {
-        self.0.len()
-    }
-}
-
-impl<C: parquet::file::reader::ChunkReader> parquet::file::reader::ChunkReader for Pages<C> {
-    type T = NoShortEnd<C::T>;
-
-    fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
-        self.0.get_read(start).map(NoShortEnd)
-    }
-
-    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<bytes::Bytes> {
-        self.0.get_bytes(start, length)
-    }
-}
-
-/// The reader the parquet crate decodes page headers from, with the end
-/// of the input an error rather than a read of nothing. Its Thrift decoder
-/// skips a value by copying that many bytes to nowhere and does not check
-/// how many came, so a damaged header claiming a list of 2^31 doubles past
-/// the end made 2^31 reads of nothing, each a system call: minutes of CPU
-/// on a 1.8 KB file (found by fuzz/tables). Page headers are followed by
-/// their page's data, so a well-formed file never reads past its end here.
-struct NoShortEnd<R>(R);
-
-impl<R: std::io::Read> std::io::Read for NoShortEnd<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self.0.read(buf)? {
-            0 if !buf.is_empty() => Err(std::io::Error::new(
-                std::io::ErrorKind::UnexpectedEof,
-                "a page header runs past the end of the file",
-            )),
-            n => Ok(n),
-        }
     }
 }
 
