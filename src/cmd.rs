@@ -547,7 +547,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let side = cfg.spec.boxes.side();
     let note = generate::slow_minimal_note(side, "--clues ");
     if let Some(note) = note.filter(|_| cfg.spec.clues.is_none()) {
-        eprintln!("sudoku-bulk: note: {note}");
+        crate::output::note(format_args!("{note}"));
     }
     if let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref())) {
         let csv = cfg.with_solution && named == Named::Csv;
@@ -564,14 +564,14 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()?;
-    let mut reporter = Reporter::new("generate".into(), None, cfg.progress);
+    let mut reporter = Reporter::records("generate".into(), Some(cfg.count), cfg.progress);
     let mut written = 0u64;
     let spec = &cfg.spec;
     let b = spec.boxes;
     let layout = Layout::one_line(b);
     let text = |cells: &[u8]| -> String {
         let mut v = Vec::new();
-        layout.write_cells(cells, b'.', &mut v);
+        layout.write_cells(cells, cfg.blank, &mut v);
         String::from_utf8(v).expect("symbols are ASCII")
     };
     // Numbers (sides past 36) are space-separated themselves.
@@ -587,11 +587,9 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let run = (|| -> std::io::Result<()> {
         let w = out.writer();
         if cfg.with_solution {
-            w.write_all(if cfg.stats {
-                b"puzzle,solution,guesses,level\n"
-            } else {
-                b"puzzle,solution\n"
-            })?;
+            let (p, s) = &cfg.header;
+            let stats = if cfg.stats { ",guesses,level" } else { "" };
+            w.write_all(format!("{p},{s}{stats}\n").as_bytes())?;
         }
         let mut index = 0;
         while index < cfg.count {
@@ -628,18 +626,37 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     }
     reporter.clear();
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \
+    let quiet = crate::output::chatter() == crate::output::Chatter::Quiet;
+    if !quiet {
+        eprintln!(
+            "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \
          easy {}, medium {}, hard {}, extreme {}; {off_target} off target, {} repeats replaced",
-        cfg.count,
-        cfg.count as f64 / secs.max(1e-9),
-        clues as f64 / cfg.count.max(1) as f64,
-        levels[0],
-        levels[1],
-        levels[2],
-        levels[3],
-        puzzles.duplicates,
-    );
+            cfg.count,
+            cfg.count as f64 / secs.max(1e-9),
+            clues as f64 / cfg.count.max(1) as f64,
+            levels[0],
+            levels[1],
+            levels[2],
+            levels[3],
+            puzzles.duplicates,
+        );
+    }
+    if off_target > 0 && !cfg.best_effort {
+        // The puzzles are written (each is valid and unique), but the run
+        // did not give what was asked: a script must not take them for
+        // the asked level or clue count without saying so.
+        let asked = match (cfg.spec.level, cfg.spec.clues) {
+            (Some(l), _) => format!("--difficulty {}", l.name()),
+            (None, Some(k)) => format!("--clues {k}"),
+            (None, None) => "the target".to_string(),
+        };
+        eprintln!(
+            "sudoku-bulk: generate: {off_target} of {} puzzles missed {asked} (written \
+             anyway; --best-effort exits 0 for them)",
+            cfg.count
+        );
+        return Ok(ExitCode::from(EXIT_BAD_RECORDS));
+    }
     Ok(ExitCode::from(EXIT_OK))
 }
 

@@ -2,9 +2,10 @@
 //! status (0 all good, 1 bad records, 2 usage or I/O error, 101 a panic,
 //! 128 + N killed by signal N).
 
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use sudoku_bulk::{args, cleanup, cmd};
+use sudoku_bulk::{args, cleanup, cmd, output};
 
 fn main() -> ExitCode {
     // Temporary output files are removed on Ctrl-C, SIGTERM, SIGHUP,
@@ -22,9 +23,38 @@ fn main() -> ExitCode {
 
 fn run() -> anyhow::Result<ExitCode> {
     match args::parse() {
-        args::Command::Bulk(cfg) => cmd::bulk(&cfg),
+        args::Command::Bulk(cfg) => {
+            // `sudoku-bulk solve` typed alone would wait without a word.
+            if cfg.input.is_none() && std::io::stdin().is_terminal() {
+                output::note(format_args!(
+                    "reading puzzles from the terminal; end with Ctrl-D (or give a FILE, see --help)"
+                ));
+            }
+            cmd::bulk(&cfg)
+        }
         args::Command::Bench(cfg) => cmd::bench(&cfg),
         args::Command::Check(cfg) => cmd::check(&cfg),
         args::Command::Generate(cfg) => cmd::generate(&cfg),
+        args::Command::Completions(shell) => {
+            let mut out = Vec::new();
+            args::write_completions(shell, &mut out);
+            print_all(&out)
+        }
+        args::Command::Man => {
+            let mut out = Vec::new();
+            args::write_man(&mut out)?;
+            print_all(&out)
+        }
+    }
+}
+
+/// Writes `bytes` to stdout; a reader gone early (`| head`) is no error.
+fn print_all(bytes: &[u8]) -> anyhow::Result<ExitCode> {
+    let mut w = std::io::stdout().lock();
+    match w.write_all(bytes).and_then(|()| w.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("<stdout>: cannot write"))
+        }
+        _ => Ok(ExitCode::SUCCESS),
     }
 }
