@@ -394,8 +394,10 @@ pub struct BenchConfig {
 
 #[derive(Args, Debug)]
 struct CountArgs {
-    /// Puzzle file. `-` or nothing reads standard input (streamed).
-    input: Option<PathBuf>,
+    /// Puzzle files, counted one after the other (see --output-dir). `-`
+    /// or nothing reads standard input (streamed).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
 
     /// Write counts to FILE (atomically) instead of standard output;
     /// compressed and formatted by its name as for `solve -o` (counts of
@@ -413,8 +415,12 @@ struct CountArgs {
 
 #[derive(Args, Debug)]
 struct SolveArgs {
-    /// Puzzle file. `-` or nothing reads standard input (streamed).
-    input: Option<PathBuf>,
+    /// Puzzle files, solved one after the other: answers of each follow
+    /// the previous ones on stdout (text inputs), or go to a file of the
+    /// same name with --output-dir. `-` or nothing reads standard input
+    /// (streamed).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
 
     /// Write answers to FILE (atomically: a temporary file renamed into place
     /// on success; a device or FIFO such as /dev/null is written directly, a
@@ -446,6 +452,12 @@ struct SolveArgs {
 /// Options shared by every bulk command.
 #[derive(Args, Debug)]
 struct RunArgs {
+    /// Write the output of each input to DIR/NAME, NAME the input's file
+    /// name (created if missing; two inputs of the same name, stdin and
+    /// an output that is its own input are refused). Instead of -o.
+    #[arg(long, value_name = "DIR", conflicts_with = "output")]
+    output_dir: Option<PathBuf>,
+
     /// Worker threads [default: all cores; 0: all cores]. `-j 1` runs
     /// sequentially; the output is byte-identical for every value.
     #[arg(short = 'j', long, value_name = "N")]
@@ -632,8 +644,13 @@ pub struct BulkConfig {
 /// What the user asked for.
 #[derive(Clone, Debug)]
 pub enum Command {
-    /// Run a bulk job (`solve`, `count`).
-    Bulk(BulkConfig),
+    /// Bulk jobs (`solve`, `count`), one per input, run in order.
+    Bulk {
+        /// The jobs.
+        jobs: Vec<BulkConfig>,
+        /// `--output-dir`, made before the first job when missing.
+        output_dir: Option<PathBuf>,
+    },
     /// Measure solver speed.
     Bench(BenchConfig),
     /// Verify answers.
@@ -706,23 +723,32 @@ pub fn parse() -> Command {
 fn convert(cli: Cli) -> Result<Command, clap::Error> {
     let show = !cli.quiet && cli.progress != ProgressWhen::Never;
     Ok(match cli.command {
-        CliCommand::Solve(a) => Command::Bulk(BulkConfig {
-            overwrite: a.overwrite,
-            ..bulk(
-                a.input,
+        CliCommand::Solve(a) => Command::Bulk {
+            output_dir: a.run.output_dir.clone(),
+            jobs: bulk(
+                a.inputs,
                 a.output,
                 Task::Solve { unique: a.unique },
                 a.run,
                 show,
             )?
-        }),
-        CliCommand::Count(a) => Command::Bulk(bulk(
-            a.input,
-            a.output,
-            Task::Count { limit: a.limit },
-            a.run,
-            show,
-        )?),
+            .into_iter()
+            .map(|c| BulkConfig {
+                overwrite: a.overwrite,
+                ..c
+            })
+            .collect(),
+        },
+        CliCommand::Count(a) => Command::Bulk {
+            output_dir: a.run.output_dir.clone(),
+            jobs: bulk(
+                a.inputs,
+                a.output,
+                Task::Count { limit: a.limit },
+                a.run,
+                show,
+            )?,
+        },
         CliCommand::Completions { shell } => Command::Completions(shell),
         CliCommand::Man => Command::Man,
         CliCommand::Bench(a) => Command::Bench(BenchConfig {
@@ -816,15 +842,94 @@ fn forced(
     Ok(f)
 }
 
+/// A usage error (exit 2) with clap's look.
+fn usage(msg: String) -> clap::Error {
+    clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, msg + "\n")
+}
+
+/// One job per input (stdin when none). Several inputs write one after the
+/// other to stdout, or each to `--output-dir`/its file name; refused where
+/// that is ambiguous: `-o` (one file for several answers), stdin twice or
+/// into a directory (no name), two inputs of one name into a directory,
+/// and binary tables or arrays one after the other on stdout.
 fn bulk(
-    input: Option<PathBuf>,
+    inputs: Vec<PathBuf>,
     output: Option<PathBuf>,
     task: Task,
     run: RunArgs,
     show: bool,
+) -> Result<Vec<BulkConfig>, clap::Error> {
+    let is_stdin = |p: &PathBuf| p.as_os_str() == "-";
+    if inputs.iter().filter(|p| is_stdin(p)).count() > 1 {
+        return Err(usage("`-` (stdin) can be read once per run".into()));
+    }
+    if inputs.len() > 1 && output.is_some() {
+        return Err(usage(format!(
+            "-o names one output, but {} inputs are given: use --output-dir DIR (a file \
+             per input), or leave -o out (answers one after the other on stdout)",
+            inputs.len()
+        )));
+    }
+    if let Some(dir) = &run.output_dir {
+        if inputs.is_empty() || inputs.iter().any(is_stdin) {
+            return Err(usage(
+                "--output-dir names each output after its input; stdin has no name: use -o".into(),
+            ));
+        }
+        let mut seen = std::collections::HashMap::new();
+        for i in &inputs {
+            let Some(name) = i.file_name() else {
+                return Err(usage(format!("{}: no file name", i.display())));
+            };
+            if let Some(other) = seen.insert(name.to_owned(), i) {
+                return Err(usage(format!(
+                    "{} and {} would both be written to {}",
+                    other.display(),
+                    i.display(),
+                    dir.join(name).display()
+                )));
+            }
+        }
+    } else if inputs.len() > 1 {
+        let binary = inputs.iter().find(|p| {
+            matches!(
+                crate::output::Named::of(Some(p)),
+                Some(crate::output::Named::Columnar(_))
+            )
+        });
+        if let Some(p) = binary {
+            return Err(usage(format!(
+                "{}: a table or array input writes a binary output; with several inputs \
+                 give --output-dir DIR",
+                p.display()
+            )));
+        }
+    }
+    let base = one_bulk(output, task, &run, show)?;
+    if inputs.is_empty() {
+        return Ok(vec![base]);
+    }
+    Ok(inputs
+        .into_iter()
+        .map(|i| BulkConfig {
+            output: match &run.output_dir {
+                Some(dir) => Some(dir.join(i.file_name().expect("checked above"))),
+                None => base.output.clone(),
+            },
+            input: Some(i).filter(|p| !is_stdin(p)),
+            ..base.clone()
+        })
+        .collect())
+}
+
+fn one_bulk(
+    output: Option<PathBuf>,
+    task: Task,
+    run: &RunArgs,
+    show: bool,
 ) -> Result<BulkConfig, clap::Error> {
     Ok(BulkConfig {
-        input: input.filter(|p| p.as_os_str() != "-"),
+        input: None,
         output: output.filter(|p| p.as_os_str() != "-"),
         compress: compress(run.compress),
         task,
@@ -836,7 +941,7 @@ fn bulk(
         },
         progress: show && !run.no_progress,
         no_mmap: run.no_mmap,
-        forced: forced(&run.format, run.column, &run.grid)?,
+        forced: forced(&run.format, run.column.clone(), &run.grid)?,
         stats: run.stats,
         overwrite: false,
         keep_lines: run.keep_lines,
@@ -916,21 +1021,24 @@ mod tests {
     #[test]
     fn dash_means_stdin_and_stdout() {
         let cli = Cli::try_parse_from(["sudoku-bulk", "solve", "-", "-o", "-", "-j", "3"]).unwrap();
-        let Ok(Command::Bulk(c)) = convert(cli) else {
+        let Ok(Command::Bulk { jobs: mut c, .. }) = convert(cli) else {
             panic!("solve is a bulk command")
         };
+        let c = c.pop().unwrap();
         assert_eq!(c.input, None);
         assert_eq!(c.output, None);
         assert_eq!(c.threads, 3);
         let cli = Cli::try_parse_from(["sudoku-bulk", "solve", "-j", "0"]).unwrap();
-        let Ok(Command::Bulk(c)) = convert(cli) else {
+        let Ok(Command::Bulk { jobs: mut c, .. }) = convert(cli) else {
             panic!("solve is a bulk command")
         };
+        let c = c.pop().unwrap();
         assert_eq!(c.threads, default_threads());
         let cli = Cli::try_parse_from(["sudoku-bulk", "count", "--format", "grid,hex1"]).unwrap();
-        let Ok(Command::Bulk(c)) = convert(cli) else {
+        let Ok(Command::Bulk { jobs: mut c, .. }) = convert(cli) else {
             panic!("count is a bulk command")
         };
+        let c = c.pop().unwrap();
         assert_eq!(c.task, Task::Count { limit: 2 });
         assert_eq!(c.forced.shape, Some(ShapeName::Grid));
         assert_eq!(c.forced.symbols, Some(Symbols::Hex1));

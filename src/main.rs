@@ -5,6 +5,8 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
+use anyhow::Context;
+
 use sudoku_bulk::{args, cleanup, cmd, output};
 
 fn main() -> ExitCode {
@@ -23,14 +25,12 @@ fn main() -> ExitCode {
 
 fn run() -> anyhow::Result<ExitCode> {
     match args::parse() {
-        args::Command::Bulk(cfg) => {
-            // `sudoku-bulk solve` typed alone would wait without a word.
-            if cfg.input.is_none() && std::io::stdin().is_terminal() {
-                output::note(format_args!(
-                    "reading puzzles from the terminal; end with Ctrl-D (or give a FILE, see --help)"
-                ));
+        args::Command::Bulk { jobs, output_dir } => {
+            if let Some(dir) = output_dir.filter(|d| !d.is_dir()) {
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
             }
-            cmd::bulk(&cfg)
+            bulk_all(&jobs)
         }
         args::Command::Bench(cfg) => cmd::bench(&cfg),
         args::Command::Check(cfg) => cmd::check(&cfg),
@@ -57,4 +57,34 @@ fn print_all(bytes: &[u8]) -> anyhow::Result<ExitCode> {
         }
         _ => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// Runs one bulk job per input, in order. A failing input (unreadable, a
+/// usage error such as an output that is its input) is reported and the
+/// others still run, as `rg` and `cat` go on; the exit status is the worst
+/// (2 over 1 over 0). A reader gone early ends the whole run.
+fn bulk_all(cfgs: &[args::BulkConfig]) -> anyhow::Result<ExitCode> {
+    let several = cfgs.len() > 1;
+    let mut worst = cmd::EXIT_OK;
+    for cfg in cfgs {
+        // `sudoku-bulk solve` typed alone would wait without a word.
+        if cfg.input.is_none() && std::io::stdin().is_terminal() {
+            output::note(format_args!(
+                "reading puzzles from the terminal; end with Ctrl-D (or give a FILE, see --help)"
+            ));
+        }
+        let code = match cmd::bulk(cfg) {
+            Ok(code) if code == ExitCode::SUCCESS => cmd::EXIT_OK,
+            Ok(code) if code == ExitCode::from(cmd::EXIT_BAD_RECORDS) => cmd::EXIT_BAD_RECORDS,
+            Ok(_) => cmd::EXIT_ERROR,
+            Err(err) if cmd::is_broken_pipe(&err) => return Ok(ExitCode::SUCCESS),
+            Err(err) if !several => return Err(err),
+            Err(err) => {
+                eprintln!("sudoku-bulk: {err:#}");
+                cmd::EXIT_ERROR
+            }
+        };
+        worst = worst.max(code);
+    }
+    Ok(ExitCode::from(worst))
 }
