@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::columnar::Kind;
 use crate::format::RecordError;
 use crate::input::Codec;
+use crate::input::Kind;
 use crate::pipeline::{Observer, Tally, Task};
 
 /// How answers are compressed: `Auto` follows the output name's extension
@@ -701,6 +701,7 @@ impl Reporter {
                 tally.kept
             ),
             Task::Solve { .. } => format!("{} solved", tally.solved),
+            Task::Analyse(a) => format!("{} done ({})", tally.solved, a.name()),
             Task::Count { limit } => {
                 let [zero, one, many] = tally.by_count;
                 if limit >= 2 {
