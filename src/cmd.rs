@@ -122,7 +122,10 @@ fn bulk_columnar(
         asked,
         output: cfg.output.as_deref(),
         progress: cfg.progress,
-        reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
+        // Rows, not bytes: a table is read by row groups and pages, not
+        // front to back. The format sets the total when its metadata
+        // gives one (Parquet, .npy).
+        reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, cfg.progress)),
     };
     let target = columnar::target(kind, name, job.output)?;
     let mut out = Output::create(job.output, cfg.compress)?;
@@ -158,7 +161,14 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(auto);
     let data = &data[found.skip_bytes..];
     let chunks = pipeline::slice_chunks(data, &found.layout, chunk_bytes);
-    finish(cfg, name, &found, Some(total), chunk_bytes, chunks)
+    finish(
+        cfg,
+        name,
+        &found,
+        Progress::Bytes(total),
+        chunk_bytes,
+        chunks,
+    )
 }
 
 /// Reads the head of a stream for detection: at least `STDIN_HEAD` bytes
@@ -265,21 +275,43 @@ fn bulk_stream(
     };
     let rest = pipeline::strip_bom(&head)[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
-    let input::Stream { reader, pause, .. } = stream;
+    let input::Stream {
+        reader,
+        pause,
+        stored,
+        ..
+    } = stream;
     let chunks = pipeline::stream_chunks(
         std::io::Cursor::new(rest).chain(reader),
         &found.layout,
         chunk_bytes,
         move || pause.paused(),
     );
-    finish(cfg, name, &found, None, chunk_bytes, chunks)
+    // A file read front to back (compressed, or --no-mmap): the bar
+    // follows the bytes read from the file, out of its size, so a `.gz`
+    // has a total and an ETA although its decoded size is unknown.
+    let size = match stored {
+        Some(s) => Progress::Stored(s),
+        None => Progress::Unknown,
+    };
+    finish(cfg, name, &found, size, chunk_bytes, chunks)
+}
+
+/// What a text run's progress bar counts.
+enum Progress {
+    /// The input's bytes, of this total (a mapped file).
+    Bytes(u64),
+    /// The bytes read from a file of known size (compressed or streamed).
+    Stored(input::Stored),
+    /// Bytes with no total (stdin, pipes).
+    Unknown,
 }
 
 fn finish<'a>(
     cfg: &BulkConfig,
     name: &str,
     found: &Detected,
-    total: Option<u64>,
+    size: Progress,
     chunk_bytes: usize,
     chunks: impl pipeline::Chunks<'a>,
 ) -> anyhow::Result<ExitCode> {
@@ -300,7 +332,15 @@ fn finish<'a>(
         overwrite: cfg.overwrite,
         keep_lines: cfg.keep_lines,
     };
-    let mut reporter = Reporter::new(name.to_string(), total, cfg.progress);
+    let mut reporter = match size {
+        Progress::Bytes(total) => Reporter::new(name.to_string(), Some(total), cfg.progress),
+        Progress::Stored(s) => {
+            let mut r = Reporter::new(name.to_string(), Some(s.size), cfg.progress);
+            r.follow(s.read);
+            r
+        }
+        Progress::Unknown => Reporter::new(name.to_string(), None, cfg.progress),
+    };
     let mut preamble = match cfg.task {
         Task::Solve { .. } => found.preamble.clone(),
         Task::Count { .. } => Vec::new(),

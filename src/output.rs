@@ -578,6 +578,8 @@ pub struct Reporter {
     /// `--progress plain`: when the last line was printed (`None` before
     /// the first), and the last position seen, printed by `finish`.
     plain: Option<(Option<Instant>, u64, u64)>,
+    /// Bytes read from the stored file (see [`Reporter::follow`]).
+    follow: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl Reporter {
@@ -627,7 +629,15 @@ impl Reporter {
             unit,
             total,
             plain: plain.then_some((None, 0, 0)),
+            follow: None,
         }
+    }
+
+    /// Makes a byte bar follow `read` (bytes read from the file as
+    /// stored: a `.gz` file's compressed bytes) instead of the decoded
+    /// bytes the pipeline reports.
+    pub fn follow(&mut self, read: std::sync::Arc<std::sync::atomic::AtomicU64>) {
+        self.follow = Some(read);
     }
 
     /// Time since the reporter was made.
@@ -767,9 +777,10 @@ impl Observer for Reporter {
     /// `bytes` is the input read so far (in the bar's unit for a byte
     /// bar); a record bar follows `records`.
     fn progress(&mut self, bytes: u64, records: u64) {
-        let pos = match self.unit {
-            Unit::Bytes => bytes,
-            Unit::Records => records,
+        let pos = match (self.unit, &self.follow) {
+            (Unit::Bytes, Some(read)) => read.load(std::sync::atomic::Ordering::Relaxed),
+            (Unit::Bytes, None) => bytes,
+            (Unit::Records, _) => records,
         };
         if let Some((last, p, r)) = &mut self.plain {
             (*p, *r) = (pos, records);
