@@ -604,7 +604,10 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
     for (i, path) in cfg.files.iter().enumerate() {
         let data = input::read_all(path)?;
         let name = input::display_name(Some(path));
-        let set = bench::load(&data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+        let set = match input::sniff(&data) {
+            Some(kind) => bench_table(cfg, path, &name, kind, &data)?,
+            None => bench::load(&data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?,
+        };
         if set.is_empty() {
             anyhow::bail!("{name}: no puzzles to measure ({} bad records)", set.bad);
         }
@@ -671,6 +674,55 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
         writeln!(w, "]").map_err(stdout_error)?;
     }
     Ok(all_solved)
+}
+
+/// Loads the puzzles of a table or array for `bench` with the columnar
+/// readers `solve` uses (a [`bench::Collect`] analysis on one thread, the
+/// text it writes thrown away).
+fn bench_table(
+    cfg: &BenchConfig,
+    path: &std::path::Path,
+    name: &str,
+    kind: input::Kind,
+    data: &[u8],
+) -> anyhow::Result<bench::Set> {
+    // `Task::Analyse` takes a `'static` analysis: one small collector per
+    // benched table, its puzzles moved out below.
+    let collect: &'static bench::Collect = Box::leak(Box::default());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let asked = Asked::of(&cfg.forced);
+    asked.fits(name, kind)?;
+    let job = Job {
+        pool: &pool,
+        name,
+        task: Task::Analyse(collect),
+        threads: 1,
+        on_error: pipeline::OnError::Mark,
+        stats: false,
+        overwrite: false,
+        asked,
+        output: None,
+        progress: false,
+        reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, false)),
+    };
+    let sink = if cfg!(windows) { "NUL" } else { "/dev/null" };
+    let mut out = Output::create(
+        Some(std::path::Path::new(sink)),
+        crate::output::Compress::None,
+    )?;
+    let tally = match columnar::run(
+        &job,
+        kind,
+        Data::File(path, data),
+        columnar::Target::Text,
+        &mut out,
+    )? {
+        Run::Done(tally) => tally,
+        Run::Failed => anyhow::bail!("{name}: stopped at a bad row"),
+    };
+    collect
+        .into_set(tally.bad as usize)
+        .map_err(|e| anyhow::anyhow!("{name}:{e}"))
 }
 
 /// A failed write to standard output, named as such.

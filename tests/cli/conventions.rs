@@ -496,3 +496,181 @@ fn several_inputs_in_one_run() {
         assert!(!d("o").exists() && !d("o.txt").exists(), "{args:?}");
     }
 }
+
+/// Six 9x9 puzzles built without a solver (a shuffled full grid, blanked)
+/// as cells, with their full grids.
+fn six_puzzles() -> Vec<(Vec<u8>, Vec<u8>)> {
+    (40..46)
+        .map(|seed| {
+            let full = full_grid(3, seed);
+            (blank_out(&full, 45, seed), full)
+        })
+        .collect()
+}
+
+/// `bench` on a `.npy` array: the same puzzles as the text file give the
+/// same count, all verified; a bad row is counted as bad.
+#[test]
+fn bench_reads_npy() {
+    let p = six_puzzles();
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows: Vec<Vec<u8>> = p.iter().map(|(c, _)| c.clone()).collect();
+    let text: String = rows.iter().map(|c| encode(c, DIGITS, '.') + "\n").collect();
+    std::fs::write(dir.path().join("p.txt"), &text).unwrap();
+    std::fs::write(dir.path().join("p.npy"), npy("|u1", "(6, 81)", &rows)).unwrap();
+    rows.push(vec![12; 81]);
+    std::fs::write(dir.path().join("bad.npy"), npy("<i8", "(7, 9, 9)", &rows)).unwrap();
+    for (file, bad) in [("p.txt", 0), ("p.npy", 0), ("bad.npy", 1)] {
+        let path = dir.path().join(file);
+        let o = run(
+            &["bench", "--json", "--seconds", "0", path.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(bad), "{file}: {}", stderr(&o));
+        let out = stdout(&o);
+        for want in [
+            "\"puzzles\": 6,".to_string(),
+            "\"verified\": 6,".to_string(),
+            format!("\"bad_records\": {bad},"),
+        ] {
+            assert!(out.contains(&want), "{file}: no {want} in {out}");
+        }
+    }
+}
+
+/// `--progress plain` on an array counts rows out of its shape's count;
+/// on a gzip file, the compressed bytes read out of the file's size.
+#[test]
+fn progress_totals_for_npy_and_gzip() {
+    use std::io::Write;
+    let p = six_puzzles();
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<Vec<u8>> = p.iter().map(|(c, _)| c.clone()).collect();
+    let path = dir.path().join("p.npy");
+    std::fs::write(&path, npy("|u1", "(6, 81)", &rows)).unwrap();
+    let out = dir.path().join("a.npy");
+    let o = run(
+        &[
+            "solve",
+            "--progress",
+            "plain",
+            path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let last = stderr(&o)
+        .lines()
+        .filter(|l| l.contains(": progress "))
+        .last()
+        .map(String::from);
+    assert!(
+        last.as_deref()
+            .is_some_and(|l| l.ends_with("progress 6/6 puzzles (100%), ETA 0s")),
+        "{}",
+        stderr(&o)
+    );
+    let text: String = rows.iter().map(|c| encode(c, DIGITS, '.') + "\n").collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.repeat(50).as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let path = dir.path().join("p.txt.gz");
+    std::fs::write(&path, &gz).unwrap();
+    let o = run(
+        &["solve", "--progress", "plain", path.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let n = gz.len();
+    assert!(
+        stderr(&o).contains(&format!(
+            "progress {n}/{n} bytes (100%), ETA 0s, 300 puzzles"
+        )),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[cfg(feature = "columnar")]
+mod tables {
+    use super::*;
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    use parquet::arrow::ArrowWriter;
+
+    fn write_parquet(path: &std::path::Path, puzzles: Vec<Option<String>>) {
+        let column = Arc::new(StringArray::from(puzzles)) as ArrayRef;
+        let batch = RecordBatch::try_from_iter(vec![("puzzle", column)]).unwrap();
+        let mut w =
+            ArrowWriter::try_new(std::fs::File::create(path).unwrap(), batch.schema(), None)
+                .unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+    }
+
+    /// `bench` on Parquet (written by the parquet crate): all puzzles
+    /// loaded and verified, a bad row counted; and a Parquet run's
+    /// progress counts rows out of the footer's total.
+    #[test]
+    fn bench_and_progress_on_parquet() {
+        let p = six_puzzles();
+        let dir = tempfile::tempdir().unwrap();
+        let mut puzzles: Vec<Option<String>> = p
+            .iter()
+            .map(|(c, _)| Some(encode(c, DIGITS, '.')))
+            .collect();
+        let good = dir.path().join("p.parquet");
+        write_parquet(&good, puzzles.clone());
+        puzzles.push(Some("123".into()));
+        let bad = dir.path().join("bad.parquet");
+        write_parquet(&bad, puzzles);
+        for (path, code) in [(&good, 0), (&bad, 1)] {
+            let o = run(
+                &["bench", "--json", "--seconds", "0", path.to_str().unwrap()],
+                b"",
+            );
+            assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+            let out = stdout(&o);
+            for want in [
+                "\"puzzles\": 6,".to_string(),
+                "\"verified\": 6,".to_string(),
+                format!("\"bad_records\": {code},"),
+            ] {
+                assert!(out.contains(&want), "no {want} in {out}");
+            }
+        }
+        let out = dir.path().join("a.parquet");
+        let o = run(
+            &[
+                "solve",
+                "--progress",
+                "plain",
+                bad.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("progress 7/7 puzzles (100%), ETA 0s"),
+            "{}",
+            stderr(&o)
+        );
+        // The answers: valid grids keeping the givens, in row order.
+        let file = std::fs::File::open(&out).unwrap();
+        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap();
+        let batch = reader.map(|b| b.unwrap()).next().unwrap();
+        let col = batch.column(0);
+        let col = col.as_any().downcast_ref::<StringArray>().unwrap();
+        for (k, (puzzle, _)) in p.iter().enumerate() {
+            assert_valid(3, puzzle, &cells(col.value(k), "", DIGITS));
+        }
+    }
+}
