@@ -667,8 +667,9 @@ mod tables {
             .build()
             .unwrap();
         let batch = reader.map(|b| b.unwrap()).next().unwrap();
-        let col = batch.column(0);
+        let col = batch.column_by_name("solution").unwrap();
         let col = col.as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(col.len(), 7);
         for (k, (puzzle, _)) in p.iter().enumerate() {
             assert_valid(3, puzzle, &cells(col.value(k), "", DIGITS));
         }
