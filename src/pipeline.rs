@@ -464,7 +464,7 @@ pub fn max_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()) * THREADS_PER_CORE
 }
 
-/// Test hook, documented in the README: `SUDOKU_BULK_PANIC_AT_CHUNK=N` makes
+/// Test hook, documented in docs/guide.md: `SUDOKU_BULK_PANIC_AT_CHUNK=N` makes
 /// the worker solving chunk N (0-based) panic, so tests can prove a panic
 /// ends the run cleanly. Read once; costs one comparison per chunk.
 fn panic_at_chunk() -> Option<usize> {
