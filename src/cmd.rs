@@ -9,8 +9,9 @@ use anyhow::Context;
 use crate::args::{BenchConfig, BulkConfig, CheckConfig, GenerateConfig};
 use crate::bench::{self, Mode};
 use crate::check;
+use crate::columnar::{self, Asked, Data, Job, Run};
 use crate::detect::{self, Detected};
-use crate::format::{Layout, Shape, Symbols};
+use crate::format::{Analysis, Layout, Shape, Symbols};
 use crate::generate;
 use crate::input::{self, Input};
 use crate::output::{Named, Output, Reporter};
@@ -50,16 +51,104 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         }
     } else if cfg.input.as_deref().is_some_and(input::stdout_is) {
         anyhow::bail!("<stdout>: refusing to write the output over the input ({name})");
+    } else if input::std_closed(1) {
+        anyhow::bail!(
+            "<stdout>: standard output is closed, so the answers would be lost; write them \
+             with -o FILE or redirect it (> FILE, > /dev/null)"
+        );
     }
-    let source =
-        match crate::columnar::bulk(cfg, &name, input::open(cfg.input.as_deref(), cfg.no_mmap)?)? {
-            crate::columnar::Hook::Done(code) => return Ok(code),
-            crate::columnar::Hook::Text(source) => source,
-        };
+    if cfg.input.as_deref().is_none_or(|p| p.as_os_str() == "-") && input::std_closed(0) {
+        anyhow::bail!("<stdin>: standard input is closed; give the puzzles' file, or pipe them in");
+    }
+    if let (Task::Analyse(a), true) = (cfg.task, cfg.stats) {
+        anyhow::bail!("--stats applies to solve and count, not to {}", a.name());
+    }
+    // The shape of the data is decided once, here, from its first bytes:
+    // text records, a table (Parquet, Arrow IPC) or an array (`.npy`).
+    let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
+    let (kind, source) = input::peek_kind(source, &name)?;
+    if let Some(kind) = kind {
+        return bulk_columnar(cfg, &name, kind, source);
+    }
     match source {
         Input::Mapped(map) => bulk_slice(cfg, &name, &map),
         Input::Stream(stream) => bulk_stream(cfg, &name, stream),
     }
+}
+
+/// Runs a bulk job over a columnar input (`kind`): the format module reads
+/// rows and writes answers; this owns the output file, the exit status and
+/// the summary, as for text.
+fn bulk_columnar(
+    cfg: &BulkConfig,
+    name: &str,
+    kind: input::Kind,
+    source: Input,
+) -> anyhow::Result<ExitCode> {
+    let map;
+    let data = match source {
+        Input::Mapped(m) => {
+            map = m;
+            let path = cfg.input.as_deref().expect("a mapped input has a path");
+            Data::File(path, &map)
+        }
+        // An Arrow IPC stream is read front to back as it comes.
+        Input::Stream(stream) if kind == input::Kind::ArrowStream => Data::Stream(Box::new(
+            std::io::BufReader::with_capacity(1 << 16, stream.reader),
+        )),
+        // Parquet, Arrow files and .npy need the whole input.
+        Input::Stream(mut stream) => {
+            let mut all = Vec::new();
+            stream
+                .reader
+                .read_to_end(&mut all)
+                .map_err(|e| input::read_error(name, e))?;
+            Data::Owned(all)
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    let asked = Asked::of(&cfg.forced);
+    asked.fits(name, kind)?;
+    let job = Job {
+        pool: &pool,
+        name,
+        task: cfg.task,
+        threads: cfg.threads,
+        on_error: cfg.on_error,
+        stats: cfg.stats,
+        overwrite: cfg.overwrite,
+        asked,
+        output: cfg.output.as_deref(),
+        progress: cfg.progress,
+        // Rows, not bytes: a table is read by row groups and pages, not
+        // front to back. The format sets the total when its metadata
+        // gives one (Parquet, .npy).
+        reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, cfg.progress)),
+    };
+    let target = columnar::target(kind, name, job.output)?;
+    let mut out = Output::create(job.output, cfg.compress)?;
+    let tally = match columnar::run(&job, kind, data, target, &mut out) {
+        Ok(Run::Done(tally)) => tally,
+        Ok(Run::Failed) => {
+            abandon(out, job.output)?;
+            return Ok(ExitCode::from(EXIT_BAD_RECORDS));
+        }
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e),
+    };
+    match out.finish() {
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        r => r?,
+    }
+    let reporter = job.reporter.into_inner().expect("no panic while held");
+    reporter.finish(job.task, &tally);
+    Ok(ExitCode::from(if tally.bad == 0 {
+        EXIT_OK
+    } else {
+        EXIT_BAD_RECORDS
+    }))
 }
 
 fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitCode> {
@@ -72,26 +161,46 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(auto);
     let data = &data[found.skip_bytes..];
     let chunks = pipeline::slice_chunks(data, &found.layout, chunk_bytes);
-    finish(cfg, name, &found, Some(total), chunk_bytes, chunks)
+    finish(
+        cfg,
+        name,
+        &found,
+        Progress::Bytes(total),
+        chunk_bytes,
+        chunks,
+    )
 }
 
 /// Reads the head of a stream for detection: at least `STDIN_HEAD` bytes
 /// up to a newline, or less when the input ends or pauses after a whole
-/// line (a co-process waiting for its first answer). Never more than one
-/// overlong line past `STDIN_HEAD`.
+/// line (a co-process waiting for its first answer). A line longer than
+/// [`pipeline::MAX_LINE`] keeps only its first `MAX_LINE` bytes, as the
+/// pipeline cuts it, so an overlong first line neither grows the head
+/// without bound nor hides the lines after it from detection.
 fn read_head(stream: &mut input::Stream, name: &str) -> anyhow::Result<(Vec<u8>, bool)> {
     let mut head = Vec::new();
     let mut buf = vec![0u8; 64 << 10];
+    // Where the line being read starts in `head`.
+    let mut line_start = 0;
     loop {
-        let has_line = memchr::memchr(b'\n', &head).is_some();
-        if (has_line && (head.len() >= STDIN_HEAD || stream.pause.paused()))
-            || head.len() >= STDIN_HEAD + pipeline::MAX_LINE
-        {
+        let has_line = line_start > 0;
+        if has_line && (head.len() >= STDIN_HEAD || stream.pause.paused()) {
             return Ok((head, false));
         }
         match stream.reader.read(&mut buf) {
             Ok(0) => return Ok((head, true)),
-            Ok(n) => head.extend_from_slice(&buf[..n]),
+            Ok(n) => {
+                for piece in buf[..n].split_inclusive(|&b| b == b'\n') {
+                    let ends = piece.last() == Some(&b'\n');
+                    let text = &piece[..piece.len() - usize::from(ends)];
+                    let room = (line_start + pipeline::MAX_LINE).saturating_sub(head.len());
+                    head.extend_from_slice(&text[..text.len().min(room)]);
+                    if ends {
+                        head.push(b'\n');
+                        line_start = head.len();
+                    }
+                }
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(input::read_error(name, e)),
         }
@@ -166,21 +275,43 @@ fn bulk_stream(
     };
     let rest = pipeline::strip_bom(&head)[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
-    let input::Stream { reader, pause, .. } = stream;
+    let input::Stream {
+        reader,
+        pause,
+        stored,
+        ..
+    } = stream;
     let chunks = pipeline::stream_chunks(
         std::io::Cursor::new(rest).chain(reader),
         &found.layout,
         chunk_bytes,
         move || pause.paused(),
     );
-    finish(cfg, name, &found, None, chunk_bytes, chunks)
+    // A file read front to back (compressed, or --no-mmap): the bar
+    // follows the bytes read from the file, out of its size, so a `.gz`
+    // has a total and an ETA although its decoded size is unknown.
+    let size = match stored {
+        Some(s) => Progress::Stored(s),
+        None => Progress::Unknown,
+    };
+    finish(cfg, name, &found, size, chunk_bytes, chunks)
+}
+
+/// What a text run's progress bar counts.
+enum Progress {
+    /// The input's bytes, of this total (a mapped file).
+    Bytes(u64),
+    /// The bytes read from a file of known size (compressed or streamed).
+    Stored(input::Stored),
+    /// Bytes with no total (stdin, pipes).
+    Unknown,
 }
 
 fn finish<'a>(
     cfg: &BulkConfig,
     name: &str,
     found: &Detected,
-    total: Option<u64>,
+    size: Progress,
     chunk_bytes: usize,
     chunks: impl pipeline::Chunks<'a>,
 ) -> anyhow::Result<ExitCode> {
@@ -201,10 +332,19 @@ fn finish<'a>(
         overwrite: cfg.overwrite,
         keep_lines: cfg.keep_lines,
     };
-    let mut reporter = Reporter::new(name.to_string(), total, cfg.progress);
+    let mut reporter = match size {
+        Progress::Bytes(total) => Reporter::new(name.to_string(), Some(total), cfg.progress),
+        Progress::Stored(s) => {
+            let mut r = Reporter::new(name.to_string(), Some(s.size), cfg.progress);
+            r.follow(s.read);
+            r
+        }
+        Progress::Unknown => Reporter::new(name.to_string(), None, cfg.progress),
+    };
     let mut preamble = match cfg.task {
         Task::Solve { .. } => found.preamble.clone(),
         Task::Count { .. } => Vec::new(),
+        Task::Analyse(a) => analysis_preamble(name, a, &found.layout, &found.header)?,
     };
     if cfg.stats && preamble.ends_with(b"\n") {
         preamble.pop();
@@ -290,6 +430,63 @@ fn finish<'a>(
     } else {
         EXIT_BAD_RECORDS
     }))
+}
+
+/// The header of an [`Analysis`] run over text: a CSV header with the
+/// analysis's columns added (refused when it has one of them already: a
+/// second `canonical` column would shadow the first), nothing otherwise.
+/// Fields of an analysis that writes grids of several lines have no place
+/// to go: refused.
+fn analysis_preamble(
+    name: &str,
+    a: &dyn Analysis,
+    layout: &Layout,
+    header: &[u8],
+) -> anyhow::Result<Vec<u8>> {
+    let added: Vec<&str> = a
+        .grid_column()
+        .into_iter()
+        .chain(a.columns().iter().copied())
+        .collect();
+    if layout.multiline() && a.grid_column().is_some() && !a.columns().is_empty() {
+        anyhow::bail!(
+            "{name}: {} with {} needs a one-puzzle-per-line or CSV layout (grids of several \
+             lines have no place for them)",
+            a.name(),
+            a.columns().join(", ")
+        );
+    }
+    let Shape::Csv(cols) = layout.shape else {
+        return Ok(Vec::new());
+    };
+    if header.is_empty() {
+        return Ok(Vec::new());
+    }
+    let d = cols.delim;
+    let header = header.strip_suffix(b"\r").unwrap_or(header);
+    for column in &added {
+        let taken = header.split(|&b| b == d).any(|f| {
+            let f = f.trim_ascii();
+            let f = f
+                .strip_prefix(b"\"")
+                .and_then(|f| f.strip_suffix(b"\""))
+                .unwrap_or(f);
+            f.eq_ignore_ascii_case(column.as_bytes())
+        });
+        if taken {
+            anyhow::bail!(
+                "{name}: the header already has a column {column:?}, which {} would add",
+                a.name()
+            );
+        }
+    }
+    let mut preamble = header.to_vec();
+    for column in added {
+        preamble.push(d);
+        preamble.extend_from_slice(column.as_bytes());
+    }
+    preamble.push(b'\n');
+    Ok(preamble)
 }
 
 /// `OUT: cannot write` (`<stdout>` without `-o`), the context of a write
@@ -407,7 +604,10 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
     for (i, path) in cfg.files.iter().enumerate() {
         let data = input::read_all(path)?;
         let name = input::display_name(Some(path));
-        let set = bench::load(&data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+        let set = match input::sniff(&data) {
+            Some(kind) => bench_table(cfg, path, &name, kind, &data)?,
+            None => bench::load(&data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?,
+        };
         if set.is_empty() {
             anyhow::bail!("{name}: no puzzles to measure ({} bad records)", set.bad);
         }
@@ -476,6 +676,55 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
     Ok(all_solved)
 }
 
+/// Loads the puzzles of a table or array for `bench` with the columnar
+/// readers `solve` uses (a [`bench::Collect`] analysis on one thread, the
+/// text it writes thrown away).
+fn bench_table(
+    cfg: &BenchConfig,
+    path: &std::path::Path,
+    name: &str,
+    kind: input::Kind,
+    data: &[u8],
+) -> anyhow::Result<bench::Set> {
+    // `Task::Analyse` takes a `'static` analysis: one small collector per
+    // benched table, its puzzles moved out below.
+    let collect: &'static bench::Collect = Box::leak(Box::default());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let asked = Asked::of(&cfg.forced);
+    asked.fits(name, kind)?;
+    let job = Job {
+        pool: &pool,
+        name,
+        task: Task::Analyse(collect),
+        threads: 1,
+        on_error: pipeline::OnError::Mark,
+        stats: false,
+        overwrite: false,
+        asked,
+        output: None,
+        progress: false,
+        reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, false)),
+    };
+    let sink = if cfg!(windows) { "NUL" } else { "/dev/null" };
+    let mut out = Output::create(
+        Some(std::path::Path::new(sink)),
+        crate::output::Compress::None,
+    )?;
+    let tally = match columnar::run(
+        &job,
+        kind,
+        Data::File(path, data),
+        columnar::Target::Text,
+        &mut out,
+    )? {
+        Run::Done(tally) => tally,
+        Run::Failed => anyhow::bail!("{name}: stopped at a bad row"),
+    };
+    collect
+        .into_set(tally.bad as usize)
+        .map_err(|e| anyhow::anyhow!("{name}:{e}"))
+}
+
 /// A failed write to standard output, named as such.
 fn stdout_error(e: std::io::Error) -> anyhow::Error {
     anyhow::Error::new(e).context("<stdout>: cannot write")
@@ -490,44 +739,66 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
         anyhow::bail!("only one of PUZZLES and ANSWERS can be `-` (stdin)");
     }
     let puzzles = input::read_all(&cfg.puzzles)?;
-    if let Some(code) = crate::columnar::check(cfg, &puzzles)? {
-        return Ok(code);
-    }
-    let (report, aname) = match &cfg.answers {
-        Some(a) => {
-            let answers = input::read_all(a)?;
-            let aname = input::display_name(Some(a));
-            if let Some(kind) = crate::columnar::sniff(&answers) {
-                anyhow::bail!(
-                    "{aname} is a {} file but {pname} is text: check compares \
-                     answers of the puzzles' own kind (text with text, .npy with .npy, \
-                     a table with a table)",
-                    kind.name()
-                );
+    let answers = match &cfg.answers {
+        Some(a) => Some((input::display_name(Some(a)), input::read_all(a)?)),
+        None => None,
+    };
+    let aname = answers.as_ref().map_or(&pname, |(n, _)| n).clone();
+    let (report, place) = match input::sniff(&puzzles) {
+        Some(kind) => {
+            // `-` is stdin: its bytes only (Parquet would reopen a file by
+            // the path, here a file named `-`).
+            fn data_of<'d>(path: &'d std::path::Path, bytes: &'d [u8]) -> Data<'d> {
+                if path.as_os_str() == "-" {
+                    Data::Owned(bytes.to_vec())
+                } else {
+                    Data::File(path, bytes)
+                }
             }
-            let r = check::check_files(&puzzles, &answers, &cfg.forced)
-                .map_err(|e| anyhow::anyhow!("{pname} / {aname}: {e}"))?;
-            (r, aname)
+            let adata = match (&answers, &cfg.answers) {
+                (Some((aname, bytes)), Some(path)) => Some((aname.as_str(), data_of(path, bytes))),
+                _ => None,
+            };
+            let asked = Asked::of(&cfg.forced);
+            let data = data_of(&cfg.puzzles, &puzzles);
+            (columnar::check(&asked, &pname, kind, data, adata)?, "row ")
         }
         None => {
-            let r = check::check_csv(&puzzles, &cfg.forced)
-                .map_err(|e| anyhow::anyhow!("{pname}:{e}"))?;
-            (r, pname.clone())
+            let r = match &answers {
+                Some((aname, answers)) => {
+                    if let Some(kind) = input::sniff(answers) {
+                        anyhow::bail!(
+                            "{aname} is a {} file but {pname} is text: check compares \
+                             answers of the puzzles' own kind (text with text, .npy with .npy, \
+                             a table with a table)",
+                            kind.name()
+                        );
+                    }
+                    check::check_files(&puzzles, answers, &cfg.forced)
+                        .map_err(|e| anyhow::anyhow!("{pname} / {aname}: {e}"))?
+                }
+                None => check::check_csv(&puzzles, &cfg.forced)
+                    .map_err(|e| anyhow::anyhow!("{pname}:{e}"))?,
+            };
+            (r, "")
         }
     };
+    // Text records are named by line, table and array rows by `row R`.
+    let what = if place.is_empty() {
+        "answer records"
+    } else {
+        "answer rows"
+    };
     let mut out = std::io::stdout().lock();
-    for (line, reason) in &report.shown {
-        writeln!(out, "{aname}:{line}: {reason}")?;
+    for (at, reason) in &report.shown {
+        writeln!(out, "{aname}:{place}{at}: {reason}")?;
     }
     let hidden = report.bad - report.shown.len() as u64;
     if hidden > 0 {
         writeln!(out, "{aname}: ... and {hidden} more bad records")?;
     }
     if let Some((np, na)) = report.count_mismatch {
-        writeln!(
-            out,
-            "{aname}: {na} answer records for {np} puzzles in {pname}"
-        )?;
+        writeln!(out, "{aname}: {na} {what} for {np} puzzles in {pname}")?;
     }
     writeln!(
         out,
@@ -547,7 +818,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let side = cfg.spec.boxes.side();
     let note = generate::slow_minimal_note(side, "--clues ");
     if let Some(note) = note.filter(|_| cfg.spec.clues.is_none()) {
-        eprintln!("sudoku-bulk: note: {note}");
+        crate::output::note(format_args!("{note}"));
     }
     if let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref())) {
         let csv = cfg.with_solution && named == Named::Csv;
@@ -564,14 +835,14 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()?;
-    let mut reporter = Reporter::new("generate".into(), None, cfg.progress);
+    let mut reporter = Reporter::records("generate".into(), Some(cfg.count), cfg.progress);
     let mut written = 0u64;
     let spec = &cfg.spec;
     let b = spec.boxes;
     let layout = Layout::one_line(b);
     let text = |cells: &[u8]| -> String {
         let mut v = Vec::new();
-        layout.write_cells(cells, b'.', &mut v);
+        layout.write_cells(cells, cfg.blank, &mut v);
         String::from_utf8(v).expect("symbols are ASCII")
     };
     // Numbers (sides past 36) are space-separated themselves.
@@ -587,11 +858,9 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let run = (|| -> std::io::Result<()> {
         let w = out.writer();
         if cfg.with_solution {
-            w.write_all(if cfg.stats {
-                b"puzzle,solution,guesses,level\n"
-            } else {
-                b"puzzle,solution\n"
-            })?;
+            let (p, s) = &cfg.header;
+            let stats = if cfg.stats { ",guesses,level" } else { "" };
+            w.write_all(format!("{p},{s}{stats}\n").as_bytes())?;
         }
         let mut index = 0;
         while index < cfg.count {
@@ -628,18 +897,37 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     }
     reporter.clear();
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \
+    let quiet = crate::output::chatter() == crate::output::Chatter::Quiet;
+    if !quiet {
+        eprintln!(
+            "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \
          easy {}, medium {}, hard {}, extreme {}; {off_target} off target, {} repeats replaced",
-        cfg.count,
-        cfg.count as f64 / secs.max(1e-9),
-        clues as f64 / cfg.count.max(1) as f64,
-        levels[0],
-        levels[1],
-        levels[2],
-        levels[3],
-        puzzles.duplicates,
-    );
+            cfg.count,
+            cfg.count as f64 / secs.max(1e-9),
+            clues as f64 / cfg.count.max(1) as f64,
+            levels[0],
+            levels[1],
+            levels[2],
+            levels[3],
+            puzzles.duplicates,
+        );
+    }
+    if off_target > 0 && !cfg.best_effort {
+        // The puzzles are written (each is valid and unique), but the run
+        // did not give what was asked: a script must not take them for
+        // the asked level or clue count without saying so.
+        let asked = match (cfg.spec.level, cfg.spec.clues) {
+            (Some(l), _) => format!("--difficulty {}", l.name()),
+            (None, Some(k)) => format!("--clues {k}"),
+            (None, None) => "the target".to_string(),
+        };
+        eprintln!(
+            "sudoku-bulk: generate: {off_target} of {} puzzles missed {asked} (written \
+             anyway; --best-effort exits 0 for them)",
+            cfg.count
+        );
+        return Ok(ExitCode::from(EXIT_BAD_RECORDS));
+    }
     Ok(ExitCode::from(EXIT_OK))
 }
 

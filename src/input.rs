@@ -153,6 +153,49 @@ pub struct Stream {
     pub codec: Option<Codec>,
     /// Asks the source whether a read would block.
     pub pause: Pause,
+    /// For a regular file: its size and the bytes read from it so far
+    /// (compressed bytes for a compressed file), the progress bar's
+    /// position and total. `None` for stdin, pipes and devices.
+    pub stored: Option<Stored>,
+}
+
+/// A regular file's size and how much of it was read (see [`Stream`]).
+#[derive(Clone, Debug)]
+pub struct Stored {
+    /// The file's size in bytes.
+    pub size: u64,
+    /// Bytes read from the file so far, shared with the reader.
+    pub read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Stored {
+    /// Wraps `file` (of `size` bytes) so reads from it are counted here.
+    fn count(file: File, size: u64) -> (Stored, Box<dyn Read + Send>) {
+        let stored = Stored {
+            size,
+            read: Default::default(),
+        };
+        let counter = Counted {
+            inner: file,
+            read: stored.read.clone(),
+        };
+        (stored, Box::new(counter))
+    }
+}
+
+/// A reader that adds what it reads to a shared counter.
+struct Counted {
+    inner: File,
+    read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// For plain pipes and terminals: the descriptor to ask whether a read would
@@ -185,6 +228,85 @@ impl Pause {
             return unsafe { libc::poll(&mut p, 1, ms) } != 0;
         }
         true
+    }
+}
+
+/// The magic string every NumPy `.npy` file starts with.
+pub const NPY_MAGIC: &[u8] = b"\x93NUMPY";
+
+/// A columnar format, as told by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Apache Parquet (`PAR1`).
+    Parquet,
+    /// Arrow IPC file, also called Feather v2 (`ARROW1`).
+    ArrowFile,
+    /// Arrow IPC stream (messages behind the `0xFFFFFFFF` continuation
+    /// marker).
+    ArrowStream,
+    /// NumPy `.npy` (`\x93NUMPY`).
+    Npy,
+}
+
+impl Kind {
+    /// The name used in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "Parquet",
+            Kind::ArrowFile => "Arrow IPC file",
+            Kind::ArrowStream => "Arrow IPC stream",
+            Kind::Npy => "NumPy .npy",
+        }
+    }
+
+    /// The format's name for a row of it in messages (`bad Parquet row:
+    /// ...`): the Arrow file and stream are both `Arrow`.
+    pub fn row_name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "Parquet",
+            Kind::ArrowFile | Kind::ArrowStream => "Arrow",
+            Kind::Npy => "NumPy",
+        }
+    }
+}
+
+/// The format `head` (the first bytes of an input) starts with, if any.
+pub fn sniff(head: &[u8]) -> Option<Kind> {
+    if head.starts_with(b"PAR1") {
+        Some(Kind::Parquet)
+    } else if head.starts_with(b"ARROW1") {
+        Some(Kind::ArrowFile)
+    } else if head.starts_with(&[0xFF; 4]) {
+        Some(Kind::ArrowStream)
+    } else if head.starts_with(NPY_MAGIC) {
+        Some(Kind::Npy)
+    } else {
+        None
+    }
+}
+
+/// Tells what `input` holds from its first bytes (after any decompression):
+/// a columnar format, or `None` for text records. A stream gives back what
+/// was peeked in front of the rest, so nothing is consumed. The peek stops at
+/// a newline, so a co-process that sends one line is not kept waiting.
+pub fn peek_kind(input: Input, name: &str) -> anyhow::Result<(Option<Kind>, Input)> {
+    match input {
+        Input::Mapped(map) => Ok((sniff(&map), Input::Mapped(map))),
+        Input::Stream(mut stream) => {
+            let mut head = Vec::with_capacity(8);
+            let mut buf = [0u8; 8];
+            while head.len() < 8 && !head.contains(&b'\n') {
+                match stream.reader.read(&mut buf[..8 - head.len()]) {
+                    Ok(0) => break,
+                    Ok(n) => head.extend_from_slice(&buf[..n]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(read_error(name, e)),
+                }
+            }
+            let kind = sniff(&head);
+            stream.reader = Box::new(io::Cursor::new(head).chain(stream.reader));
+            Ok((kind, Input::Stream(stream)))
+        }
     }
 }
 
@@ -250,8 +372,9 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
             Ok(map) => {
                 if let Some(codec) = Codec::sniff(&map[..map.len().min(Codec::MAGIC_LEN)]) {
                     drop(map);
+                    let (stored, file) = Stored::count(file, meta.len());
                     let reader = codec
-                        .decoder(Box::new(file))
+                        .decoder(file)
                         .with_context(|| format!("{name}: cannot read"))?;
                     return Ok(Input::Stream(Stream {
                         reader,
@@ -260,6 +383,7 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
                             #[cfg(unix)]
                             fd: None,
                         },
+                        stored: Some(stored),
                     }));
                 }
                 // One front-to-back pass: let the kernel read ahead and
@@ -274,9 +398,10 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
             }
         }
     }
-    stream(Box::new(file), None)
-        .with_context(|| format!("{name}: cannot read"))
-        .map(Input::Stream)
+    let (stored, file) = Stored::count(file, meta.len());
+    let mut s = stream(file, None).with_context(|| format!("{name}: cannot read"))?;
+    s.stored = Some(stored);
+    Ok(Input::Stream(s))
 }
 
 /// Standard input as a stream. Reads the descriptor directly (a duplicate of
@@ -334,6 +459,7 @@ fn stream(mut raw: Box<dyn Read + Send>, poll: Option<File>) -> io::Result<Strea
                 Some(_) => None,
             },
         },
+        stored: None,
     })
 }
 
@@ -402,6 +528,41 @@ pub fn same_file(input: &Path, output: &Path) -> bool {
 #[cfg(not(unix))]
 pub fn same_file(input: &Path, output: &Path) -> bool {
     same_file::is_same_file(input, output).unwrap_or(false)
+}
+
+/// True when standard descriptor `fd` (0 or 1) was closed when the program
+/// started (`sudoku-bulk solve x.txt >&-`). The Rust runtime then opens
+/// `/dev/null` in its place, read-write, so that nothing else takes the
+/// number; answers written there would vanish without a word. A shell's
+/// `>/dev/null` or `</dev/null` opens it write-only or read-only, which
+/// stays allowed: only `/dev/null` opened read-write counts as closed.
+#[cfg(unix)]
+pub fn std_closed(fd: i32) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    // SAFETY: F_GETFL on a descriptor number only reads its flags; an
+    // invalid number gives -1.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return true;
+    }
+    if flags & libc::O_ACCMODE != libc::O_RDWR {
+        return false;
+    }
+    let Ok(null) = std::fs::metadata("/dev/null") else {
+        return false;
+    };
+    let path = format!("/proc/self/fd/{fd}");
+    // Through /proc the metadata is the descriptor's file's (fstat).
+    match std::fs::metadata(path) {
+        Ok(m) => m.file_type().is_char_device() && m.rdev() == null.rdev(),
+        Err(_) => false,
+    }
+}
+
+/// Never true off Unix (the runtime there does not reopen descriptors).
+#[cfg(not(unix))]
+pub fn std_closed(_fd: i32) -> bool {
+    false
 }
 
 /// True when standard input is the regular file `output` names (`solve -o F

@@ -23,7 +23,7 @@ use crate::pipeline::{Tally, Task};
 use crate::record::{Label, Verdict};
 
 /// The first bytes of every `.npy` file.
-pub const MAGIC: &[u8] = b"\x93NUMPY";
+pub const MAGIC: &[u8] = crate::input::NPY_MAGIC;
 
 /// Element types accepted: little-endian integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,6 +434,9 @@ impl<'a> Array<'a> {
 pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyhow::Result<Run> {
     let arr =
         Array::open(data, job.asked.boxes).map_err(|e| anyhow::anyhow!("{}: {e}", job.name))?;
+    if let Ok(mut r) = job.reporter.lock() {
+        r.set_total(arr.rows as u64);
+    }
     let text = match target {
         Target::Text => true,
         Target::Columnar(Kind::Npy) => false,
@@ -448,6 +451,19 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
             "{}: --stats needs a table (Parquet/Arrow) or text output (-o FILE.txt)",
             job.name
         );
+    }
+    if let Task::Analyse(a) = job.task {
+        // An array holds cells: the grid an analysis makes fits the input's
+        // shape, its text fields do not.
+        if !text && (a.grid_column().is_none() || !a.columns().is_empty()) {
+            anyhow::bail!(
+                "{}: {} writes text fields ({}), which a .npy array cannot hold; \
+                 write them as text (-o FILE.txt)",
+                job.name,
+                a.name(),
+                a.columns().join(", ")
+            );
+        }
     }
     let layout = crate::format::Layout::one_line(arr.boxes);
     let counting = matches!(job.task, Task::Count { .. });
@@ -508,7 +524,8 @@ fn encode(dtype: Dtype, task: Task, solved: &Solved, out: &mut Vec<u8>) {
                 Dtype::I64.put(c, out);
             }
         }
-        Task::Solve { .. } => {
+        // A bad row is all zeros (a blank grid), as for `solve`.
+        Task::Solve { .. } | Task::Analyse(_) => {
             out.reserve(solved.answers.len() * dtype.size());
             if dtype.size() == 1 {
                 out.extend_from_slice(&solved.answers);
