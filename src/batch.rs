@@ -21,7 +21,7 @@ pub fn for_each_row<F>(cells_per_row: usize, answers: &mut [u8], f: F) -> Vec<Ou
 where
     F: Fn(usize, &mut [u8]) -> Outcome + Sync,
 {
-    assert!(cells_per_row > 0 && answers.len() % cells_per_row == 0);
+    assert!(cells_per_row > 0 && answers.len().is_multiple_of(cells_per_row));
     answers
         .par_chunks_mut(cells_per_row)
         .with_min_len(MIN_ROWS_PER_JOB)

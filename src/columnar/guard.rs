@@ -192,17 +192,15 @@ fn check_chunk(file: &[u8], chunk: &ColumnChunkMetaData) -> Result<(), String> {
         let page = usize::try_from(len + compressed)
             .ok()
             .and_then(|end| bytes.get(len as usize..end));
-        if page
+        let decompresses = page
             .and_then(|p| decompressed(chunk.compression(), &h, p))
-            .is_some()
-        {
-            if uncompressed > MOST_AT_ONCE && uncompressed > compressed * MOST_RATIO {
-                return Err(format!(
-                    "the page at byte {at} claims {uncompressed} bytes once decompressed from \
-                     {compressed}: a page over {MOST_AT_ONCE} bytes compressed over \
-                     {MOST_RATIO} to 1 is refused"
-                ));
-            }
+            .is_some();
+        if decompresses && uncompressed > MOST_AT_ONCE && uncompressed > compressed * MOST_RATIO {
+            return Err(format!(
+                "the page at byte {at} claims {uncompressed} bytes once decompressed from \
+                 {compressed}: a page over {MOST_AT_ONCE} bytes compressed over \
+                 {MOST_RATIO} to 1 is refused"
+            ));
         }
         if let (DICTIONARY, Some(values), Some(bits)) = (kind, h.dictionary_values, width) {
             // What the decoder gets: the decompressed page, or the page

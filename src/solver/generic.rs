@@ -1033,7 +1033,7 @@ mod tests {
             for seed in 1..40u64 {
                 let seed = seed * 31 + k as u64;
                 let mut p = blank(&rect_grid(b, seed), 35 + seed % 50, seed * 3);
-                if seed % 4 == 0 {
+                if seed.is_multiple_of(4) {
                     // A random extra given: often no solution at all.
                     let i = (seed as usize * 7) % p.len();
                     if p[i] == 0 {

@@ -67,7 +67,7 @@ impl Boxes {
         }
         let rows = (2..=side)
             .take_while(|r| r * r <= side)
-            .filter(|r| side % r == 0)
+            .filter(|r| side.is_multiple_of(*r))
             .last()?;
         Boxes::new(rows, side / rows)
     }
