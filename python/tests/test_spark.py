@@ -126,8 +126,9 @@ def test_cli_route_through_rdd_pipe(spark, cli):
     lines = read_lines("serg_benchmark_sub.txt") + read_lines("forum_hardest_1106.txt")
     lines = [l for l in lines if len(l) == 81] + ["not a puzzle"]
     df = spark.createDataFrame([(l,) for l in lines], "puzzle string")
-    # The README's recipe: pipe keeps one output line per input line, in
-    # order, within each partition, so zip pairs each puzzle with its answer.
+    # The recipe of docs/guide.md and python/README.md: pipe keeps one output
+    # line per input line, in order, within each partition, so zip pairs each
+    # puzzle with its answer.
     rows = df.rdd.map(lambda r: r.puzzle).cache()
     assert rows.getNumPartitions() >= 2
     answers_rdd = rows.pipe(f"{cli} solve --format line")

@@ -7,8 +7,8 @@ Python work per row), and the batch comes back with one more column.
 
 Every executor needs ``sudoku_bulk`` installed (``pip install ./python`` on
 each node, or ship a wheel with ``--py-files``/an environment archive). For a
-cluster without the package, see README "Python": pipe the rows through the
-``sudoku-bulk`` binary shipped with ``--files`` instead.
+cluster without the package, see the package README, "Spark": pipe the rows
+through the ``sudoku-bulk`` binary shipped with ``--files`` instead.
 
 Threads: Spark already runs one task per core, so each task solves on one
 thread by default (``threads=1``); scale with partitions, not threads.
