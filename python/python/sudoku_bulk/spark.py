@@ -6,7 +6,8 @@ puzzle column goes, buffers and all, to :func:`sudoku_bulk.solve` (Rust, no
 Python work per row), and the batch comes back with one more column.
 
 Every executor needs ``sudoku_bulk`` installed (``pip install ./python`` on
-each node, or ship a wheel with ``--py-files``/an environment archive). For a
+each node or in its image, or a packed venv shipped with ``--archives``; not
+``--py-files``, whose zips cannot hold a compiled extension). For a
 cluster without the package, see the package README, "Spark": pipe the rows
 through the ``sudoku-bulk`` binary shipped with ``--files`` instead.
 
