@@ -93,7 +93,7 @@ _HOW_TO_FIX = """Spark's Python workers must run a Python that has sudoku_bulk (
   venv-pack -o env.tar.gz
   spark-submit --archives env.tar.gz#env \\
     --conf spark.pyspark.python=./env/bin/python job.py
-(docs/python-notes.md, "Spark", has the whole recipe)"""
+(the sudoku_bulk package README, "Spark", has the whole recipe)"""
 
 
 def _check_workers(df: Any) -> None:
