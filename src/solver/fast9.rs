@@ -124,6 +124,31 @@
 //! 11+ +7%, 17-clue +5% in alternating runs on Zen 5). Unlike the
 //! whole-program builds above, the copy changes the hot path's work, not
 //! only its encoding. `SUDOKU_BULK_NO_PEXT=1` runs the table path.
+//!
+//! Issue 33 (AMD EPYC Zen 4, callgrind instructions a puzzle of the solver
+//! alone, `solve` called in a loop over the file; "1106" is
+//! forum_hardest_1106 counting to 2, "serg" serg_benchmark_sub counting
+//! to 2; same guesses and answers throughout):
+//! - the fast copy compiled for x86-64-v3 (`avx2,bmi1,bmi2,lzcnt,popcnt`:
+//!   VEX three-operand forms, no register copies): 1106 777k -> 733k,
+//!   serg 22.3k -> 21.3k;
+//! - row singles by a SWAR zero-field test instead of a loop with a
+//!   branch per row (`row_singles_full`): 733k -> 717k, 21.3k -> 20.8k;
+//! - the 3-of-9 pass two digits per ymm (`avx2::triads`): 717k -> 662k
+//!   (serg rarely runs the pass). Written first with AVX2 intrinsics in
+//!   helpers and `array::from_fn` closures that were not compiled with the
+//!   feature: every intrinsic stayed a call (847k);
+//! - tried and dropped: `occ` without its padding entries so that `State`
+//!   is 256 bytes and copied inline (8 ymm pairs) instead of by `memcpy`:
+//!   717k -> 737k (the copy saved ~1%, the `digit * 3 + band` indexing and
+//!   the pass's loads cost more).
+//! Where the rest goes (1106, after the above, of 248M instructions for
+//! 375 puzzles): `update` ~35% (the horizontal closure per changed word,
+//! ~86 words a guess, and `clear_cells`, ~30 instructions per placed
+//! cell), `update_vertical` ~9%, the 3-of-9 pass ~12%, the naked-single
+//! scan ~5%. The per-word scalar design does about 5.7k instructions a
+//! guess against tdoku's ~4.7k (box-wide SIMD updates); closing that gap
+//! needs box- or band-wide vector updates, not more tuning of this loop.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
