@@ -530,12 +530,25 @@ impl Reporter {
     /// A reporter for input `name` of `total` bytes (unknown for stdin). The
     /// bar is drawn only if `show` and stderr is a terminal.
     pub fn new(name: String, total: Option<u64>, show: bool) -> Reporter {
-        let target = if show && io::stderr().is_terminal() {
+        let drawn = show && io::stderr().is_terminal();
+        let target = if drawn {
             ProgressDrawTarget::stderr_with_hz(8)
         } else {
             ProgressDrawTarget::hidden()
         };
         let bar = ProgressBar::with_draw_target(total, target);
+        if !drawn {
+            // No style to parse and no ticker thread to start for a bar
+            // nobody sees (48k of a one-puzzle run's 1.3M instructions,
+            // callgrind).
+            return Reporter {
+                name,
+                bar,
+                errors: BufWriter::new(io::stderr()),
+                start: Instant::now(),
+                bad_seen: 0,
+            };
+        }
         let style = if total.is_some() {
             "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg} ETA {eta}"
         } else {

@@ -285,7 +285,6 @@ impl Vec8 for Portable {
             .map(|&x| (x & 0xFF) as u32 + (x >> 8) as u32)
             .sum()
     }
-
 }
 
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
@@ -382,7 +381,6 @@ mod sse2 {
                 (_mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128::<8>(s))) as u32
             }
         }
-    
     }
 
     impl Ops for Sse2 {
@@ -609,7 +607,10 @@ mod avx2 {
             diff = diff.or(sup.xor(mv[k]));
             tot = tot.add(n);
             // Digit 2k's bit in the lower half, 2k + 1's in the upper.
-            let (lo, hi) = (0x0001_0001_0001_0001 << (2 * k), 0x0002_0002_0002_0002 << (2 * k));
+            let (lo, hi) = (
+                0x0001_0001_0001_0001 << (2 * k),
+                0x0002_0002_0002_0002 << (2 * k),
+            );
             let digits = Y(_mm256_set_epi64x(hi, hi, lo, lo));
             two = two.or(n.eq(Y::splat(2)).and(digits));
             // SAFETY: `m[2k]` and `m[2k + 1]` are 16 writable bytes
@@ -2155,16 +2156,18 @@ mod tests {
     fn parse_marks(line: &str) -> [u16; 81] {
         let b = line.as_bytes();
         assert_eq!(b.len(), 729);
-        std::array::from_fn(|i| {
-            (0..9).fold(0u16, |m, d| m | ((b[i * 9 + d] != b'.') as u16) << d)
-        })
+        std::array::from_fn(|i| (0..9).fold(0u16, |m, d| m | ((b[i * 9 + d] != b'.') as u16) << d))
     }
 
     /// A full valid grid that takes a marked digit in every cell.
     fn check_marks_answer(marks: &[u16; 81], out: &[u8; 81]) {
         verify(crate::solver::Boxes::NINE, &[0; 81], out).unwrap();
         for i in 0..81 {
-            assert!(marks[i] >> (out[i] - 1) & 1 == 1, "cell {i}: {} not marked", out[i]);
+            assert!(
+                marks[i] >> (out[i] - 1) & 1 == 1,
+                "cell {i}: {} not marked",
+                out[i]
+            );
         }
     }
 
@@ -2177,7 +2180,10 @@ mod tests {
         if s.count > 0 {
             assert_eq!(&t, out);
         }
-        assert_eq!(solve_marks_with::<Portable, Tables>(marks, limit, &mut t), s);
+        assert_eq!(
+            solve_marks_with::<Portable, Tables>(marks, limit, &mut t),
+            s
+        );
         if s.count > 0 {
             assert_eq!(&t, out);
         }
@@ -2214,8 +2220,13 @@ mod tests {
     fn vanilla_puzzles_as_marks_agree() {
         for p in HARD.iter().chain(MULTI) {
             let cells = parse(p);
-            let marks: [u16; 81] =
-                std::array::from_fn(|i| if cells[i] == 0 { 0x1FF } else { 1 << (cells[i] - 1) });
+            let marks: [u16; 81] = std::array::from_fn(|i| {
+                if cells[i] == 0 {
+                    0x1FF
+                } else {
+                    1 << (cells[i] - 1)
+                }
+            });
             for limit in [1, 2, 3] {
                 let (mut a, mut b) = ([0u8; 81], [0u8; 81]);
                 let v = solve(&cells, limit, &mut a);

@@ -11,7 +11,11 @@ fn assert_keeps_marks(line: &str, answer: &str) {
     assert_valid(3, &[0; 81], &a);
     let marks = line.as_bytes();
     for (i, &d) in a.iter().enumerate() {
-        assert_eq!(marks[i * 9 + d as usize - 1], b'0' + d, "cell {i}: {d} was eliminated");
+        assert_eq!(
+            marks[i * 9 + d as usize - 1],
+            b'0' + d,
+            "cell {i}: {d} was eliminated"
+        );
     }
 }
 
@@ -20,9 +24,7 @@ fn assert_keeps_marks(line: &str, answer: &str) {
 fn as_marks(puzzle: &str) -> String {
     puzzle
         .bytes()
-        .flat_map(|b| {
-            (b'1'..=b'9').map(move |d| if b == b'.' || b == d { d as char } else { '.' })
-        })
+        .flat_map(|b| (b'1'..=b'9').map(move |d| if b == b'.' || b == d { d as char } else { '.' }))
         .collect()
 }
 
@@ -83,7 +85,10 @@ fn marks_narrow_a_vanilla_puzzle() {
     let (code, fewer) = alone(&narrowed, &["count", "--limit", "9"]);
     assert_eq!(code, Some(0));
     let n = |s: &str| s.trim().trim_end_matches('+').parse::<u32>().unwrap();
-    assert!(n(&fewer) >= 1 && n(&fewer) <= n(&vanilla), "{fewer} vs {vanilla}");
+    assert!(
+        n(&fewer) >= 1 && n(&fewer) <= n(&vanilla),
+        "{fewer} vs {vanilla}"
+    );
     let (_, a) = alone(&narrowed, &["solve"]);
     assert_keeps_marks(&narrowed, a.trim());
 }
@@ -108,8 +113,14 @@ fn bad_pencilmark_records_are_named() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3);
-    assert!(lines[0].starts_with("error:") && lines[0].contains("cell 3"), "{out}");
-    assert!(lines[1].starts_with("error:") && lines[1].contains("no solution"), "{out}");
+    assert!(
+        lines[0].starts_with("error:") && lines[0].contains("cell 3"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("error:") && lines[1].contains("no solution"),
+        "{out}"
+    );
     assert_keeps_marks(&good, lines[2]);
     let o = run(&["count"], input.as_bytes());
     assert_eq!(o.status.code(), Some(1));
