@@ -111,6 +111,8 @@ impl Collect {
             boxes: boxes.unwrap_or(Boxes::NINE),
             cells,
             bad,
+            // Tables and arrays hold no pencilmark puzzles.
+            marks: false,
         })
     }
 }
