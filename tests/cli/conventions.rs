@@ -598,7 +598,7 @@ mod tables {
     use super::*;
     use std::sync::Arc;
 
-    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
     use parquet::arrow::ArrowWriter;
 
     fn write_parquet(path: &std::path::Path, puzzles: Vec<Option<String>>) {
