@@ -664,7 +664,7 @@ mod tables {
         let batch = reader.map(|b| b.unwrap()).next().unwrap();
         let col = batch.column_by_name("solution").unwrap();
         let col = col.as_any().downcast_ref::<StringArray>().unwrap();
-        assert_eq!(col.len(), 7);
+        assert_eq!(arrow_array::Array::len(col), 7);
         for (k, (puzzle, _)) in p.iter().enumerate() {
             assert_valid(3, puzzle, &cells(col.value(k), "", DIGITS));
         }
