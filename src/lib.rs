@@ -38,3 +38,6 @@ pub mod output;
 pub mod pipeline;
 pub mod record;
 pub mod solver;
+
+#[cfg(test)]
+mod layering;
