@@ -57,6 +57,7 @@
 //! transposition since it would turn 2x3 boxes into 3x2). Other sizes return
 //! [`CanonError::Size`].
 
+use crate::record::{Analysis, RecordError};
 use crate::solver::Boxes;
 use std::fmt;
 
@@ -74,7 +75,7 @@ pub enum Form {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CanonError {
     /// Only 9x9, 4x4 (2x2 boxes) and 6x6 (2x3 boxes) are supported.
-    #[error("canonical forms are computed for 9x9, 4x4 and 6x6 (2x3 boxes), not {0}")]
+    #[error("canonical forms are computed for 9x9, 4x4 and 6x6 (2x3 boxes) grids, not {side}x{side} ({0} boxes)", side = .0.side())]
     Size(Boxes),
     /// The cell slice does not hold `side * side` cells.
     #[error("expected {expected} cells, got {got}")]
@@ -322,6 +323,55 @@ pub fn canonicalize(boxes: Boxes, cells: &[u8], form: Form) -> Result<Canonical,
     }
 }
 
+/// The `canon` command's per-record job: the form as the grid, and with
+/// `transform` the transform and automorphism count as two fields.
+#[derive(Clone, Copy, Debug)]
+pub struct CanonJob {
+    /// Which form.
+    pub form: Form,
+    /// Add the `transform` and `automorphisms` fields.
+    pub transform: bool,
+}
+
+impl Analysis for CanonJob {
+    fn name(&self) -> &'static str {
+        "canon"
+    }
+
+    fn grid_column(&self) -> Option<&'static str> {
+        Some("canonical")
+    }
+
+    fn columns(&self) -> &[&'static str] {
+        if self.transform {
+            &["transform", "automorphisms"]
+        } else {
+            &[]
+        }
+    }
+
+    fn keeps_puzzle(&self) -> bool {
+        false
+    }
+
+    fn analyse(
+        &self,
+        boxes: Boxes,
+        cells: &[u8],
+        grid: &mut [u8],
+        fields: &mut Vec<String>,
+    ) -> Result<(), RecordError> {
+        let c = canonicalize(boxes, cells, self.form)
+            .map_err(|e| RecordError::Unsupported(e.to_string()))?;
+        grid.copy_from_slice(c.cells());
+        if self.transform {
+            fields.push(c.transform.to_string());
+            fields.push(c.automorphisms.to_string());
+        }
+        Ok(())
+    }
+}
+
 /// In-stack column orders: target column `j` of a stack reads source column
 /// `PERM[p][j]` of its stack (the order of `patminlex`'s table).
 const PERM: [[u8; 3]; 6] = [
@@ -354,7 +404,7 @@ struct Cand {
 /// Key of one triplet (4 bits a cell, first cell highest) and the digits it
 /// labels for the first time (4 bits each, in target order).
 #[inline(always)]
-fn triplet(d: [u8; 3], p: &[u8; 3], label: &[u8; 10], next: u8, labels: bool) -> (u16, u16) {
+fn triplet(d: [u8; 3], p: &[u8; 3], label: &[u8; 10], next: u8) -> (u16, u16) {
     let mut key = 0u16;
     let mut sig = 0u16;
     let mut fresh = [0u8; 3];
@@ -363,8 +413,6 @@ fn triplet(d: [u8; 3], p: &[u8; 3], label: &[u8; 10], next: u8, labels: bool) ->
         let x = d[pj as usize];
         let v = if x == 0 {
             0
-        } else if !labels {
-            1
         } else if label[x as usize] != 0 {
             label[x as usize]
         } else {
@@ -390,44 +438,85 @@ fn triplet(d: [u8; 3], p: &[u8; 3], label: &[u8; 10], next: u8, labels: bool) ->
 struct Search {
     /// Input and its transpose, by row.
     g: [[[u8; 9]; 9]; 2],
+    /// Givens of each source triplet as bits (bit `j` = column `j` of the
+    /// stack), by orientation, row and stack.
+    tri: [[[u8; 3]; 9]; 2],
     best: u64,
     out: Vec<Cand>,
 }
 
 impl Search {
-    /// Extends `c` (whose target row `k` is already set to source row `row`)
-    /// stack by stack from stack `p`, `prefix` holding the keys of the
-    /// earlier stacks of this row.
-    fn stack(&mut self, c: &Cand, row: &[u8; 9], p: usize, prefix: u64, labels: bool) {
+    /// Extends `c` by source row `r` as target row `k`, stack by stack from
+    /// stack `p`, `prefix` holding the keys of the earlier stacks of this
+    /// row; a survivor of the whole row goes to `out`. Digit labels.
+    fn stack(&mut self, c: &Cand, k: usize, r: usize, p: usize, prefix: u64) {
         if p == 3 {
             if prefix < self.best {
                 self.best = prefix;
                 self.out.clear();
             }
-            self.out.push(*c);
+            let mut child = *c;
+            child.rows[k] = r as u8;
+            child.used |= 1 << r;
+            self.out.push(child);
             return;
         }
+        let bound = self.best >> (12 * (2 - p));
+        let row = &self.g[c.t as usize][r];
         let base = 3 * c.stacks[p] as usize;
         let d = [row[base], row[base + 1], row[base + 2]];
+        let m = c.masks[p];
+        let given = (d[0] != 0) as u8 | ((d[1] != 0) as u8) << 1 | ((d[2] != 0) as u8) << 2;
+        // Fast paths (most triplets of a sparse puzzle): no given keeps the
+        // masks and labels; one given goes as far right as the mask allows.
+        if given == 0 {
+            let kp = prefix << 12;
+            if kp <= bound {
+                self.stack(c, k, r, p + 1, kp);
+            }
+            return;
+        }
+        if given.is_power_of_two() {
+            let s = given.trailing_zeros() as usize;
+            let x = d[s] as usize;
+            let mut j = 2;
+            while m & AT[s][j] == 0 {
+                j -= 1;
+            }
+            let fresh = c.label[x] == 0;
+            let v = if fresh { c.next } else { c.label[x] };
+            let kp = prefix << 12 | (v as u64) << (4 * (2 - j));
+            if kp > bound {
+                return;
+            }
+            let mut child = *c;
+            child.masks[p] = m & AT[s][j];
+            if fresh {
+                child.label[x] = child.next;
+                child.next += 1;
+            }
+            self.stack(&child, k, r, p + 1, kp);
+            return;
+        }
         let mut keys = [u16::MAX; 6];
         let mut sigs = [0u16; 6];
         let mut min = u16::MAX;
-        let mut m = c.masks[p];
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let (k, s) = triplet(d, &PERM[i], &c.label, c.next, labels);
-            keys[i] = k;
-            sigs[i] = s;
-            min = min.min(k);
+        let mut mm = m;
+        while mm != 0 {
+            let i = mm.trailing_zeros() as usize;
+            mm &= mm - 1;
+            let (key, sig) = triplet(d, &PERM[i], &c.label, c.next);
+            keys[i] = key;
+            sigs[i] = sig;
+            min = min.min(key);
         }
         let kp = prefix << 12 | min as u64;
-        if kp > self.best >> (12 * (2 - p)) {
+        if kp > bound {
             return;
         }
         let mut tied = 0u8;
-        for (i, &k) in keys.iter().enumerate() {
-            if k == min {
+        for (i, &key) in keys.iter().enumerate() {
+            if key == min {
                 tied |= 1 << i;
             }
         }
@@ -445,31 +534,65 @@ impl Search {
             tied &= !group;
             let mut child = *c;
             child.masks[p] = group;
-            let mut s = sigs[i];
+            let mut sg = sigs[i];
             // The fresh digits, in target order, packed highest first.
             let mut fresh = [0u8; 3];
             let mut nf = 0;
-            while s != 0 {
-                fresh[nf] = (s & 15) as u8;
-                s >>= 4;
+            while sg != 0 {
+                fresh[nf] = (sg & 15) as u8;
+                sg >>= 4;
                 nf += 1;
             }
             for f in 0..nf {
                 child.label[fresh[nf - 1 - f] as usize] = child.next;
                 child.next += 1;
             }
-            self.stack(&child, row, p + 1, kp, labels);
+            self.stack(&child, k, r, p + 1, kp);
         }
     }
 
-    /// Replaces `cur` by its extensions by target row `k`, kept when their
-    /// row is the smallest. `fixed`: the rows are already chosen.
-    fn step(&mut self, cur: &mut Vec<Cand>, k: usize, labels: bool, fixed: bool) {
+    /// Pattern keys (given = 1, no labels): the whole row by three table
+    /// look-ups, as `patminlex` does it.
+    #[inline]
+    fn row_pattern(&mut self, c: &Cand, k: usize, r: usize) {
+        let tri = &self.tri[c.t as usize][r];
+        let (k0, m0) = PAT[tri[c.stacks[0] as usize] as usize][c.masks[0] as usize];
+        let b = self.best;
+        if k0 as u64 > b >> 24 {
+            return;
+        }
+        let (k1, m1) = PAT[tri[c.stacks[1] as usize] as usize][c.masks[1] as usize];
+        let kp = (k0 as u64) << 12 | k1 as u64;
+        if kp > b >> 12 {
+            return;
+        }
+        let (k2, m2) = PAT[tri[c.stacks[2] as usize] as usize][c.masks[2] as usize];
+        let key = kp << 12 | k2 as u64;
+        if key > b {
+            return;
+        }
+        if key < b {
+            self.best = key;
+            self.out.clear();
+        }
+        let mut child = *c;
+        child.rows[k] = r as u8;
+        child.used |= 1 << r;
+        child.masks = [m0, m1, m2];
+        self.out.push(child);
+    }
+
+    /// Extends every candidate of `cur` by target row `k`, keeping those
+    /// whose row is the smallest. `fixed`: the rows are already chosen.
+    /// Row 0 takes the rows of `top` (its candidates have no row yet).
+    fn step(&mut self, cur: &mut Vec<Cand>, k: usize, labels: bool, fixed: bool, top: [u16; 2]) {
         self.best = u64::MAX;
         self.out.clear();
         for c in cur.iter() {
             let allowed: u16 = if fixed {
                 1 << c.rows[k]
+            } else if k == 0 {
+                top[c.t as usize]
             } else if k % 3 == 0 {
                 let mut a = 0u16;
                 for b in 0..3 {
@@ -485,16 +608,70 @@ impl Search {
             while a != 0 {
                 let r = a.trailing_zeros() as usize;
                 a &= a - 1;
-                let mut child = *c;
-                child.rows[k] = r as u8;
-                child.used |= 1 << r;
-                let row = self.g[c.t as usize][r];
-                self.stack(&child, &row, 0, 0, labels);
+                if labels {
+                    self.stack(c, k, r, 0, 0);
+                } else {
+                    self.row_pattern(c, k, r);
+                }
             }
         }
         std::mem::swap(cur, &mut self.out);
     }
 }
+
+/// `AT[s][j]`: the in-stack orders that put source column `s` at target
+/// column `j`.
+const AT: [[u8; 3]; 3] = {
+    let mut t = [[0u8; 3]; 3];
+    let mut i = 0;
+    while i < 6 {
+        let mut j = 0;
+        while j < 3 {
+            t[PERM[i][j] as usize][j] |= 1 << i;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `PAT[g][m]`: for a triplet whose givens are the bits of `g` (bit `s` =
+/// source column `s`) and the allowed orders `m`, the smallest pattern key
+/// (a nibble a cell, 1 = given) and the orders that reach it.
+static PAT: [[(u16, u8); 64]; 8] = {
+    let mut t = [[(u16::MAX, 0u8); 64]; 8];
+    let mut g = 0;
+    while g < 8 {
+        let mut m = 1;
+        while m < 64 {
+            let mut best = u16::MAX;
+            let mut tied = 0u8;
+            let mut i = 0;
+            while i < 6 {
+                if m & (1 << i) != 0 {
+                    let mut key = 0u16;
+                    let mut j = 0;
+                    while j < 3 {
+                        key = key << 4 | ((g >> PERM[i][j]) & 1) as u16;
+                        j += 1;
+                    }
+                    if key < best {
+                        best = key;
+                        tied = 0;
+                    }
+                    if key == best {
+                        tied |= 1 << i;
+                    }
+                }
+                i += 1;
+            }
+            t[g][m] = (best, tied);
+            m += 1;
+        }
+        g += 1;
+    }
+    t
+};
 
 /// Smallest pattern of a row under column moves: triplets sorted by their
 /// number of givens, fewest first, givens right-aligned in each.
@@ -554,8 +731,19 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
             }
         }
     }
+    let mut tri = [[[0u8; 3]; 9]; 2];
+    for t in 0..2 {
+        for r in 0..9 {
+            for st in 0..3 {
+                for j in 0..3 {
+                    tri[t][r][st] |= ((g[t][r][3 * st + j] != 0) as u8) << j;
+                }
+            }
+        }
+    }
     let mut s = Search {
         g,
+        tri,
         best: u64::MAX,
         out: Vec::with_capacity(256),
     };
@@ -565,44 +753,37 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
     let latin = is_latin(&s.g);
     let labels = form == Form::String || latin;
     let mut cur: Vec<Cand> = Vec::with_capacity(256);
-    s.best = u64::MAX;
     if latin {
         grid::first_two_rows(&mut s);
         std::mem::swap(&mut cur, &mut s.out);
         for k in 2..9 {
-            s.step(&mut cur, k, true, false);
+            s.step(&mut cur, k, true, false, top);
         }
         return finish(cells, &cur);
     }
-    // Row 0 by hand: roots are (transpose, stack order, top row).
+    // Roots: (transpose, stack order); row 0 takes the rows of `top`.
     for t in 0..2u8 {
-        let mut a = top[t as usize];
-        while a != 0 {
-            let r = a.trailing_zeros() as usize;
-            a &= a - 1;
-            for sp in PERM.iter() {
-                let mut c = Cand {
-                    t,
-                    next: 1,
-                    used: 1 << r,
-                    rows: [0; 9],
-                    stacks: *sp,
-                    masks: [63; 3],
-                    label: [0; 10],
-                };
-                c.rows[0] = r as u8;
-                let row = s.g[t as usize][r];
-                s.stack(&c, &row, 0, 0, labels);
-            }
+        if top[t as usize] == 0 {
+            continue;
+        }
+        for sp in PERM.iter() {
+            cur.push(Cand {
+                t,
+                next: 1,
+                used: 0,
+                rows: [0; 9],
+                stacks: *sp,
+                masks: [63; 3],
+                label: [0; 10],
+            });
         }
     }
-    std::mem::swap(&mut cur, &mut s.out);
-    for k in 1..9 {
-        s.step(&mut cur, k, labels, false);
+    for k in 0..9 {
+        s.step(&mut cur, k, labels, false, top);
     }
     if !labels {
         for k in 0..9 {
-            s.step(&mut cur, k, true, true);
+            s.step(&mut cur, k, true, true, top);
         }
     }
     finish(cells, &cur)
@@ -1177,7 +1358,7 @@ mod tests {
     #[test]
     fn agrees_with_brute_force() {
         // About 0.4 s per record at opt-level 3 on one core.
-        for c in brute_sample(2, 2) {
+        for c in brute_sample(1, 1) {
             check_against_brute(&c);
         }
     }
@@ -1203,6 +1384,19 @@ mod tests {
 
     #[test]
     fn random_transforms_give_one_form() {
+        random_transforms(12, 3);
+    }
+
+    /// 1,000 transforms of each of 200 records (160 puzzles of the four
+    /// sets, the odd ones, 10 grids): `cargo test --lib
+    /// canon::tests::random_transforms_many -- --ignored`.
+    #[test]
+    #[ignore]
+    fn random_transforms_many() {
+        random_transforms(40, 10);
+    }
+
+    fn random_transforms(per_set: usize, grids: usize) {
         let mut rng = Rng::for_puzzle(31, 1, 0);
         let mut records = odd_puzzles();
         for set in [
@@ -1211,13 +1405,13 @@ mod tests {
             "forum_hardest_11plus_sub.txt",
             "serg_benchmark_sub.txt",
         ] {
-            records.extend(data(set).into_iter().step_by(97).take(40));
+            records.extend(data(set).into_iter().step_by(97).take(per_set));
         }
-        for _ in 0..10 {
+        for _ in 0..grids {
             records.push(full_grid(Boxes::NINE, &mut rng).try_into().unwrap());
         }
         for (i, r) in records.iter().enumerate() {
-            let tries = if i < records.len() - 10 { 1000 } else { 100 };
+            let tries = if i < records.len() - grids { 1000 } else { 100 };
             for form in [Form::String, Form::Pattern] {
                 let want = canon9(r, form);
                 for _ in 0..tries {
