@@ -10,7 +10,9 @@ use sudoku_bulk::canon::{canon9, Form};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let path = args.get(1).expect("usage: canon_rate FILE [string|pattern] [ROUNDS]");
+    let path = args
+        .get(1)
+        .expect("usage: canon_rate FILE [string|pattern] [ROUNDS]");
     let form = match args.get(2).map(String::as_str) {
         Some("pattern") => Form::Pattern,
         _ => Form::String,
@@ -23,7 +25,11 @@ fn main() {
         .map(|l| {
             let mut c = [0u8; 81];
             for (i, b) in l.bytes().take(81).enumerate() {
-                c[i] = if (b'1'..=b'9').contains(&b) { b - b'0' } else { 0 };
+                c[i] = if (b'1'..=b'9').contains(&b) {
+                    b - b'0'
+                } else {
+                    0
+                };
             }
             c
         })

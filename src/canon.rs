@@ -301,8 +301,7 @@ impl Canonical {
 /// Canonical form of `cells` (a grid with boxes `boxes`).
 pub fn canonicalize(boxes: Boxes, cells: &[u8], form: Form) -> Result<Canonical, CanonError> {
     let n = boxes.side();
-    if !(boxes == Boxes::NINE || boxes == Boxes::square(2) || boxes == Boxes::new(2, 3).unwrap())
-    {
+    if !(boxes == Boxes::NINE || boxes == Boxes::square(2) || boxes == Boxes::new(2, 3).unwrap()) {
         return Err(CanonError::Size(boxes));
     }
     if cells.len() != n * n {
@@ -794,7 +793,12 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
 fn finish(cells: &[u8; 81], cur: &[Cand]) -> Canonical {
     let automorphisms = cur
         .iter()
-        .map(|c| c.masks.iter().map(|m| m.count_ones() as u64).product::<u64>())
+        .map(|c| {
+            c.masks
+                .iter()
+                .map(|m| m.count_ones() as u64)
+                .product::<u64>()
+        })
         .sum();
     let c = &cur[0];
     let mut tr = Transform::identity(9);
@@ -1005,7 +1009,10 @@ mod grid {
         for p in 0..3 {
             c.stacks[p] = st.src_stack[p];
             let o = [st.at[3 * p] % 3, st.at[3 * p + 1] % 3, st.at[3 * p + 2] % 3];
-            let i = PERM.iter().position(|q| *q == o).expect("a stack's columns");
+            let i = PERM
+                .iter()
+                .position(|q| *q == o)
+                .expect("a stack's columns");
             c.masks[p] = 1 << i;
         }
         for j in 0..9 {
@@ -1114,7 +1121,11 @@ mod small {
                     for i in 0..n {
                         for j in 0..n {
                             let (a, b) = (r[i] as usize, c[j] as usize);
-                            let x = if t { cells[b * n + a] } else { cells[a * n + b] };
+                            let x = if t {
+                                cells[b * n + a]
+                            } else {
+                                cells[a * n + b]
+                            };
                             if x != 0 && label[x as usize] == 0 {
                                 label[x as usize] = next;
                                 next += 1;
@@ -1205,7 +1216,11 @@ mod tests {
                     for i in 0..9 {
                         for j in 0..9 {
                             let (r, c) = (rows[i] as usize, cols[j] as usize);
-                            let x = if t == 1 { cells[c * 9 + r] } else { cells[r * 9 + c] };
+                            let x = if t == 1 {
+                                cells[c * 9 + r]
+                            } else {
+                                cells[r * 9 + c]
+                            };
                             if x != 0 && label[x as usize] == 0 {
                                 label[x as usize] = next;
                                 next += 1;
@@ -1324,7 +1339,12 @@ mod tests {
                 "{form:?} form of {}",
                 show(cells)
             );
-            assert_eq!(got.automorphisms, count, "{form:?} automorphisms of {}", show(cells));
+            assert_eq!(
+                got.automorphisms,
+                count,
+                "{form:?} automorphisms of {}",
+                show(cells)
+            );
             assert_eq!(apply9(&got.transform, cells), want);
         }
         // The automorphism group does not depend on the order used.
@@ -1422,7 +1442,10 @@ mod tests {
                     assert_eq!(got.automorphisms, want.automorphisms);
                     // The transform maps the record to its form and back.
                     assert_eq!(apply9(&got.transform, &x)[..], *got.cells());
-                    assert_eq!(apply9(&got.transform.inverse(), &apply9(&got.transform, &x)), x);
+                    assert_eq!(
+                        apply9(&got.transform.inverse(), &apply9(&got.transform, &x)),
+                        x
+                    );
                 }
             }
         }
@@ -1453,7 +1476,12 @@ mod tests {
             Transform::identity(9).to_string(),
             "N/012345678/012345678/123456789"
         );
-        for bad in ["", "X/0/0/1", "N/012345678/012345678/12345678", "N/012345677/012345678/123456789"] {
+        for bad in [
+            "",
+            "X/0/0/1",
+            "N/012345678/012345678/12345678",
+            "N/012345677/012345678/123456789",
+        ] {
             assert!(Transform::parse(bad).is_err(), "{bad}");
         }
     }
@@ -1479,9 +1507,8 @@ mod tests {
             out
         }
         // A row order is allowed when it keeps every band together.
-        let keeps = |p: &[usize], size: usize| {
-            (0..n).all(|i| p[i] / size == p[i - i % size] / size)
-        };
+        let keeps =
+            |p: &[usize], size: usize| (0..n).all(|i| p[i] / size == p[i - i % size] / size);
         let all = perms(n);
         let rows: Vec<_> = all.iter().filter(|p| keeps(p, boxes.rows())).collect();
         let cols: Vec<_> = all.iter().filter(|p| keeps(p, boxes.cols())).collect();
@@ -1498,7 +1525,11 @@ mod tests {
                     let mut img = vec![0u8; n * n];
                     for i in 0..n {
                         for j in 0..n {
-                            let x = if t { cells[c[j] * n + r[i]] } else { cells[r[i] * n + c[j]] };
+                            let x = if t {
+                                cells[c[j] * n + r[i]]
+                            } else {
+                                cells[r[i] * n + c[j]]
+                            };
                             if x != 0 && label[x as usize] == 0 {
                                 label[x as usize] = next;
                                 next += 1;
@@ -1568,7 +1599,10 @@ mod tests {
         c[5] = 10;
         assert_eq!(
             canonicalize(Boxes::NINE, &c, Form::String),
-            Err(CanonError::Cell { index: 5, value: 10 })
+            Err(CanonError::Cell {
+                index: 5,
+                value: 10
+            })
         );
     }
 }

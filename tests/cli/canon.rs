@@ -50,8 +50,16 @@ impl Tr {
         for i in 0..n {
             for j in 0..n {
                 let (r, c) = (self.rows[i], self.cols[j]);
-                let x = if self.transpose { cells[c * n + r] } else { cells[r * n + c] };
-                out[i * n + j] = if x == 0 { 0 } else { self.labels[x as usize - 1] };
+                let x = if self.transpose {
+                    cells[c * n + r]
+                } else {
+                    cells[r * n + c]
+                };
+                out[i * n + j] = if x == 0 {
+                    0
+                } else {
+                    self.labels[x as usize - 1]
+                };
             }
         }
         out
@@ -80,7 +88,13 @@ fn records() -> Vec<String> {
         "serg_benchmark_sub.txt",
     ] {
         let text = std::fs::read_to_string(data(set)).unwrap();
-        v.extend(puzzle_lines(&text).into_iter().step_by(211).take(6).map(str::to_string));
+        v.extend(
+            puzzle_lines(&text)
+                .into_iter()
+                .step_by(211)
+                .take(6)
+                .map(str::to_string),
+        );
     }
     for seed in 1..4 {
         v.push(encode(&full_grid(3, seed), "123456789", '.'));
@@ -173,7 +187,11 @@ fn blank_symbol_order_and_bad_records_kept() {
     let (lines, o) = canon(&[], &input);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(lines.len(), 3);
-    assert!(lines[0].contains('0') && !lines[0].contains('.'), "{}", lines[0]);
+    assert!(
+        lines[0].contains('0') && !lines[0].contains('.'),
+        "{}",
+        lines[0]
+    );
     assert!(lines[1].starts_with("error: "), "{}", lines[1]);
     assert!(stderr(&o).contains("<stdin>:2: "), "{}", stderr(&o));
     let (alone, _) = canon(&[], &format!("{}\n", recs[1]));
@@ -190,7 +208,10 @@ fn clashing_givens_get_a_form() {
     let (lines, o) = canon(&["--transform"], &format!("{p}\n"));
     assert!(o.status.success(), "{}", stderr(&o));
     let f: Vec<&str> = lines[0].split(' ').collect();
-    assert_eq!(encode(&Tr::parse(f[1]).apply(&digits(&p)), "123456789", '.'), f[0]);
+    assert_eq!(
+        encode(&Tr::parse(f[1]).apply(&digits(&p)), "123456789", '.'),
+        f[0]
+    );
 }
 
 #[test]
@@ -228,15 +249,29 @@ fn small_grids_and_big_ones_refused() {
     // 4x4: every disguise of a grid and of a puzzle has one form.
     let g = full_grid(2, 3);
     let p = blank_out(&g, 50, 5);
-    let (a, o) = canon(&[], &format!("{}\n{}\n", encode(&g, "1234", '.'), encode(&p, "1234", '.')));
+    let (a, o) = canon(
+        &[],
+        &format!("{}\n{}\n", encode(&g, "1234", '.'), encode(&p, "1234", '.')),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let mut rng = Rng(11);
     for _ in 0..20 {
         let t = Tr {
             transpose: rng.below(2) == 1,
-            rows: if rng.below(2) == 1 { vec![2, 3, 0, 1] } else { vec![1, 0, 3, 2] },
-            cols: if rng.below(2) == 1 { vec![0, 1, 3, 2] } else { vec![3, 2, 1, 0] },
-            labels: shuffled(4, &mut rng).into_iter().map(|d| d as u8 + 1).collect(),
+            rows: if rng.below(2) == 1 {
+                vec![2, 3, 0, 1]
+            } else {
+                vec![1, 0, 3, 2]
+            },
+            cols: if rng.below(2) == 1 {
+                vec![0, 1, 3, 2]
+            } else {
+                vec![3, 2, 1, 0]
+            },
+            labels: shuffled(4, &mut rng)
+                .into_iter()
+                .map(|d| d as u8 + 1)
+                .collect(),
         };
         let input = format!(
             "{}\n{}\n",
