@@ -2,6 +2,7 @@
 
 mod canon;
 mod columnar;
+mod conventions;
 mod detect;
 mod formats;
 mod grids;
