@@ -27,7 +27,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 # test targets and dev-dependencies are new here; pip (maturin) builds the
 # extension in the same profile and target/ below. On a fresh clone with 2
 # cores this saved a full second compile of every dependency (see
-# docs/cli.md, "Set-up cost"). Release has no debug assertions: the unit
+# docs/guide.md, "Install"). Release has no debug assertions: the unit
 # tests do not rely on them (none is `#[should_panic]`).
 SUDOKU_BULK_PYTHON="$PWD/$venv/bin/python" cargo test --release
 # The CLI binary the Python tests compare with (generate bytes, --stats, the

@@ -198,11 +198,7 @@ fn plain_progress_has_total_and_eta() {
         b"",
     );
     let err = stderr(&o);
-    let last = err
-        .lines()
-        .filter(|l| l.contains(": progress "))
-        .last()
-        .unwrap();
+    let last = err.lines().rfind(|l| l.contains(": progress ")).unwrap();
     assert!(
         last.contains(&format!(
             "progress {size}/{size} bytes (100%), ETA 0s, 354 puzzles"
@@ -563,8 +559,7 @@ fn progress_totals_for_npy_and_gzip() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let last = stderr(&o)
         .lines()
-        .filter(|l| l.contains(": progress "))
-        .last()
+        .rfind(|l| l.contains(": progress "))
         .map(String::from);
     assert!(
         last.as_deref()

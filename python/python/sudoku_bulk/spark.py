@@ -6,7 +6,8 @@ puzzle column goes, buffers and all, to :func:`sudoku_bulk.solve` (Rust, no
 Python work per row), and the batch comes back with one more column.
 
 Every executor needs ``sudoku_bulk`` installed (``pip install ./python`` on
-each node, or ship a wheel with ``--py-files``/an environment archive). For a
+each node or in its image, or a packed venv shipped with ``--archives``; not
+``--py-files``, whose zips cannot hold a compiled extension). For a
 cluster without the package, see the package README, "Spark": pipe the rows
 through the ``sudoku-bulk`` binary shipped with ``--files`` instead.
 
@@ -16,8 +17,9 @@ thread by default (``threads=1``); scale with partitions, not threads.
 Boxes: ``box="3x2"`` or ``box=(3, 2)`` as in :func:`sudoku_bulk.solve`; it is
 checked on the driver, before any task runs, as every other argument is.
 
-Set-up check: the first call in a Spark application (per worker Python)
-runs a one-task-per-core probe job that imports ``sudoku_bulk`` and
+Set-up check: the first call in a Spark application (per worker Python;
+not under Spark Connect, which has no SparkContext to run it) runs a
+one-task-per-core probe job that imports ``sudoku_bulk`` and
 ``pyarrow`` on the executors; when they cannot, the call raises a short
 ``RuntimeError`` saying which Python failed and how to fix it
 (``PYSPARK_PYTHON``, or ``--archives`` with a packed venv), instead of the
@@ -91,7 +93,7 @@ _HOW_TO_FIX = """Spark's Python workers must run a Python that has sudoku_bulk (
   venv-pack -o env.tar.gz
   spark-submit --archives env.tar.gz#env \\
     --conf spark.pyspark.python=./env/bin/python job.py
-(docs/python-notes.md, "Spark", has the whole recipe)"""
+(the sudoku_bulk package README, "Spark", has the whole recipe)"""
 
 
 def _check_workers(df: Any) -> None:
@@ -100,7 +102,12 @@ def _check_workers(df: Any) -> None:
     application and worker Python; raises ``RuntimeError`` with the fix
     when they cannot. The probe is a nested function, so Spark ships it by
     value: unpickling it needs neither package."""
-    sc = df.sparkSession.sparkContext
+    try:
+        sc = df.sparkSession.sparkContext
+    except Exception:  # noqa: BLE001 - any "not available" error
+        # Spark Connect has no SparkContext (the probe is an RDD job): no
+        # check there; the tasks' own errors remain.
+        return
     key = (sc.applicationId, sc.pythonExec)
     if key in _checked:
         return
