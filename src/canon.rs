@@ -723,9 +723,9 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
             repeat |= has_repeat(&g[t][r]);
         }
     }
-    for t in 0..2 {
-        for r in 0..9 {
-            if repeat || pats[t][r] == minp {
+    for (t, ps) in pats.iter().enumerate() {
+        for (r, &pr) in ps.iter().enumerate() {
+            if repeat || pr == minp {
                 top[t] |= 1 << r;
             }
         }
@@ -806,8 +806,8 @@ fn finish(cells: &[u8; 81], cur: &[Cand]) -> Canonical {
     tr.rows = c.rows;
     for p in 0..3 {
         let perm = &PERM[c.masks[p].trailing_zeros() as usize];
-        for j in 0..3 {
-            tr.cols[3 * p + j] = 3 * c.stacks[p] + perm[j];
+        for (j, &pj) in perm.iter().enumerate() {
+            tr.cols[3 * p + j] = 3 * c.stacks[p] + pj;
         }
     }
     tr.labels = complete_labels(&c.label, 9);
@@ -1027,16 +1027,16 @@ mod grid {
 fn complete_labels(label: &[u8; 10], n: usize) -> [u8; 10] {
     let mut out = *label;
     let mut used = 0u16;
-    for d in 1..=n {
-        used |= 1 << out[d];
+    for &o in &out[1..=n] {
+        used |= 1 << o;
     }
     let mut next = 1;
-    for d in 1..=n {
-        if out[d] == 0 {
+    for o in out[1..=n].iter_mut() {
+        if *o == 0 {
             while used & (1 << next) != 0 {
                 next += 1;
             }
-            out[d] = next;
+            *o = next;
             used |= 1 << next;
         }
     }
@@ -1118,9 +1118,9 @@ mod small {
                     // Labels by first appearance in the image.
                     let mut label = [0u8; 10];
                     let mut next = 1;
-                    for i in 0..n {
-                        for j in 0..n {
-                            let (a, b) = (r[i] as usize, c[j] as usize);
+                    for &ri in r.iter() {
+                        for &cj in c.iter() {
+                            let (a, b) = (ri as usize, cj as usize);
                             let x = if t {
                                 cells[b * n + a]
                             } else {
