@@ -161,6 +161,53 @@ enum CliCommand {
     /// `sudoku-bulk man > ~/.local/share/man/man1/sudoku-bulk.1`, or
     /// `sudoku-bulk man | man -l -` to read it now.
     Man,
+
+    /// Write the canonical form of every record (9x9 puzzles and full grids;
+    /// 4x4 and 6x6 too): the smallest string (blank = 0) over the 3,359,232
+    /// transforms of the grid and every relabelling of the digits, so two
+    /// records have the same form exactly when one is a disguise of the
+    /// other. One-line text: one form per line, in the input's blank
+    /// symbol; CSV/TSV, Parquet, Arrow: a `canonical` column added, rows
+    /// untouched; `.npy`: an array of the same shape. See docs/canon.md.
+    ///
+    /// Exit status: 0 when every record has a form, 1 when some were bad
+    /// (each gets an `error: REASON` mark), 2 on usage or I/O errors.
+    Canon(CanonArgs),
+}
+
+#[derive(Args, Debug)]
+struct CanonArgs {
+    /// Puzzle files, one after the other (see --output-dir). `-` or nothing
+    /// reads standard input (streamed).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+
+    /// Write the forms to FILE (atomically) instead of standard output;
+    /// compressed and formatted by its name as for `solve -o`.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// `string`: the smallest string over the whole group. `pattern`: the
+    /// smallest given/blank pattern first, then the smallest string among
+    /// the transforms that reach it (the form of dobrichev's
+    /// sudoku-minlexing-tool, byte for byte).
+    #[arg(long, value_enum, default_value_t = CanonFormName::String, value_name = "FORM")]
+    form: CanonFormName,
+
+    /// Add two fields: the transform that maps the record to its form
+    /// (`N|T/ROWS/COLS/LABELS`, see docs/canon.md) and the number of
+    /// automorphisms (transforms that map the record to itself).
+    #[arg(long)]
+    transform: bool,
+
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CanonFormName {
+    String,
+    Pattern,
 }
 
 #[derive(Args, Debug)]
@@ -756,6 +803,21 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
         },
         CliCommand::Completions { shell } => Command::Completions(shell),
         CliCommand::Man => Command::Man,
+        CliCommand::Canon(a) => {
+            let job = crate::canon::CanonJob {
+                form: match a.form {
+                    CanonFormName::String => crate::canon::Form::String,
+                    CanonFormName::Pattern => crate::canon::Form::Pattern,
+                },
+                transform: a.transform,
+            };
+            // One small value per run, alive for the whole process.
+            let task = Task::Analyse(Box::leak(Box::new(job)));
+            Command::Bulk {
+                output_dir: a.run.output_dir.clone(),
+                jobs: bulk(a.inputs, a.output, task, a.run, show)?,
+            }
+        }
         CliCommand::Bench(a) => Command::Bench(BenchConfig {
             files: a.files,
             threads: threads(Some(a.threads)),

@@ -27,6 +27,7 @@
 pub mod args;
 pub mod batch;
 pub mod bench;
+pub mod canon;
 pub mod check;
 pub mod cleanup;
 pub mod cmd;

@@ -117,6 +117,10 @@ pub enum RecordError {
     /// check uniqueness).
     #[error("multiple solutions")]
     MultipleSolutions,
+    /// A per-record analysis does not apply to this record (`canon` of a
+    /// 16x16 grid); the text says why.
+    #[error("{0}")]
+    Unsupported(String),
     /// The solution the record already holds is not a solution of its
     /// puzzle (or not readable as a grid); the old label is kept.
     #[error("existing solution is wrong: {0}")]

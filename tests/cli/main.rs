@@ -1,5 +1,6 @@
 //! Integration tests: the real `sudoku-bulk` binary on real files.
 
+mod canon;
 mod columnar;
 mod conventions;
 mod detect;
