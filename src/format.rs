@@ -503,6 +503,17 @@ impl Layout {
             let i = memchr::memchr(b'\n', data.get(target.max(1) - 1..)?)?;
             return Some(target.max(1) + i);
         }
+        if let Shape::Csv(_) = self.shape {
+            // Only a quoted field makes a delimited record span lines: with
+            // no quote before it, every newline ends a record (or a blank,
+            // comment or `end` line). One search instead of walking every
+            // record, which the chunker does on the writer's thread (it
+            // was N% of a CSV run, callgrind).
+            let end = target.max(1) + memchr::memchr(b'\n', data.get(target.max(1) - 1..)?)?;
+            if memchr::memchr(b'"', &data[..end]).is_none() {
+                return Some(end);
+            }
+        }
         let mut records = Records::new(self, data);
         while records.next().is_some() {
             // A record cut short by the end of the data may be longer in
@@ -816,16 +827,25 @@ impl Layout {
                 }
             }
             Shape::Csv(cols) => {
-                let mut text = Vec::with_capacity(answer.len() * 3);
-                if self.symbols == Symbols::Numbers {
-                    // Numbers, space-separated, as the puzzle field holds them.
-                    write_numbers(answer, b' ', &mut text);
-                } else {
-                    for &v in answer {
-                        text.push(self.symbols.encode(v));
+                // Numbers, space-separated, as the puzzle field holds them;
+                // else one symbol a cell. Neither holds a quote, so a row
+                // without quotes is spliced in place, with no copy of the
+                // answer (a Vec a row was 4% of a CSV run, callgrind).
+                let put = |out: &mut Vec<u8>| {
+                    if self.symbols == Symbols::Numbers {
+                        write_numbers(answer, b' ', out);
+                    } else {
+                        self.write_symbols(answer, out);
                     }
+                };
+                let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+                if memchr::memchr(b'"', line).is_none() {
+                    splice_csv_field(line, cols, out, put);
+                } else {
+                    let mut text = Vec::with_capacity(answer.len() * 3);
+                    put(&mut text);
+                    write_csv_row(raw, cols, &text, out);
                 }
-                write_csv_row(raw, cols, &text, out);
             }
         }
     }
@@ -902,6 +922,14 @@ impl Layout {
     }
 
     fn write_run(&self, cells: &[u8], out: &mut Vec<u8>) {
+        self.write_symbols(cells, out);
+        out.push(b'\n');
+    }
+
+    /// Appends `cells` (values 1 and up) in this layout's symbols, no
+    /// line end.
+    #[inline]
+    fn write_symbols(&self, cells: &[u8], out: &mut Vec<u8>) {
         if self.symbols == Symbols::Digits {
             // One add per byte, which LLVM vectorises; the general encode
             // below branches per cell (3% of `solve` on 17-clue lines).
@@ -913,7 +941,6 @@ impl Layout {
         } else {
             out.extend(cells.iter().map(|&v| self.symbols.encode(v)));
         }
-        out.push(b'\n');
     }
 
     /// Appends what an [`Analysis`] gave for record `raw`: the output
@@ -1266,6 +1293,53 @@ fn push_field(field: &[u8], delim: u8, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
+/// Appends delimited row `line` (no quotes, no line end) with the solution
+/// field's bytes replaced by what `put` appends (a field added after the
+/// others when the layout has none; empty fields added up to it when the
+/// row is short), then a line end. The other fields keep their exact bytes.
+fn splice_csv_field(
+    line: &[u8],
+    cols: CsvColumns,
+    out: &mut Vec<u8>,
+    put: impl FnOnce(&mut Vec<u8>),
+) {
+    let d = cols.delim;
+    match cols.solution {
+        None => {
+            out.extend_from_slice(line);
+            out.push(d);
+            put(out);
+        }
+        Some(s) => {
+            // Field boundaries by memchr, as `csv_field` finds them.
+            let mut ends = memchr::memchr_iter(d, line);
+            let mut start = 0;
+            let mut found = 0;
+            while found < s {
+                match ends.next() {
+                    Some(i) => {
+                        start = i + 1;
+                        found += 1;
+                    }
+                    None => break,
+                }
+            }
+            if found < s {
+                // Fields 0..=found exist: empty ones up to the solution's.
+                out.extend_from_slice(line);
+                out.extend(std::iter::repeat_n(d, s - found));
+                put(out);
+            } else {
+                let end = ends.next().unwrap_or(line.len());
+                out.extend_from_slice(&line[..start]);
+                put(out);
+                out.extend_from_slice(&line[end..]);
+            }
+        }
+    }
+    out.push(b'\n');
+}
+
 /// Writes delimited row `line` again with the solution field set to `value`
 /// (replacing the existing column, or appended). Other fields keep their
 /// exact bytes when the row has no quotes.
@@ -1273,25 +1347,7 @@ fn write_csv_row(line: &[u8], cols: CsvColumns, value: &[u8], out: &mut Vec<u8>)
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let d = cols.delim;
     if memchr::memchr(b'"', line).is_none() && memchr::memchr(b'"', value).is_none() {
-        match cols.solution {
-            None => {
-                out.extend_from_slice(line);
-                out.push(d);
-                out.extend_from_slice(value);
-            }
-            Some(s) => {
-                let fields = line.split(|&b| b == d).count().max(s + 1);
-                let mut iter = line.split(|&b| b == d);
-                for k in 0..fields {
-                    if k > 0 {
-                        out.push(d);
-                    }
-                    let f = iter.next().unwrap_or(b"");
-                    out.extend_from_slice(if k == s { value } else { f });
-                }
-            }
-        }
-        out.push(b'\n');
+        splice_csv_field(line, cols, out, |out| out.extend_from_slice(value));
         return;
     }
     // Quoted fields: re-emit field by field so quoting stays valid.
