@@ -140,6 +140,19 @@ pub enum Shape {
     Csv(CsvColumns),
 }
 
+/// Where the puzzle and solution fields of one delimited row lie (byte
+/// ranges of the row), from [`Layout::split_row`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowSplit {
+    /// Fields in the row.
+    fields: usize,
+    /// The puzzle field's range, if the row reaches it.
+    puzzle: Option<(usize, usize)>,
+    /// The solution field's range, if the layout has one and the row
+    /// reaches it.
+    solution: Option<(usize, usize)>,
+}
+
 /// Where the puzzle and solution live in a delimited row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CsvColumns {
@@ -507,8 +520,8 @@ impl Layout {
             // Only a quoted field makes a delimited record span lines: with
             // no quote before it, every newline ends a record (or a blank,
             // comment or `end` line). One search instead of walking every
-            // record, which the chunker does on the writer's thread (it
-            // was N% of a CSV run, callgrind).
+            // record, which the chunker does on the writer's thread (258
+            // instructions a row, 1% of a CSV run, callgrind).
             let end = target.max(1) + memchr::memchr(b'\n', data.get(target.max(1) - 1..)?)?;
             if memchr::memchr(b'"', &data[..end]).is_none() {
                 return Some(end);
@@ -569,6 +582,9 @@ impl Layout {
                 cr_line_end(raw, n)
             }
             Shape::Csv(cols) => {
+                if let Some(split) = self.split_row(raw) {
+                    return self.parse_split(raw, Some(&split), cells);
+                }
                 // A row that goes on after a bare `\r` is two rows (old Mac
                 // line ends), whichever field the CR is in: a bad record
                 // named so. Else the second row's puzzle was lost without a
@@ -681,8 +697,143 @@ impl Layout {
         }
     }
 
-    /// Decodes `token` (exactly `expected` symbols) into `cells`; `offset` is
-    /// the number of the first cell, for messages.
+    /// The fields of record `raw` when it is a delimited row that holds no
+    /// quote and no `\r` (the common row: the csv reader would read it as
+    /// the byte slices between delimiters), found in one pass; `None` for
+    /// other rows and shapes, which take the checked paths.
+    #[inline]
+    pub fn split_row(&self, raw: &[u8]) -> Option<RowSplit> {
+        let Shape::Csv(cols) = self.shape else {
+            return None;
+        };
+        let mut split = RowSplit {
+            fields: 1,
+            puzzle: None,
+            solution: None,
+        };
+        let mut start = 0;
+        let mut take = |split: &mut RowSplit, end: usize| {
+            let k = split.fields - 1;
+            if k == cols.puzzle {
+                split.puzzle = Some((start, end));
+            }
+            if Some(k) == cols.solution {
+                split.solution = Some((start, end));
+            }
+            start = end + 1;
+        };
+        // One search for all three bytes: parse, label and write each
+        // searched the row two or three times (1,000 instructions a row
+        // on Kaggle-style rows, callgrind).
+        for i in memchr::memchr3_iter(cols.delim, b'"', b'\r', raw) {
+            if raw[i] != cols.delim {
+                return None;
+            }
+            take(&mut split, i);
+            split.fields += 1;
+        }
+        take(&mut split, raw.len());
+        Some(split)
+    }
+
+    /// [`parse`](Self::parse) of a record [`split_row`](Self::split_row)
+    /// split (`None`: as `parse`).
+    #[inline]
+    pub fn parse_split(
+        &self,
+        raw: &[u8],
+        split: Option<&RowSplit>,
+        cells: &mut [u8],
+    ) -> Result<(), RecordError> {
+        let (Some(split), Shape::Csv(cols)) = (split, self.shape) else {
+            return self.parse(raw, cells);
+        };
+        match split.puzzle {
+            Some((a, b)) => self.parse_field(raw[a..b].trim_ascii(), self.cells(), cells),
+            None => Err(RecordError::MissingField {
+                column: cols.puzzle + 1,
+                found: split.fields,
+            }),
+        }
+    }
+
+    /// [`label`](Self::label) of a record [`split_row`](Self::split_row)
+    /// split (`None`: as `label`).
+    #[inline]
+    pub fn label_split<'c>(
+        &self,
+        raw: &[u8],
+        split: Option<&RowSplit>,
+        cells: &'c mut [u8],
+    ) -> Label<'c> {
+        let (Some(split), Shape::Csv(CsvColumns { solution: Some(_), .. })) = (split, self.shape)
+        else {
+            return self.label(raw, cells);
+        };
+        match split.solution {
+            Some((a, b)) => self.label_field(&raw[a..b], cells),
+            // A short row has no label yet: it gets one.
+            None => Label::Empty,
+        }
+    }
+
+    /// The label a solution field's text gives.
+    fn label_field<'c>(&self, field: &[u8], cells: &'c mut [u8]) -> Label<'c> {
+        let field = field.trim_ascii();
+        if field.is_empty() || field.eq_ignore_ascii_case(b"null") {
+            return Label::Empty;
+        }
+        let n = self.cells();
+        match self.parse_field(field, n, cells) {
+            Ok(()) if cells[..n].iter().all(|&c| c == 0) => Label::Empty,
+            Ok(()) => Label::Cells(&cells[..n]),
+            Err(e) => Label::Unreadable(e.to_string()),
+        }
+    }
+
+    /// [`write_answer`](Self::write_answer) for a record
+    /// [`split_row`](Self::split_row) split (`None`: as `write_answer`).
+    #[inline]
+    pub fn write_answer_split(
+        &self,
+        raw: &[u8],
+        split: Option<&RowSplit>,
+        answer: &[u8],
+        out: &mut Vec<u8>,
+    ) {
+        let (Some(split), Shape::Csv(cols)) = (split, self.shape) else {
+            return self.write_answer(raw, answer, out);
+        };
+        let d = cols.delim;
+        match (cols.solution, split.solution) {
+            (None, _) => {
+                out.extend_from_slice(raw);
+                out.push(d);
+            }
+            (Some(_), Some((a, _))) => out.extend_from_slice(&raw[..a]),
+            (Some(s), None) => {
+                // Empty fields up to the solution's.
+                out.extend_from_slice(raw);
+                out.extend(std::iter::repeat_n(d, s + 1 - split.fields));
+            }
+        }
+        self.put_answer(answer, out);
+        if let (Some(_), Some((_, b))) = (cols.solution, split.solution) {
+            out.extend_from_slice(&raw[b..]);
+        }
+        out.push(b'\n');
+    }
+
+    /// Appends an answer as a CSV field holds it: numbers, space-separated,
+    /// as the puzzle field holds them; else one symbol a cell.
+    fn put_answer(&self, answer: &[u8], out: &mut Vec<u8>) {
+        if self.symbols == Symbols::Numbers {
+            write_numbers(answer, b' ', out);
+        } else {
+            self.write_symbols(answer, out);
+        }
+    }
+
     /// Decodes N*N numbers separated by spaces or commas (`0` blank).
     fn parse_numbers(&self, raw: &[u8], n: usize, cells: &mut [u8]) -> Result<(), RecordError> {
         let mut k = 0;
@@ -827,17 +978,11 @@ impl Layout {
                 }
             }
             Shape::Csv(cols) => {
-                // Numbers, space-separated, as the puzzle field holds them;
-                // else one symbol a cell. Neither holds a quote, so a row
-                // without quotes is spliced in place, with no copy of the
-                // answer (a Vec a row was 4% of a CSV run, callgrind).
-                let put = |out: &mut Vec<u8>| {
-                    if self.symbols == Symbols::Numbers {
-                        write_numbers(answer, b' ', out);
-                    } else {
-                        self.write_symbols(answer, out);
-                    }
-                };
+                // An answer holds no quote, so a row without quotes is
+                // spliced in place, with no copy of the answer (a Vec a row
+                // and a branch a cell were 1,900 instructions a row, 8% of
+                // a CSV run, callgrind).
+                let put = |out: &mut Vec<u8>| self.put_answer(answer, out);
                 let line = raw.strip_suffix(b"\r").unwrap_or(raw);
                 if memchr::memchr(b'"', line).is_none() {
                     splice_csv_field(line, cols, out, put);
@@ -891,16 +1036,7 @@ impl Layout {
             Err(RecordError::MissingField { .. }) => return Label::Empty,
             Err(e) => return Label::Unreadable(e.to_string()),
         };
-        let field = field.trim_ascii();
-        if field.is_empty() || field.eq_ignore_ascii_case(b"null") {
-            return Label::Empty;
-        }
-        let n = self.cells();
-        match self.parse_field(field, n, cells) {
-            Ok(()) if cells[..n].iter().all(|&c| c == 0) => Label::Empty,
-            Ok(()) => Label::Cells(&cells[..n]),
-            Err(e) => Label::Unreadable(e.to_string()),
-        }
+        self.label_field(&field, cells)
     }
 
     /// Appends `cells` in this layout's symbols, `blank` for 0, no line end
