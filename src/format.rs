@@ -766,7 +766,12 @@ impl Layout {
         split: Option<&RowSplit>,
         cells: &'c mut [u8],
     ) -> Label<'c> {
-        let (Some(split), Shape::Csv(CsvColumns { solution: Some(_), .. })) = (split, self.shape)
+        let (
+            Some(split),
+            Shape::Csv(CsvColumns {
+                solution: Some(_), ..
+            }),
+        ) = (split, self.shape)
         else {
             return self.label(raw, cells);
         };
@@ -1898,6 +1903,80 @@ mod tests {
                 .to_string(),
             "cell 41: invalid character '\\xc3'"
         );
+    }
+
+    /// The one-pass split of a delimited row reads what the checked paths
+    /// (`csv_field`, `label`, `write_answer`) read, on rows mixing quotes,
+    /// CRs, short rows, empty and `null` fields, spaces and delimiters in
+    /// every column position; rows with quotes or a CR are not split.
+    #[test]
+    fn split_rows_read_as_the_checked_paths_do() {
+        const PIECES: [&str; 10] = [
+            "12.4341221433412",
+            "2143341212344321",
+            "",
+            ",",
+            "\"",
+            "\r",
+            " ",
+            "null",
+            "x",
+            "1234",
+        ];
+        let answer: Vec<u8> = b"2143341212344321".iter().map(|b| b - b'0').collect();
+        let mut rows = 0;
+        for a in 0..PIECES.len() {
+            for b in 0..PIECES.len() {
+                for c in 0..PIECES.len() {
+                    for d in [",", ""] {
+                        let row = format!("{}{d}{}{d}{}", PIECES[a], PIECES[b], PIECES[c]);
+                        let raw = row.as_bytes();
+                        for (puzzle, solution) in
+                            [(0, None), (0, Some(1)), (1, Some(0)), (2, Some(3))]
+                        {
+                            let cols = CsvColumns {
+                                puzzle,
+                                solution,
+                                delim: b',',
+                            };
+                            let layout =
+                                Layout::new(Shape::Csv(cols), Boxes::square(2), Symbols::Digits);
+                            let Some(split) = layout.split_row(raw) else {
+                                assert!(raw.contains(&b'"') || raw.contains(&b'\r'), "{row:?}");
+                                continue;
+                            };
+                            rows += 1;
+                            let mut fast = [0u8; 16];
+                            let mut slow = [0u8; 16];
+                            let checked = csv_field(raw, cols)
+                                .and_then(|f| layout.parse_field(f.trim_ascii(), 16, &mut slow));
+                            assert_eq!(
+                                layout.parse_split(raw, Some(&split), &mut fast),
+                                checked,
+                                "{row:?} {cols:?}"
+                            );
+                            if checked.is_ok() {
+                                assert_eq!(fast, slow, "{row:?}");
+                            }
+                            let (mut lf, mut ls) = ([0u8; 16], [0u8; 16]);
+                            assert_eq!(
+                                layout.label_split(raw, Some(&split), &mut lf),
+                                layout.label(raw, &mut ls),
+                                "{row:?} {cols:?}"
+                            );
+                            let (mut wf, mut ws) = (Vec::new(), Vec::new());
+                            layout.write_answer_split(raw, Some(&split), &answer, &mut wf);
+                            layout.write_answer(raw, &answer, &mut ws);
+                            assert_eq!(
+                                wf.escape_ascii().to_string(),
+                                ws.escape_ascii().to_string()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(rows > 1000, "{rows} rows split");
     }
 
     use proptest::prelude::*;

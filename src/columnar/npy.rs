@@ -530,9 +530,8 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
                 scope.spawn(move |_| {
                     // A panic still reports, so this thread never waits
                     // for a step that will not come.
-                    let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        solve(first)
-                    }));
+                    let solved =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solve(first)));
                     let _ = tx.send((first, solved.ok()));
                 });
                 spawned += 1;
