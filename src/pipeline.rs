@@ -61,6 +61,9 @@ pub struct Tally {
     pub records: u64,
     /// Records answered.
     pub solved: u64,
+    /// Of `solved`, records whose existing solution (label) was verified
+    /// and written back instead of ours ("kept" in the summary).
+    pub kept: u64,
     /// Records that got an error mark.
     pub bad: u64,
     /// Search branch points over all puzzles.
@@ -74,6 +77,7 @@ impl Tally {
     fn add(&mut self, other: &Tally) {
         self.records += other.records;
         self.solved += other.solved;
+        self.kept += other.kept;
         self.bad += other.bad;
         self.guesses += other.guesses;
         for (a, b) in self.by_count.iter_mut().zip(other.by_count) {
@@ -276,6 +280,7 @@ fn one_record(
         }
         Verdict::Kept => {
             res.tally.solved += 1;
+            res.tally.kept += 1;
             layout.write_kept(raw, out);
         }
         Verdict::Bad(err) => {
