@@ -1925,11 +1925,11 @@ mod tests {
         ];
         let answer: Vec<u8> = b"2143341212344321".iter().map(|b| b - b'0').collect();
         let mut rows = 0;
-        for a in 0..PIECES.len() {
-            for b in 0..PIECES.len() {
-                for c in 0..PIECES.len() {
+        for a in PIECES {
+            for b in PIECES {
+                for c in PIECES {
                     for d in [",", ""] {
-                        let row = format!("{}{d}{}{d}{}", PIECES[a], PIECES[b], PIECES[c]);
+                        let row = format!("{a}{d}{b}{d}{c}");
                         let raw = row.as_bytes();
                         for (puzzle, solution) in
                             [(0, None), (0, Some(1)), (1, Some(0)), (2, Some(3))]
