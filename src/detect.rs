@@ -1063,6 +1063,14 @@ fn detect_csv(
     let fields: Vec<(u64, Vec<u8>)> = records
         .iter()
         .filter_map(|(number, text)| {
+            // A row without quotes or CR is read by the csv reader as the
+            // slices between delimiters: split it so (building a reader a
+            // row was 270,000 instructions, 57M for the 200-line head).
+            let t = text.strip_suffix(b"\r").unwrap_or(text);
+            if !t.is_empty() && memchr::memchr2(b'"', b'\r', t).is_none() {
+                let field = t.split(|&b| b == delim).nth(puzzle)?;
+                return Some((*number, field.trim_ascii().to_vec()));
+            }
             let mut rec = csv::ByteRecord::new();
             reader()
                 .from_reader(&text[..])
