@@ -35,5 +35,6 @@ pub mod generate;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+pub mod rate;
 pub mod record;
 pub mod solver;
