@@ -38,3 +38,6 @@ pub mod pipeline;
 pub mod rate;
 pub mod record;
 pub mod solver;
+
+#[cfg(test)]
+mod layering;

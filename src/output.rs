@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::columnar::Kind;
 use crate::format::RecordError;
 use crate::input::Codec;
+use crate::input::Kind;
 use crate::pipeline::{Observer, Tally, Task};
 
 /// How answers are compressed: `Auto` follows the output name's extension
@@ -564,6 +564,7 @@ impl Reporter {
         let secs = self.start.elapsed().as_secs_f64();
         let what = match task {
             Task::Solve { .. } => format!("{} solved", tally.solved),
+            Task::Analyse(a) => format!("{} done ({})", tally.solved, a.name()),
             Task::Count { limit } => {
                 let [zero, one, many] = tally.by_count;
                 if limit >= 2 {
