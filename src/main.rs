@@ -26,5 +26,6 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Bench(cfg) => cmd::bench(&cfg),
         args::Command::Check(cfg) => cmd::check(&cfg),
         args::Command::Generate(cfg) => cmd::generate(&cfg),
+        args::Command::Rate(cfg) => cmd::rate(&cfg),
     }
 }

@@ -14,6 +14,7 @@
 //! never a guessed number: the techniques before it in serate's order found
 //! nothing, so the next step would be that technique or a later one.
 
+mod analysis;
 mod grid;
 mod intersections;
 mod links;
@@ -21,6 +22,7 @@ mod singles;
 mod subsets;
 mod wings;
 
+pub use analysis::{steps_json, tenths, RateAnalysis};
 use grid::Grid;
 
 use crate::solver::{self, Boxes};

@@ -10,28 +10,43 @@ pub(crate) const SCAN: [usize; 3] = [0, 2, 1];
 /// First hidden single: "alone" ones (the region's only empty cell) first,
 /// then the others; each pass over boxes, columns, rows and digits 1-9.
 pub(crate) fn hidden_single(g: &Grid) -> Option<Hint> {
-    for alone in [true, false] {
-        for t in SCAN {
-            for i in 0..9 {
-                let reg = REGION[region(t, i)];
-                let n_empty = (g.empty & reg).count_ones();
-                if n_empty == 0 || (n_empty == 1) != alone {
-                    continue;
+    let mut n_empty = [0u32; 27];
+    for (n, reg) in n_empty.iter_mut().zip(REGION.iter()) {
+        *n = (g.empty & reg).count_ones();
+    }
+    // Alone: the one empty cell's lowest candidate is the first digit with
+    // a single position in the region.
+    for t in SCAN {
+        for i in 0..9 {
+            let r = region(t, i);
+            if n_empty[r] == 1 {
+                let c = (g.empty & REGION[r]).trailing_zeros() as usize;
+                if g.cells[c] != 0 {
+                    let d = g.cells[c].trailing_zeros() as u8 + 1;
+                    return Some(Hint::place(Technique::HiddenSingle, 10, c as u8, d));
                 }
-                for d in 1..=9 {
-                    let p = g.pos(d, reg);
-                    if p.count_ones() == 1 {
-                        let rating = if alone {
-                            10
-                        } else if t == 0 {
-                            12
-                        } else {
-                            15
-                        };
-                        let c = p.trailing_zeros() as u8;
-                        return Some(Hint::place(Technique::HiddenSingle, rating, c, d as u8));
-                    }
-                }
+            }
+        }
+    }
+    for t in SCAN {
+        for i in 0..9 {
+            let r = region(t, i);
+            if n_empty[r] < 2 {
+                continue;
+            }
+            // Digits seen exactly once among the region's cells.
+            let (mut ones, mut twos) = (0u16, 0u16);
+            for c in bits(g.empty & REGION[r]) {
+                let m = g.cells[c];
+                twos |= ones & m;
+                ones |= m;
+            }
+            let once = ones & !twos;
+            if once != 0 {
+                let d = once.trailing_zeros() as usize + 1;
+                let c = g.pos(d, REGION[r]).trailing_zeros() as u8;
+                let rating = if t == 0 { 12 } else { 15 };
+                return Some(Hint::place(Technique::HiddenSingle, rating, c, d as u8));
             }
         }
     }

@@ -7,6 +7,7 @@ mod grids;
 mod io;
 mod labels;
 mod outputs;
+mod rate;
 mod reliability;
 mod solve;
 mod tools;
