@@ -266,6 +266,13 @@ fn variants(g: &Grid, t: usize, i: usize, d: usize, out: &mut Vec<Link>) -> Resu
     Ok(())
 }
 
+/// A cell's column, row or box number.
+type Key = fn(usize) -> usize;
+
+/// The sort key serate orders two-link hints by: rating, then most
+/// removals, then its pattern suffix.
+type SortKey = (u8, std::cmp::Reverse<u32>, [u8; 3]);
+
 /// serate's `shareRegionOf`: the column, else row, else box holding both
 /// bridge cells and their group cells.
 fn share_region(
@@ -276,8 +283,7 @@ fn share_region(
     b1s2: Option<u8>,
     b2s2: Option<u8>,
 ) -> Option<usize> {
-    let keys: [(fn(usize) -> usize, usize); 3] =
-        [(col_of, 18), (row_of, 9), (super::grid::box_of, 0)];
+    let keys: [(Key, usize); 3] = [(col_of, 18), (row_of, 9), (super::grid::box_of, 0)];
     for (key, base) in keys {
         let k = |c: u8| key(c as usize);
         let mut same = k(b1) == k(b2);
@@ -306,6 +312,8 @@ fn peers_of(c: Option<u8>) -> u128 {
     c.map_or(!0, |c| PEERS[c as usize])
 }
 
+// Index loops mirror serate's (digit, region type, region number) walk.
+#[allow(clippy::needless_range_loop)]
 /// The hint serate applies for two strong links, if any; `Err` when the
 /// position needs a case this module does not reproduce.
 pub(crate) fn two_links(g: &Grid) -> Result<Option<Hint>, ()> {
@@ -313,7 +321,7 @@ pub(crate) fn two_links(g: &Grid) -> Result<Option<Hint>, ()> {
     // box-box, box-row, row-row, box-column, row-column, column-column.
     const SETS: [(usize, usize); 6] = [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)];
     // (rating, removals, suffix) of the best so far, and its removals.
-    let mut best: Option<((u8, std::cmp::Reverse<u32>, [u8; 3]), usize, u128)> = None;
+    let mut best: Option<(SortKey, usize, u128)> = None;
     // Every region's link variants, per digit, built once: (digit, type, index) -> span.
     let mut all = Vec::new();
     let mut span = [[[(0usize, 0usize); 9]; 3]; 10];

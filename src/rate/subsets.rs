@@ -44,6 +44,8 @@ fn cells_of(reg: u128) -> [usize; 9] {
 }
 
 /// Naked pair/triplet/quad.
+// `k` is both the combination's bit and the region's cell number.
+#[allow(clippy::needless_range_loop)]
 pub(crate) fn naked_set(g: &Grid, deg: u32) -> Option<Hint> {
     let tech = match deg {
         2 => Technique::NakedPair,

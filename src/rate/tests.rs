@@ -287,6 +287,7 @@ fn ratings_match_serate_on_real_puzzles() {
 }
 
 /// Candidates of `cells` computed from scratch (not with [`Grid`]).
+#[allow(clippy::needless_range_loop)]
 fn naive_candidates(cells: &[u8; 81]) -> [u16; 81] {
     let mut out = [0u16; 81];
     for i in 0..81 {
