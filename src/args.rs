@@ -589,6 +589,11 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     let (num, unit) = t.split_at(digits);
+    if unit.starts_with(['.', ',']) {
+        return Err(format!(
+            "{s:?}: not a size: whole numbers only (1536K, not 1.5M)"
+        ));
+    }
     let n: u64 = num
         .parse()
         .map_err(|_| format!("{s:?}: not a size (a number, optionally with K, M or G)"))?;

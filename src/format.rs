@@ -161,6 +161,8 @@ pub struct Layout {
     /// How cells are written.
     pub symbols: Symbols,
     decode: [u8; 256],
+    /// 9x9 pencilmark lines (see [`Layout::pencilmarks`]).
+    marks: bool,
 }
 
 /// One record of a chunk, not yet parsed.
@@ -456,7 +458,25 @@ impl Layout {
             boxes,
             symbols,
             decode: symbols.decode_table(side),
+            marks: false,
         }
+    }
+
+    /// 9x9 pencilmark (Sukaku) puzzles, one a line: 729 characters, 9 per
+    /// cell in row-major order, character `k` of a cell the digit `k + 1`
+    /// where that candidate is possible and `.` (or `0`) where it is
+    /// eliminated (tdoku's convention). Records parse to
+    /// [`solver::MARK_FLAGS`] flags; answers are 81-digit solution lines.
+    pub fn pencilmarks() -> Layout {
+        Layout {
+            marks: true,
+            ..Layout::new(Shape::Line, Boxes::NINE, Symbols::Digits)
+        }
+    }
+
+    /// True for [`Layout::pencilmarks`].
+    pub fn is_pencilmarks(&self) -> bool {
+        self.marks
     }
 
     /// The one-line layout answers and generated puzzles of `boxes` grids
@@ -484,8 +504,12 @@ impl Layout {
         }
     }
 
-    /// Cells per record.
+    /// Cells per record (pencilmark records: [`solver::MARK_FLAGS`]
+    /// candidate flags).
     pub fn cells(&self) -> usize {
+        if self.marks {
+            return solver::MARK_FLAGS;
+        }
         self.boxes.cells()
     }
 
@@ -538,6 +562,9 @@ impl Layout {
     /// Parses a record's text into `cells` (`self.cells()` long).
     pub fn parse(&self, raw: &[u8], cells: &mut [u8]) -> Result<(), RecordError> {
         let n = self.cells();
+        if self.marks {
+            return parse_marks(first_token(raw), cells).and_then(|()| cr_line_end(raw, n));
+        }
         match self.shape {
             Shape::Line => {
                 // Fast path for the common record, exactly the cells and then
@@ -780,6 +807,8 @@ impl Layout {
     /// Appends the answer to record `raw` in the record's layout.
     pub fn write_answer(&self, raw: &[u8], answer: &[u8], out: &mut Vec<u8>) {
         let side = self.boxes.side();
+        // A pencilmark puzzle's answer is its solution grid.
+        let answer = if self.marks { &answer[..81] } else { answer };
         match self.shape {
             Shape::Line => self.write_run(answer, out),
             Shape::Grid => {
@@ -1136,6 +1165,40 @@ pub fn walk_quotes(
         i += 1;
     }
     (quoted, None)
+}
+
+/// A pencilmark line ([`Layout::pencilmarks`]) into [`solver::MARK_FLAGS`]
+/// flags; a character other than `.`, `0` or its own digit is an error
+/// naming the cell.
+fn parse_marks(token: &[u8], flags: &mut [u8]) -> Result<(), RecordError> {
+    if token.len() != solver::MARK_FLAGS {
+        return Err(RecordError::WrongLength {
+            expected: solver::MARK_FLAGS,
+            found: char_count(token),
+        });
+    }
+    for (j, (&b, f)) in token.iter().zip(flags.iter_mut()).enumerate() {
+        *f = match b {
+            b'.' | b'0' => 0,
+            _ if b == b'1' + (j % 9) as u8 => 1,
+            _ => {
+                return Err(RecordError::BadChar {
+                    cell: j / 9 + 1,
+                    ch: Shown(b),
+                })
+            }
+        };
+    }
+    Ok(())
+}
+
+/// True when `token` is a pencilmark line ([`Layout::pencilmarks`]).
+pub fn is_marks_line(token: &[u8]) -> bool {
+    token.len() == solver::MARK_FLAGS
+        && token
+            .iter()
+            .enumerate()
+            .all(|(j, &b)| b == b'.' || b == b'0' || b == b'1' + (j % 9) as u8)
 }
 
 fn check_rows(rows: usize, side: usize) -> Result<(), RecordError> {

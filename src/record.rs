@@ -383,6 +383,10 @@ fn judge(boxes: Boxes, task: Task, cells: &[u8], existing: &[u8], answer: &mut [
 
 /// Clashing givens, as a record error naming the cells.
 fn clash(boxes: Boxes, cells: &[u8]) -> Option<RecordError> {
+    if cells.len() != boxes.cells() {
+        // Pencilmark flags (`solver::MARK_FLAGS`): no givens to clash.
+        return None;
+    }
     let side = boxes.side();
     solver::find_conflict(boxes, cells).map(|c| RecordError::Duplicate {
         digit: c.digit.to_string(),

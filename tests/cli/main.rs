@@ -8,6 +8,7 @@ mod grids;
 mod io;
 mod labels;
 mod outputs;
+mod pencilmarks;
 mod rate;
 mod reliability;
 mod solve;
