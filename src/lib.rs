@@ -38,6 +38,7 @@ pub mod generate;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+pub mod rate;
 pub mod record;
 pub mod solver;
 

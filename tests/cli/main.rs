@@ -10,6 +10,7 @@ mod io;
 mod labels;
 mod outputs;
 mod pencilmarks;
+mod rate;
 mod reliability;
 mod solve;
 mod tools;
