@@ -147,6 +147,17 @@ enum CliCommand {
     /// so).
     Generate(GenerateArgs),
 
+    /// Rate every puzzle as Sudoku Explainer does (serate of Sukaku
+    /// Explainer v1.18.1, default options): `PUZZLE ER/EP/ED` per line, or
+    /// `er`, `ep`, `ed` columns added to a CSV/TSV or Parquet/Arrow table.
+    ///
+    /// ER is the hardest step, EP the hardest up to the first placement, ED
+    /// the first step. A puzzle whose solving path needs a technique this
+    /// rater does not implement yet gets `unrated` (never a guessed number);
+    /// puzzles without exactly one solution are bad records (`error:
+    /// multiple solutions`). See docs/rating.md. Exit status as for `solve`.
+    Rate(RateArgs),
+
     /// Print a shell completion script on stdout, for example
     /// `sudoku-bulk completions bash > ~/.local/share/bash-completion/completions/sudoku-bulk`
     /// or `sudoku-bulk completions zsh > ~/.zfunc/_sudoku-bulk`
@@ -161,6 +172,94 @@ enum CliCommand {
     /// `sudoku-bulk man > ~/.local/share/man/man1/sudoku-bulk.1`, or
     /// `sudoku-bulk man | man -l -` to read it now.
     Man,
+
+    /// Write the canonical form of every record (9x9 puzzles and full grids;
+    /// 4x4 and 6x6 too): the smallest string (blank = 0) over the 3,359,232
+    /// transforms of the grid and every relabelling of the digits, so two
+    /// records have the same form exactly when one is a disguise of the
+    /// other. One-line text: one form per line, in the input's blank
+    /// symbol; CSV/TSV, Parquet, Arrow: a `canonical` column added, rows
+    /// untouched; `.npy`: an array of the same shape. See docs/canon.md.
+    ///
+    /// Exit status: 0 when every record has a form, 1 when some were bad
+    /// (each gets an `error: REASON` mark), 2 on usage or I/O errors.
+    Canon(CanonArgs),
+}
+
+#[derive(Args, Debug)]
+struct CanonArgs {
+    /// Puzzle files, one after the other (see --output-dir). `-` or nothing
+    /// reads standard input (streamed).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+
+    /// Write the forms to FILE (atomically) instead of standard output;
+    /// compressed and formatted by its name as for `solve -o`.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// `string`: the smallest string over the whole group. `pattern`: the
+    /// smallest given/blank pattern first, then the smallest string among
+    /// the transforms that reach it (the form of dobrichev's
+    /// sudoku-minlexing-tool, byte for byte).
+    #[arg(long, value_enum, default_value_t = CanonFormName::String, value_name = "FORM")]
+    form: CanonFormName,
+
+    /// Add two fields: the transform that maps the record to its form
+    /// (`N|T/ROWS/COLS/LABELS`, see docs/canon.md) and the number of
+    /// automorphisms (transforms that map the record to itself).
+    #[arg(long)]
+    transform: bool,
+
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CanonFormName {
+    String,
+    Pattern,
+}
+
+#[derive(Args, Debug)]
+struct RateArgs {
+    /// Puzzle file. `-` or nothing reads standard input (streamed).
+    input: Option<PathBuf>,
+
+    /// Write the ratings to FILE (atomically) instead of standard output;
+    /// compressed and formatted by its name as for `solve -o`.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Rate with these techniques only (serate's `--techs`): a comma-separated
+    /// list of technique ids (`HiddenSingle,NakedSingle`); a puzzle that
+    /// needs another is `unrated`. `--techniques list` prints the ids in
+    /// serate's order, with their ratings and whether they are implemented.
+    #[arg(long, value_name = "LIST")]
+    techniques: Option<String>,
+
+    /// Also write each puzzle's solving path to FILE, one JSON object per
+    /// puzzle (JSON Lines): every step's technique, rating, placement and
+    /// removals. Needs a one-puzzle-per-line input file (not stdin).
+    #[arg(long, value_name = "FILE")]
+    steps: Option<PathBuf>,
+
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// The `rate` command: a bulk run with the rating analysis, and optionally
+/// the solving paths.
+#[derive(Clone, Debug)]
+pub struct RateConfig {
+    /// The bulk run (its task is the rating analysis).
+    pub bulk: BulkConfig,
+    /// The rater used (also for `--steps`).
+    pub rater: crate::rate::Rater,
+    /// Where the solving paths go.
+    pub steps: Option<PathBuf>,
+    /// `--techniques list`: print the techniques and stop.
+    pub list: bool,
 }
 
 #[derive(Args, Debug)]
@@ -537,6 +636,11 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     let (num, unit) = t.split_at(digits);
+    if unit.starts_with(['.', ',']) {
+        return Err(format!(
+            "{s:?}: not a size: whole numbers only (1536K, not 1.5M)"
+        ));
+    }
     let n: u64 = num
         .parse()
         .map_err(|_| format!("{s:?}: not a size (a number, optionally with K, M or G)"))?;
@@ -657,6 +761,8 @@ pub enum Command {
     Check(CheckConfig),
     /// Make puzzles.
     Generate(GenerateConfig),
+    /// Rate puzzles.
+    Rate(RateConfig),
     /// Print a shell completion script.
     Completions(clap_complete::Shell),
     /// Print the man page.
@@ -751,6 +857,21 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
         },
         CliCommand::Completions { shell } => Command::Completions(shell),
         CliCommand::Man => Command::Man,
+        CliCommand::Canon(a) => {
+            let job = crate::canon::CanonJob {
+                form: match a.form {
+                    CanonFormName::String => crate::canon::Form::String,
+                    CanonFormName::Pattern => crate::canon::Form::Pattern,
+                },
+                transform: a.transform,
+            };
+            // One small value per run, alive for the whole process.
+            let task = Task::Analyse(Box::leak(Box::new(job)));
+            Command::Bulk {
+                output_dir: a.run.output_dir.clone(),
+                jobs: bulk(a.inputs, a.output, task, a.run, show)?,
+            }
+        }
         CliCommand::Bench(a) => Command::Bench(BenchConfig {
             files: a.files,
             threads: threads(Some(a.threads)),
@@ -794,6 +915,41 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             threads: threads(a.threads),
             progress: show && !a.no_progress,
         }),
+        CliCommand::Rate(a) => {
+            let list = a.techniques.as_deref() == Some("list");
+            let set = match a.techniques.as_deref() {
+                None | Some("list") => crate::rate::Techniques::all(),
+                Some(l) => crate::rate::Techniques::parse(l).map_err(|e| {
+                    clap::Error::raw(
+                        clap::error::ErrorKind::InvalidValue,
+                        format!("--techniques: {e}\n"),
+                    )
+                })?,
+            };
+            let rater = crate::rate::Rater::with_techniques(set);
+            // The pipeline takes a `'static` analysis: one per run, leaked.
+            let analysis: &'static crate::rate::RateAnalysis =
+                Box::leak(Box::new(crate::rate::RateAnalysis { rater }));
+            if a.run.stats {
+                return Err(clap::Error::raw(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    "--stats applies to solve and count, not to rate\n",
+                ));
+            }
+            if a.run.output_dir.is_some() {
+                return Err(usage(
+                    "rate reads one input; --output-dir is for solve and count".into(),
+                ));
+            }
+            let inputs: Vec<PathBuf> = a.input.into_iter().collect();
+            let mut jobs = bulk(inputs, a.output, Task::Analyse(analysis), a.run, show)?;
+            Command::Rate(RateConfig {
+                bulk: jobs.remove(0),
+                rater,
+                steps: a.steps,
+                list,
+            })
+        }
         CliCommand::Check(a) => Command::Check(CheckConfig {
             puzzles: a.puzzles,
             answers: a.answers,

@@ -38,11 +38,16 @@ pub struct Set {
     pub cells: Vec<u8>,
     /// Records that could not be parsed (left out of the set).
     pub bad: usize,
+    /// 9x9 pencilmark puzzles: `solver::MARK_FLAGS` flags each.
+    pub marks: bool,
 }
 
 impl Set {
     /// Cells per puzzle.
     pub fn stride(&self) -> usize {
+        if self.marks {
+            return crate::solver::MARK_FLAGS;
+        }
         let side = self.boxes.side();
         side * side
     }
@@ -68,6 +73,7 @@ pub fn load(data: &[u8], forced: &Forced) -> Result<Set, String> {
         boxes: layout.boxes,
         cells: Vec::new(),
         bad: 0,
+        marks: layout.is_pencilmarks(),
     };
     let mut cells = vec![0u8; n];
     for item in Records::new(layout, &data[found.skip_bytes..]) {
@@ -105,6 +111,8 @@ impl Collect {
             boxes: boxes.unwrap_or(Boxes::NINE),
             cells,
             bad,
+            // Tables and arrays hold no pencilmark puzzles.
+            marks: false,
         })
     }
 }

@@ -158,8 +158,8 @@ pub fn check_files(puzzles: &[u8], answers: &[u8], forced: &Forced) -> Result<Re
         }
     };
     let pl = &pf.layout;
-    let n = pl.cells();
-    let (mut p, mut a) = (vec![0u8; n], vec![0u8; n]);
+    // The answers' own cells: 81 for pencilmark puzzles' 729 flags.
+    let (mut p, mut a) = (vec![0u8; pl.cells()], vec![0u8; al.cells()]);
     let mut report = Report::default();
     let mut prs = records(pl, &puzzles[pf.skip_bytes..], pf.skip_lines);
     let mut ars = records(&al, &answers[askip..], askip_lines);

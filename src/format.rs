@@ -140,6 +140,19 @@ pub enum Shape {
     Csv(CsvColumns),
 }
 
+/// Where the puzzle and solution fields of one delimited row lie (byte
+/// ranges of the row), from [`Layout::split_row`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowSplit {
+    /// Fields in the row.
+    fields: usize,
+    /// The puzzle field's range, if the row reaches it.
+    puzzle: Option<(usize, usize)>,
+    /// The solution field's range, if the layout has one and the row
+    /// reaches it.
+    solution: Option<(usize, usize)>,
+}
+
 /// Where the puzzle and solution live in a delimited row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CsvColumns {
@@ -161,6 +174,8 @@ pub struct Layout {
     /// How cells are written.
     pub symbols: Symbols,
     decode: [u8; 256],
+    /// 9x9 pencilmark lines (see [`Layout::pencilmarks`]).
+    marks: bool,
 }
 
 /// One record of a chunk, not yet parsed.
@@ -456,7 +471,25 @@ impl Layout {
             boxes,
             symbols,
             decode: symbols.decode_table(side),
+            marks: false,
         }
+    }
+
+    /// 9x9 pencilmark (Sukaku) puzzles, one a line: 729 characters, 9 per
+    /// cell in row-major order, character `k` of a cell the digit `k + 1`
+    /// where that candidate is possible and `.` (or `0`) where it is
+    /// eliminated (tdoku's convention). Records parse to
+    /// [`solver::MARK_FLAGS`] flags; answers are 81-digit solution lines.
+    pub fn pencilmarks() -> Layout {
+        Layout {
+            marks: true,
+            ..Layout::new(Shape::Line, Boxes::NINE, Symbols::Digits)
+        }
+    }
+
+    /// True for [`Layout::pencilmarks`].
+    pub fn is_pencilmarks(&self) -> bool {
+        self.marks
     }
 
     /// The one-line layout answers and generated puzzles of `boxes` grids
@@ -484,8 +517,12 @@ impl Layout {
         }
     }
 
-    /// Cells per record.
+    /// Cells per record (pencilmark records: [`solver::MARK_FLAGS`]
+    /// candidate flags).
     pub fn cells(&self) -> usize {
+        if self.marks {
+            return solver::MARK_FLAGS;
+        }
         self.boxes.cells()
     }
 
@@ -502,6 +539,17 @@ impl Layout {
         if matches!(self.shape, Shape::Line | Shape::Numbers(_)) {
             let i = memchr::memchr(b'\n', data.get(target.max(1) - 1..)?)?;
             return Some(target.max(1) + i);
+        }
+        if let Shape::Csv(_) = self.shape {
+            // Only a quoted field makes a delimited record span lines: with
+            // no quote before it, every newline ends a record (or a blank,
+            // comment or `end` line). One search instead of walking every
+            // record, which the chunker does on the writer's thread (258
+            // instructions a row, 1% of a CSV run, callgrind).
+            let end = target.max(1) + memchr::memchr(b'\n', data.get(target.max(1) - 1..)?)?;
+            if memchr::memchr(b'"', &data[..end]).is_none() {
+                return Some(end);
+            }
         }
         let mut records = Records::new(self, data);
         while records.next().is_some() {
@@ -538,6 +586,9 @@ impl Layout {
     /// Parses a record's text into `cells` (`self.cells()` long).
     pub fn parse(&self, raw: &[u8], cells: &mut [u8]) -> Result<(), RecordError> {
         let n = self.cells();
+        if self.marks {
+            return parse_marks(first_token(raw), cells).and_then(|()| cr_line_end(raw, n));
+        }
         match self.shape {
             Shape::Line => {
                 // Fast path for the common record, exactly the cells and then
@@ -558,6 +609,9 @@ impl Layout {
                 cr_line_end(raw, n)
             }
             Shape::Csv(cols) => {
+                if let Some(split) = self.split_row(raw) {
+                    return self.parse_split(raw, Some(&split), cells);
+                }
                 // A row that goes on after a bare `\r` is two rows (old Mac
                 // line ends), whichever field the CR is in: a bad record
                 // named so. Else the second row's puzzle was lost without a
@@ -670,8 +724,148 @@ impl Layout {
         }
     }
 
-    /// Decodes `token` (exactly `expected` symbols) into `cells`; `offset` is
-    /// the number of the first cell, for messages.
+    /// The fields of record `raw` when it is a delimited row that holds no
+    /// quote and no `\r` (the common row: the csv reader would read it as
+    /// the byte slices between delimiters), found in one pass; `None` for
+    /// other rows and shapes, which take the checked paths.
+    #[inline]
+    pub fn split_row(&self, raw: &[u8]) -> Option<RowSplit> {
+        let Shape::Csv(cols) = self.shape else {
+            return None;
+        };
+        let mut split = RowSplit {
+            fields: 1,
+            puzzle: None,
+            solution: None,
+        };
+        let mut start = 0;
+        let mut take = |split: &mut RowSplit, end: usize| {
+            let k = split.fields - 1;
+            if k == cols.puzzle {
+                split.puzzle = Some((start, end));
+            }
+            if Some(k) == cols.solution {
+                split.solution = Some((start, end));
+            }
+            start = end + 1;
+        };
+        // One search for all three bytes: parse, label and write each
+        // searched the row two or three times (1,000 instructions a row
+        // on Kaggle-style rows, callgrind).
+        for i in memchr::memchr3_iter(cols.delim, b'"', b'\r', raw) {
+            if raw[i] != cols.delim {
+                return None;
+            }
+            take(&mut split, i);
+            split.fields += 1;
+        }
+        take(&mut split, raw.len());
+        Some(split)
+    }
+
+    /// [`parse`](Self::parse) of a record [`split_row`](Self::split_row)
+    /// split (`None`: as `parse`).
+    #[inline]
+    pub fn parse_split(
+        &self,
+        raw: &[u8],
+        split: Option<&RowSplit>,
+        cells: &mut [u8],
+    ) -> Result<(), RecordError> {
+        let (Some(split), Shape::Csv(cols)) = (split, self.shape) else {
+            return self.parse(raw, cells);
+        };
+        match split.puzzle {
+            Some((a, b)) => self.parse_field(raw[a..b].trim_ascii(), self.cells(), cells),
+            None => Err(RecordError::MissingField {
+                column: cols.puzzle + 1,
+                found: split.fields,
+            }),
+        }
+    }
+
+    /// [`label`](Self::label) of a record [`split_row`](Self::split_row)
+    /// split (`None`: as `label`).
+    #[inline]
+    pub fn label_split<'c>(
+        &self,
+        raw: &[u8],
+        split: Option<&RowSplit>,
+        cells: &'c mut [u8],
+    ) -> Label<'c> {
+        let (
+            Some(split),
+            Shape::Csv(CsvColumns {
+                solution: Some(_), ..
+            }),
+        ) = (split, self.shape)
+        else {
+            return self.label(raw, cells);
+        };
+        match split.solution {
+            Some((a, b)) => self.label_field(&raw[a..b], cells),
+            // A short row has no label yet: it gets one.
+            None => Label::Empty,
+        }
+    }
+
+    /// The label a solution field's text gives.
+    fn label_field<'c>(&self, field: &[u8], cells: &'c mut [u8]) -> Label<'c> {
+        let field = field.trim_ascii();
+        if field.is_empty() || field.eq_ignore_ascii_case(b"null") {
+            return Label::Empty;
+        }
+        let n = self.cells();
+        match self.parse_field(field, n, cells) {
+            Ok(()) if cells[..n].iter().all(|&c| c == 0) => Label::Empty,
+            Ok(()) => Label::Cells(&cells[..n]),
+            Err(e) => Label::Unreadable(e.to_string()),
+        }
+    }
+
+    /// [`write_answer`](Self::write_answer) for a record
+    /// [`split_row`](Self::split_row) split (`None`: as `write_answer`).
+    #[inline]
+    pub fn write_answer_split(
+        &self,
+        raw: &[u8],
+        split: Option<&RowSplit>,
+        answer: &[u8],
+        out: &mut Vec<u8>,
+    ) {
+        let (Some(split), Shape::Csv(cols)) = (split, self.shape) else {
+            return self.write_answer(raw, answer, out);
+        };
+        let d = cols.delim;
+        match (cols.solution, split.solution) {
+            (None, _) => {
+                out.extend_from_slice(raw);
+                out.push(d);
+            }
+            (Some(_), Some((a, _))) => out.extend_from_slice(&raw[..a]),
+            (Some(s), None) => {
+                // Empty fields up to the solution's.
+                out.extend_from_slice(raw);
+                out.extend(std::iter::repeat_n(d, s + 1 - split.fields));
+            }
+        }
+        self.put_answer(answer, out);
+        if let (Some(_), Some((_, b))) = (cols.solution, split.solution) {
+            out.extend_from_slice(&raw[b..]);
+        }
+        out.push(b'\n');
+    }
+
+    /// Appends an answer as a CSV field holds it: numbers, space-separated,
+    /// as the puzzle field holds them; else one symbol a cell.
+    fn put_answer(&self, answer: &[u8], out: &mut Vec<u8>) {
+        if self.symbols == Symbols::Numbers {
+            write_numbers(answer, b' ', out);
+        } else {
+            self.write_symbols(answer, out);
+        }
+    }
+
     /// Decodes N*N numbers separated by spaces or commas (`0` blank).
     fn parse_numbers(&self, raw: &[u8], n: usize, cells: &mut [u8]) -> Result<(), RecordError> {
         let mut k = 0;
@@ -780,6 +974,8 @@ impl Layout {
     /// Appends the answer to record `raw` in the record's layout.
     pub fn write_answer(&self, raw: &[u8], answer: &[u8], out: &mut Vec<u8>) {
         let side = self.boxes.side();
+        // A pencilmark puzzle's answer is its solution grid.
+        let answer = if self.marks { &answer[..81] } else { answer };
         match self.shape {
             Shape::Line => self.write_run(answer, out),
             Shape::Grid => {
@@ -816,16 +1012,19 @@ impl Layout {
                 }
             }
             Shape::Csv(cols) => {
-                let mut text = Vec::with_capacity(answer.len() * 3);
-                if self.symbols == Symbols::Numbers {
-                    // Numbers, space-separated, as the puzzle field holds them.
-                    write_numbers(answer, b' ', &mut text);
+                // An answer holds no quote, so a row without quotes is
+                // spliced in place, with no copy of the answer (a Vec a row
+                // and a branch a cell were 1,900 instructions a row, 8% of
+                // a CSV run, callgrind).
+                let put = |out: &mut Vec<u8>| self.put_answer(answer, out);
+                let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+                if memchr::memchr(b'"', line).is_none() {
+                    splice_csv_field(line, cols, out, put);
                 } else {
-                    for &v in answer {
-                        text.push(self.symbols.encode(v));
-                    }
+                    let mut text = Vec::with_capacity(answer.len() * 3);
+                    put(&mut text);
+                    write_csv_row(raw, cols, &text, out);
                 }
-                write_csv_row(raw, cols, &text, out);
             }
         }
     }
@@ -871,16 +1070,7 @@ impl Layout {
             Err(RecordError::MissingField { .. }) => return Label::Empty,
             Err(e) => return Label::Unreadable(e.to_string()),
         };
-        let field = field.trim_ascii();
-        if field.is_empty() || field.eq_ignore_ascii_case(b"null") {
-            return Label::Empty;
-        }
-        let n = self.cells();
-        match self.parse_field(field, n, cells) {
-            Ok(()) if cells[..n].iter().all(|&c| c == 0) => Label::Empty,
-            Ok(()) => Label::Cells(&cells[..n]),
-            Err(e) => Label::Unreadable(e.to_string()),
-        }
+        self.label_field(&field, cells)
     }
 
     /// Appends `cells` in this layout's symbols, `blank` for 0, no line end
@@ -902,6 +1092,14 @@ impl Layout {
     }
 
     fn write_run(&self, cells: &[u8], out: &mut Vec<u8>) {
+        self.write_symbols(cells, out);
+        out.push(b'\n');
+    }
+
+    /// Appends `cells` (values 1 and up) in this layout's symbols, no
+    /// line end.
+    #[inline]
+    fn write_symbols(&self, cells: &[u8], out: &mut Vec<u8>) {
         if self.symbols == Symbols::Digits {
             // One add per byte, which LLVM vectorises; the general encode
             // below branches per cell (3% of `solve` on 17-clue lines).
@@ -913,7 +1111,6 @@ impl Layout {
         } else {
             out.extend(cells.iter().map(|&v| self.symbols.encode(v)));
         }
-        out.push(b'\n');
     }
 
     /// Appends what an [`Analysis`] gave for record `raw`: the output
@@ -1138,6 +1335,40 @@ pub fn walk_quotes(
     (quoted, None)
 }
 
+/// A pencilmark line ([`Layout::pencilmarks`]) into [`solver::MARK_FLAGS`]
+/// flags; a character other than `.`, `0` or its own digit is an error
+/// naming the cell.
+fn parse_marks(token: &[u8], flags: &mut [u8]) -> Result<(), RecordError> {
+    if token.len() != solver::MARK_FLAGS {
+        return Err(RecordError::WrongLength {
+            expected: solver::MARK_FLAGS,
+            found: char_count(token),
+        });
+    }
+    for (j, (&b, f)) in token.iter().zip(flags.iter_mut()).enumerate() {
+        *f = match b {
+            b'.' | b'0' => 0,
+            _ if b == b'1' + (j % 9) as u8 => 1,
+            _ => {
+                return Err(RecordError::BadChar {
+                    cell: j / 9 + 1,
+                    ch: Shown(b),
+                })
+            }
+        };
+    }
+    Ok(())
+}
+
+/// True when `token` is a pencilmark line ([`Layout::pencilmarks`]).
+pub fn is_marks_line(token: &[u8]) -> bool {
+    token.len() == solver::MARK_FLAGS
+        && token
+            .iter()
+            .enumerate()
+            .all(|(j, &b)| b == b'.' || b == b'0' || b == b'1' + (j % 9) as u8)
+}
+
 fn check_rows(rows: usize, side: usize) -> Result<(), RecordError> {
     if rows == side {
         Ok(())
@@ -1266,6 +1497,53 @@ fn push_field(field: &[u8], delim: u8, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
+/// Appends delimited row `line` (no quotes, no line end) with the solution
+/// field's bytes replaced by what `put` appends (a field added after the
+/// others when the layout has none; empty fields added up to it when the
+/// row is short), then a line end. The other fields keep their exact bytes.
+fn splice_csv_field(
+    line: &[u8],
+    cols: CsvColumns,
+    out: &mut Vec<u8>,
+    put: impl FnOnce(&mut Vec<u8>),
+) {
+    let d = cols.delim;
+    match cols.solution {
+        None => {
+            out.extend_from_slice(line);
+            out.push(d);
+            put(out);
+        }
+        Some(s) => {
+            // Field boundaries by memchr, as `csv_field` finds them.
+            let mut ends = memchr::memchr_iter(d, line);
+            let mut start = 0;
+            let mut found = 0;
+            while found < s {
+                match ends.next() {
+                    Some(i) => {
+                        start = i + 1;
+                        found += 1;
+                    }
+                    None => break,
+                }
+            }
+            if found < s {
+                // Fields 0..=found exist: empty ones up to the solution's.
+                out.extend_from_slice(line);
+                out.extend(std::iter::repeat_n(d, s - found));
+                put(out);
+            } else {
+                let end = ends.next().unwrap_or(line.len());
+                out.extend_from_slice(&line[..start]);
+                put(out);
+                out.extend_from_slice(&line[end..]);
+            }
+        }
+    }
+    out.push(b'\n');
+}
+
 /// Writes delimited row `line` again with the solution field set to `value`
 /// (replacing the existing column, or appended). Other fields keep their
 /// exact bytes when the row has no quotes.
@@ -1273,25 +1551,7 @@ fn write_csv_row(line: &[u8], cols: CsvColumns, value: &[u8], out: &mut Vec<u8>)
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let d = cols.delim;
     if memchr::memchr(b'"', line).is_none() && memchr::memchr(b'"', value).is_none() {
-        match cols.solution {
-            None => {
-                out.extend_from_slice(line);
-                out.push(d);
-                out.extend_from_slice(value);
-            }
-            Some(s) => {
-                let fields = line.split(|&b| b == d).count().max(s + 1);
-                let mut iter = line.split(|&b| b == d);
-                for k in 0..fields {
-                    if k > 0 {
-                        out.push(d);
-                    }
-                    let f = iter.next().unwrap_or(b"");
-                    out.extend_from_slice(if k == s { value } else { f });
-                }
-            }
-        }
-        out.push(b'\n');
+        splice_csv_field(line, cols, out, |out| out.extend_from_slice(value));
         return;
     }
     // Quoted fields: re-emit field by field so quoting stays valid.
@@ -1706,6 +1966,80 @@ mod tests {
                 .to_string(),
             "cell 41: invalid character '\\xc3'"
         );
+    }
+
+    /// The one-pass split of a delimited row reads what the checked paths
+    /// (`csv_field`, `label`, `write_answer`) read, on rows mixing quotes,
+    /// CRs, short rows, empty and `null` fields, spaces and delimiters in
+    /// every column position; rows with quotes or a CR are not split.
+    #[test]
+    fn split_rows_read_as_the_checked_paths_do() {
+        const PIECES: [&str; 10] = [
+            "12.4341221433412",
+            "2143341212344321",
+            "",
+            ",",
+            "\"",
+            "\r",
+            " ",
+            "null",
+            "x",
+            "1234",
+        ];
+        let answer: Vec<u8> = b"2143341212344321".iter().map(|b| b - b'0').collect();
+        let mut rows = 0;
+        for a in PIECES {
+            for b in PIECES {
+                for c in PIECES {
+                    for d in [",", ""] {
+                        let row = format!("{a}{d}{b}{d}{c}");
+                        let raw = row.as_bytes();
+                        for (puzzle, solution) in
+                            [(0, None), (0, Some(1)), (1, Some(0)), (2, Some(3))]
+                        {
+                            let cols = CsvColumns {
+                                puzzle,
+                                solution,
+                                delim: b',',
+                            };
+                            let layout =
+                                Layout::new(Shape::Csv(cols), Boxes::square(2), Symbols::Digits);
+                            let Some(split) = layout.split_row(raw) else {
+                                assert!(raw.contains(&b'"') || raw.contains(&b'\r'), "{row:?}");
+                                continue;
+                            };
+                            rows += 1;
+                            let mut fast = [0u8; 16];
+                            let mut slow = [0u8; 16];
+                            let checked = csv_field(raw, cols)
+                                .and_then(|f| layout.parse_field(f.trim_ascii(), 16, &mut slow));
+                            assert_eq!(
+                                layout.parse_split(raw, Some(&split), &mut fast),
+                                checked,
+                                "{row:?} {cols:?}"
+                            );
+                            if checked.is_ok() {
+                                assert_eq!(fast, slow, "{row:?}");
+                            }
+                            let (mut lf, mut ls) = ([0u8; 16], [0u8; 16]);
+                            assert_eq!(
+                                layout.label_split(raw, Some(&split), &mut lf),
+                                layout.label(raw, &mut ls),
+                                "{row:?} {cols:?}"
+                            );
+                            let (mut wf, mut ws) = (Vec::new(), Vec::new());
+                            layout.write_answer_split(raw, Some(&split), &answer, &mut wf);
+                            layout.write_answer(raw, &answer, &mut ws);
+                            assert_eq!(
+                                wf.escape_ascii().to_string(),
+                                ws.escape_ascii().to_string()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(rows > 1000, "{rows} rows split");
     }
 
     use proptest::prelude::*;

@@ -27,6 +27,7 @@
 pub mod args;
 pub mod batch;
 pub mod bench;
+pub mod canon;
 pub mod check;
 pub mod cleanup;
 pub mod cmd;
@@ -37,6 +38,7 @@ pub mod generate;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+pub mod rate;
 pub mod record;
 pub mod solver;
 

@@ -35,6 +35,7 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Bench(cfg) => cmd::bench(&cfg),
         args::Command::Check(cfg) => cmd::check(&cfg),
         args::Command::Generate(cfg) => cmd::generate(&cfg),
+        args::Command::Rate(cfg) => cmd::rate(&cfg),
         args::Command::Completions(shell) => {
             let mut out = Vec::new();
             args::write_completions(shell, &mut out);

@@ -228,11 +228,14 @@ fn one_record(
     // place (a solve without `--overwrite`): an error mark written over it
     // would lose the dataset's own answer.
     let label_held;
-    let verdict = match layout.parse(raw, &mut bufs.cells) {
+    // A delimited row's fields, found once for parse, label and write.
+    let split = layout.split_row(raw);
+    let split = split.as_ref();
+    let verdict = match layout.parse_split(raw, split, &mut bufs.cells) {
         Err(err) => {
             label_held = layout.has_labels()
                 && !matches!(
-                    layout.label(raw, &mut bufs.label),
+                    layout.label_split(raw, split, &mut bufs.label),
                     Label::Empty | Label::Absent
                 );
             Verdict::Bad(err)
@@ -241,7 +244,7 @@ fn one_record(
             // Most layouts have no label field: skip the call (21
             // instructions a record on one-per-line input, callgrind).
             let label = if layout.has_labels() {
-                layout.label(raw, &mut bufs.label)
+                layout.label_split(raw, split, &mut bufs.label)
             } else {
                 Label::Absent
             };
@@ -263,7 +266,7 @@ fn one_record(
         Verdict::Answered(count) => {
             res.tally.solved += 1;
             match task {
-                Task::Solve { .. } => layout.write_answer(raw, &bufs.answer, out),
+                Task::Solve { .. } => layout.write_answer_split(raw, split, &bufs.answer, out),
                 Task::Analyse(_) => unreachable!("analyses take `analysed_record`"),
                 Task::Count { limit } => {
                     res.tally.by_count[count.min(2) as usize] += 1;

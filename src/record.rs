@@ -117,6 +117,10 @@ pub enum RecordError {
     /// check uniqueness).
     #[error("multiple solutions")]
     MultipleSolutions,
+    /// A per-record analysis does not apply to this record (`canon` of a
+    /// 16x16 grid); the text says why.
+    #[error("{0}")]
+    Unsupported(String),
     /// The solution the record already holds is not a solution of its
     /// puzzle (or not readable as a grid); the old label is kept.
     #[error("existing solution is wrong: {0}")]
@@ -383,6 +387,10 @@ fn judge(boxes: Boxes, task: Task, cells: &[u8], existing: &[u8], answer: &mut [
 
 /// Clashing givens, as a record error naming the cells.
 fn clash(boxes: Boxes, cells: &[u8]) -> Option<RecordError> {
+    if cells.len() != boxes.cells() {
+        // Pencilmark flags (`solver::MARK_FLAGS`): no givens to clash.
+        return None;
+    }
     let side = boxes.side();
     solver::find_conflict(boxes, cells).map(|c| RecordError::Duplicate {
         digit: c.digit.to_string(),

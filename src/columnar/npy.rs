@@ -479,30 +479,84 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
     }
     let mut tally = Tally::default();
     let mut buf = Vec::new();
-    let mut first = 0;
-    while first < arr.rows {
-        let rows = (arr.rows - first).min(super::ROWS_PER_STEP);
-        let solved = super::solve_step(
+    let step = if job.threads > 1 {
+        PARALLEL_STEP
+    } else {
+        super::ROWS_PER_STEP
+    };
+    let solve = |first: usize| {
+        let rows = (arr.rows - first).min(step);
+        super::solve_step(
             job,
             arr.boxes,
             rows,
             |r, cells| arr.row(first + r, cells),
             |_, _| Label::Absent,
-        );
-        if !super::account(job, first as u64, &solved, &mut tally) {
-            return Ok(Run::Failed);
+        )
+    };
+    let mut write = |first: usize, solved: &Solved| -> anyhow::Result<bool> {
+        if !super::account(job, first as u64, solved, &mut tally) {
+            return Ok(false);
         }
         buf.clear();
         if text {
-            super::write_text(job, &layout, &solved, &mut buf);
+            super::write_text(job, &layout, solved, &mut buf);
         } else {
-            encode(arr.header.dtype, job.task, &solved, &mut buf);
+            encode(arr.header.dtype, job.task, solved, &mut buf);
         }
         w.write_all(&buf).context(write_context(job))?;
-        first += rows;
+        Ok(true)
+    };
+    let firsts = (0..arr.rows).step_by(step);
+    if job.threads <= 1 {
+        for first in firsts {
+            if !write(first, &solve(first))? {
+                return Ok(Run::Failed);
+            }
+        }
+        return Ok(Run::Done(tally));
     }
-    Ok(Run::Done(tally))
+    // With several threads, steps are solved as tasks while this thread
+    // writes earlier ones in order, as text chunks are: a step solved
+    // across all threads waited for its slowest row before the next began,
+    // and the writing was serial (.npy ran at 0.80 of plain lines at -j 2).
+    let window = job.threads * 4;
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<Solved>)>();
+    let mut done = std::collections::BTreeMap::new();
+    let ok = job.pool.in_place_scope(|scope| -> anyhow::Result<bool> {
+        let (mut spawned, mut next) = (0, 0);
+        let mut firsts = firsts.peekable();
+        while next < spawned || firsts.peek().is_some() {
+            while spawned - next < window {
+                let Some(first) = firsts.next() else { break };
+                let (tx, solve) = (tx.clone(), &solve);
+                scope.spawn(move |_| {
+                    // A panic still reports, so this thread never waits
+                    // for a step that will not come.
+                    let solved =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solve(first)));
+                    let _ = tx.send((first, solved.ok()));
+                });
+                spawned += 1;
+            }
+            let (first, solved) = rx.recv().context("the worker threads stopped")?;
+            let solved = solved.context("a worker thread panicked")?;
+            done.insert(first, solved);
+            while let Some(solved) = done.remove(&(next * step)) {
+                if !write(next * step, &solved)? {
+                    return Ok(false);
+                }
+                next += 1;
+            }
+        }
+        Ok(true)
+    })?;
+    Ok(if ok { Run::Done(tally) } else { Run::Failed })
 }
+
+/// Rows a task solves with several threads: a few steps in flight per
+/// thread stay a few MiB (81 bytes of answers and an outcome a row).
+const PARALLEL_STEP: usize = 1 << 12;
 
 fn write_context(job: &Job<'_>) -> String {
     match job.output {

@@ -124,6 +124,35 @@
 //! 11+ +7%, 17-clue +5% in alternating runs on Zen 5). Unlike the
 //! whole-program builds above, the copy changes the hot path's work, not
 //! only its encoding. `SUDOKU_BULK_NO_PEXT=1` runs the table path.
+//!
+//! Issue 33 (AMD EPYC Zen 4, callgrind instructions a puzzle of the solver
+//! alone, `solve` called in a loop over the file; "1106" is
+//! forum_hardest_1106 counting to 2, "serg" serg_benchmark_sub counting
+//! to 2; same guesses and answers throughout):
+//! - the fast copy compiled for x86-64-v3 (`avx2,bmi1,bmi2,lzcnt,popcnt`:
+//!   VEX three-operand forms, no register copies): 1106 777k -> 733k,
+//!   serg 22.3k -> 21.3k;
+//! - row singles by a SWAR zero-field test instead of a loop with a
+//!   branch per row (`row_singles_full`): 733k -> 717k, 21.3k -> 20.8k;
+//! - the 3-of-9 pass two digits per ymm (`avx2::triads`): 717k -> 662k
+//!   (serg rarely runs the pass). Written first with AVX2 intrinsics in
+//!   helpers and `array::from_fn` closures that were not compiled with the
+//!   feature: every intrinsic stayed a call (847k);
+//! - the vertical closure's stack matrices by `pext` (`Pext::stack_matrices`):
+//!   662k -> 651k, 20.8k -> 20.4k (tried before for wall-clock time, within
+//!   noise there; kept for the instructions);
+//! - tried and dropped: `occ` without its padding entries so that `State`
+//!   is 256 bytes and copied inline (8 ymm pairs) instead of by `memcpy`:
+//!   717k -> 737k (the copy saved ~1%, the `digit * 3 + band` indexing and
+//!   the pass's loads cost more).
+//!
+//! Where the rest goes (1106, after the above, of 248M instructions for
+//! 375 puzzles): `update` ~35% (the horizontal closure per changed word,
+//! ~86 words a guess, and `clear_cells`, ~30 instructions per placed
+//! cell), `update_vertical` ~9%, the 3-of-9 pass ~12%, the naked-single
+//! scan ~5%. The per-word scalar design does about 5.7k instructions a
+//! guess against tdoku's ~4.7k (box-wide SIMD updates); closing that gap
+//! needs box- or band-wide vector updates, not more tuning of this loop.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
@@ -194,8 +223,7 @@ type Lanes = [u16; 8];
 /// part of the x86-64 baseline, so no runtime detection is needed and
 /// there is one code path per target); `Portable` everywhere else, with
 /// the same lane semantics, so results are identical (tested).
-trait Vec8: Copy {
-    fn splat(x: u16) -> Self;
+trait Vec8: Ops {
     #[cfg_attr(not(test), allow(dead_code))]
     fn load(a: &Lanes) -> Self;
     /// Four u32 words as lanes (bit layout as in memory, little-endian).
@@ -203,6 +231,15 @@ trait Vec8: Copy {
     /// Lanes 0..4 from `lo`, 4..8 from `hi` (16 bits each, low first).
     fn from_u64s(lo: u64, hi: u64) -> Self;
     fn store(self, a: &mut Lanes);
+    fn is_zero(self) -> bool;
+    /// Sum of the 16 bytes.
+    fn sum_bytes(self) -> u32;
+}
+
+/// Lane-wise u16 operations, for any number of lanes (8 in [`Vec8`], 16
+/// in the AVX2 3-of-9 pass).
+trait Ops: Copy {
+    fn splat(x: u16) -> Self;
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
@@ -214,9 +251,6 @@ trait Vec8: Copy {
     fn sub(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
     fn shr<const N: i32>(self) -> Self;
-    fn is_zero(self) -> bool;
-    /// Sum of the 16 bytes.
-    fn sum_bytes(self) -> u32;
 }
 
 /// Plain-array lanes (non-x86 targets, and the reference in tests).
@@ -226,10 +260,6 @@ struct Portable(Lanes);
 
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 impl Vec8 for Portable {
-    #[inline(always)]
-    fn splat(x: u16) -> Self {
-        Portable([x; 8])
-    }
     #[inline(always)]
     fn load(a: &Lanes) -> Self {
         Portable(*a)
@@ -247,6 +277,25 @@ impl Vec8 for Portable {
     #[inline(always)]
     fn store(self, a: &mut Lanes) {
         *a = self.0;
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self.0.iter().all(|&x| x == 0)
+    }
+    #[inline(always)]
+    fn sum_bytes(self) -> u32 {
+        self.0
+            .iter()
+            .map(|&x| (x & 0xFF) as u32 + (x >> 8) as u32)
+            .sum()
+    }
+}
+
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+impl Ops for Portable {
+    #[inline(always)]
+    fn splat(x: u16) -> Self {
+        Portable([x; 8])
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
@@ -286,22 +335,11 @@ impl Vec8 for Portable {
     fn shr<const N: i32>(self) -> Self {
         Portable(std::array::from_fn(|l| self.0[l] >> N))
     }
-    #[inline(always)]
-    fn is_zero(self) -> bool {
-        self.0.iter().all(|&x| x == 0)
-    }
-    #[inline(always)]
-    fn sum_bytes(self) -> u32 {
-        self.0
-            .iter()
-            .map(|&x| (x & 0xFF) as u32 + (x >> 8) as u32)
-            .sum()
-    }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
-    use super::{Lanes, Vec8};
+    use super::{Lanes, Ops, Vec8};
     use std::arch::x86_64::*;
 
     /// 8 u16 lanes in an xmm register.
@@ -313,11 +351,6 @@ mod sse2 {
     // stores touch exactly the 16 bytes of a `[u16; 8]` that the reference
     // makes valid (unaligned forms).
     impl Vec8 for Sse2 {
-        #[inline(always)]
-        fn splat(x: u16) -> Self {
-            // SAFETY: SSE2 baseline (see above).
-            Sse2(unsafe { _mm_set1_epi16(x as i16) })
-        }
         #[inline(always)]
         fn load(a: &Lanes) -> Self {
             // SAFETY: 16 readable bytes behind `a`; unaligned load.
@@ -337,6 +370,28 @@ mod sse2 {
         fn store(self, a: &mut Lanes) {
             // SAFETY: 16 writable bytes behind `a`; unaligned store.
             unsafe { _mm_storeu_si128(a.as_mut_ptr() as *mut __m128i, self.0) }
+        }
+        #[inline(always)]
+        fn is_zero(self) -> bool {
+            // SAFETY: SSE2 baseline.
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi16(self.0, _mm_setzero_si128())) == 0xFFFF }
+        }
+        #[inline(always)]
+        fn sum_bytes(self) -> u32 {
+            // SAFETY: SSE2 baseline. `_mm_sad_epu8` against zero leaves
+            // the sums of the low and high 8 bytes in the two u64 halves.
+            unsafe {
+                let s = _mm_sad_epu8(self.0, _mm_setzero_si128());
+                (_mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128::<8>(s))) as u32
+            }
+        }
+    }
+
+    impl Ops for Sse2 {
+        #[inline(always)]
+        fn splat(x: u16) -> Self {
+            // SAFETY: SSE2 baseline (see above).
+            Sse2(unsafe { _mm_set1_epi16(x as i16) })
         }
         #[inline(always)]
         fn and(self, o: Self) -> Self {
@@ -383,19 +438,224 @@ mod sse2 {
             // SAFETY: SSE2 baseline.
             Sse2(unsafe { _mm_srli_epi16::<N>(self.0) })
         }
+    }
+}
+
+/// The 3-of-9 pass two digits per 256-bit register (AVX2): the digit
+/// loops run 5 times instead of 9, and the bit-sliced counts of the two
+/// halves are merged once. Used by the `Pext` copy, which is compiled with
+/// AVX2. 1106 count to 2: 716k -> 684k instructions a puzzle (callgrind).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{certain_closed, support_count, Lanes, Ops, Triads};
+    use std::arch::x86_64::*;
+
+    /// 16 u16 lanes in a ymm register.
+    #[derive(Clone, Copy)]
+    pub(super) struct Y(__m256i);
+
+    // SAFETY (every block below): `Y` is only built inside `triads`, whose
+    // callers run it where AVX2 was detected (see `Pext::triads`); these
+    // intrinsics touch no memory.
+    impl Ops for Y {
         #[inline(always)]
-        fn is_zero(self) -> bool {
-            // SAFETY: SSE2 baseline.
-            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi16(self.0, _mm_setzero_si128())) == 0xFFFF }
+        fn splat(x: u16) -> Self {
+            // SAFETY: AVX2 present (see above).
+            Y(unsafe { _mm256_set1_epi16(x as i16) })
         }
         #[inline(always)]
-        fn sum_bytes(self) -> u32 {
-            // SAFETY: SSE2 baseline. `_mm_sad_epu8` against zero leaves
-            // the sums of the low and high 8 bytes in the two u64 halves.
+        fn and(self, o: Self) -> Self {
+            // SAFETY: AVX2 present.
+            Y(unsafe { _mm256_and_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: AVX2 present.
+            Y(unsafe { _mm256_or_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            // SAFETY: AVX2 present.
+            Y(unsafe { _mm256_xor_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn andnot(self, o: Self) -> Self {
+            // SAFETY: AVX2 present. (`_mm256_andnot_si256(a, b)` is `!a & b`.)
+            Y(unsafe { _mm256_andnot_si256(o.0, self.0) })
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> Self {
+            // SAFETY: AVX2 present.
+            Y(unsafe { _mm256_cmpeq_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: AVX2 present.
+            Y(unsafe { _mm256_add_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: AVX2 present.
+            Y(unsafe { _mm256_sub_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            // SAFETY: AVX2 present.
+            Y(unsafe { _mm256_mullo_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            // SAFETY: AVX2 present.
+            Y(unsafe { _mm256_srli_epi16::<N>(self.0) })
+        }
+    }
+
+    /// The two 128-bit halves swapped.
+    #[inline(always)]
+    fn swap(x: Y) -> Y {
+        // SAFETY: AVX2 present (see above).
+        Y(unsafe { _mm256_permute2x128_si256::<1>(x.0, x.0) })
+    }
+
+    /// Saturating counts (lanes where at least 1, 2, 3, 4 digits hold a
+    /// bit) of the two halves' digit sets merged, the same in both halves.
+    #[inline(always)]
+    fn merge(a: [Y; 4]) -> [Y; 4] {
+        let b = [swap(a[0]), swap(a[1]), swap(a[2]), swap(a[3])];
+        [
+            a[0].or(b[0]),
+            a[1].or(b[1]).or(a[0].and(b[0])),
+            a[2].or(b[2]).or(a[1].and(b[0])).or(a[0].and(b[1])),
+            a[3].or(b[3])
+                .or(a[2].and(b[0]))
+                .or(a[1].and(b[1]))
+                .or(a[0].and(b[2])),
+        ]
+    }
+
+    /// Bit-sliced saturating counts over `xs`, per half.
+    #[inline(always)]
+    fn counts(xs: &[Y; 5]) -> [Y; 4] {
+        let zero = Y::splat(0);
+        let (mut a1, mut a2, mut a3, mut a4) = (zero, zero, zero, zero);
+        for &x in xs.iter() {
+            a4 = a4.or(a3.and(x));
+            a3 = a3.or(a2.and(x));
+            a2 = a2.or(a1.and(x));
+            a1 = a1.or(x);
+        }
+        [a1, a2, a3, a4]
+    }
+
+    /// [`super::triads_vecs`] with register k holding digit 2k in lanes
+    /// 0..8 and digit 2k + 1 in lanes 8..16 (register 4: digit 8 and an
+    /// empty matrix, which adds nothing to the counts and whose lanes are
+    /// left out of the contradiction test). Same results, lane for lane.
+    ///
+    /// Compiled with AVX2 itself, with loops rather than `array::from_fn`
+    /// closures: a closure or helper compiled without the feature keeps
+    /// every intrinsic in it as a call (1106 count to 2 went to 847k
+    /// instructions a puzzle that way).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn triads(
+        raw: &[(u64, u64); 9],
+        m: &mut [Lanes; 9],
+        total: &mut Lanes,
+        twos: &mut Lanes,
+    ) -> Triads {
+        let zero = Y::splat(0);
+        let mut mv = [zero; 5];
+        for k in 0..5 {
+            let (lo0, hi0) = raw[2 * k];
+            let (lo1, hi1) = if k < 4 { raw[2 * k + 1] } else { (0, 0) };
+            mv[k] = Y(_mm256_set_epi64x(
+                hi1 as i64, lo1 as i64, hi0 as i64, lo0 as i64,
+            ));
+        }
+        let [_, _, a3, a4] = merge(counts(&mv));
+        let mut bad = a3.xor(Y::splat(0x1FF));
+        let exact = a3.andnot(a4);
+        let mut cert = [zero; 5];
+        for k in 0..5 {
+            cert[k] = certain_closed(mv[k]).or(mv[k].and(exact));
+        }
+        let [_, _, c3, c4] = merge(counts(&cert));
+        bad = bad.or(c4);
+        let (mut diff, mut tot, mut two) = (zero, zero, zero);
+        for k in 0..5 {
+            let c = cert[k];
+            let rows = c
+                .or(c.shr::<1>())
+                .or(c.shr::<2>())
+                .and(Y::splat(0o111))
+                .mul(Y::splat(7));
+            let colz = c
+                .or(c.shr::<3>())
+                .or(c.shr::<6>())
+                .and(Y::splat(7))
+                .mul(Y::splat(0o111));
+            let lines = rows.or(colz).andnot(c);
+            let x = mv[k].andnot(c3.andnot(c)).andnot(lines);
+            let (sup, n) = support_count(x);
+            let empty = sup.eq(zero);
+            // Register 4's upper half is no digit.
+            bad = bad.or(if k < 4 {
+                empty
+            } else {
+                Y(_mm256_blend_epi32::<0xF0>(empty.0, zero.0))
+            });
+            diff = diff.or(sup.xor(mv[k]));
+            tot = tot.add(n);
+            // Digit 2k's bit in the lower half, 2k + 1's in the upper.
+            let (lo, hi) = (
+                0x0001_0001_0001_0001 << (2 * k),
+                0x0002_0002_0002_0002 << (2 * k),
+            );
+            let digits = Y(_mm256_set_epi64x(hi, hi, lo, lo));
+            two = two.or(n.eq(Y::splat(2)).and(digits));
+            // SAFETY: `m[2k]` and `m[2k + 1]` are 16 writable bytes
+            // each (unaligned stores).
             unsafe {
-                let s = _mm_sad_epu8(self.0, _mm_setzero_si128());
-                (_mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128::<8>(s))) as u32
+                _mm_storeu_si128(
+                    m[2 * k].as_mut_ptr() as *mut __m128i,
+                    _mm256_castsi256_si128(sup.0),
+                );
+                if k < 4 {
+                    _mm_storeu_si128(
+                        m[2 * k + 1].as_mut_ptr() as *mut __m128i,
+                        _mm256_extracti128_si256::<1>(sup.0),
+                    );
+                }
             }
+        }
+        let tot = tot.add(swap(tot));
+        let two = two.or(swap(two));
+        // SAFETY: `total` and `twos` are 16 writable bytes each
+        // (unaligned stores).
+        unsafe {
+            _mm_storeu_si128(
+                total.as_mut_ptr() as *mut __m128i,
+                _mm256_castsi256_si128(tot.0),
+            );
+            _mm_storeu_si128(
+                twos.as_mut_ptr() as *mut __m128i,
+                _mm256_castsi256_si128(two.0),
+            );
+        }
+        let (ok, same) = (
+            _mm256_testz_si256(bad.0, bad.0) == 1,
+            _mm256_testz_si256(diff.0, diff.0) == 1,
+        );
+        if !ok {
+            Triads::Contradiction
+        } else if same {
+            Triads::Unchanged
+        } else {
+            Triads::Changed
         }
     }
 }
@@ -419,7 +679,7 @@ const PERM_BITS: [u16; 6] = {
 
 /// Per byte: the number of set bits (0..=8).
 #[inline(always)]
-fn byte_popcounts<V: Vec8>(x: V) -> V {
+fn byte_popcounts<V: Ops>(x: V) -> V {
     let x = x.sub(x.shr::<1>().and(V::splat(0x5555)));
     let x = x
         .and(V::splat(0x3333))
@@ -435,7 +695,7 @@ fn byte_popcounts<V: Vec8>(x: V) -> V {
 /// permutation (closed) and a permutation takes one cell per row. The
 /// empty matrix gives 0 (its narrowing stays empty: a contradiction).
 #[inline(always)]
-fn certain_closed<V: Vec8>(m: V) -> V {
+fn certain_closed<V: Ops>(m: V) -> V {
     // Each row's bits rotated by one and by two places within the row.
     let m2 = m.add(m);
     let rot1 = m2
@@ -451,7 +711,7 @@ fn certain_closed<V: Vec8>(m: V) -> V {
 /// [`certain_closed`] for any matrix: the intersection of the fitting
 /// permutations, all 9 bits when none fits (the reference in tests).
 #[cfg(test)]
-fn certain<V: Vec8>(m: V) -> V {
+fn certain<V: Ops>(m: V) -> V {
     let mut cer = V::splat(0x1FF);
     for &pb in PERM_BITS.iter() {
         let pbv = V::splat(pb);
@@ -465,7 +725,7 @@ fn certain<V: Vec8>(m: V) -> V {
 /// Per lane, for a 3x3 matrix: (union of the fitting permutations, how
 /// many fit).
 #[inline(always)]
-fn support_count<V: Vec8>(m: V) -> (V, V) {
+fn support_count<V: Ops>(m: V) -> (V, V) {
     let zero = V::splat(0);
     let (mut sup, mut n) = (zero, zero);
     for &pb in PERM_BITS.iter() {
@@ -674,6 +934,29 @@ fn occupancy_tables(w: u32) -> usize {
 trait Isa {
     /// Minirow occupancy (bit `3r + k`) of a band word.
     fn occupancy(w: u32) -> usize;
+    /// The 3-of-9 pass ([`triads_vecs`]) on digit d's block matrices
+    /// `raw[d]` (lanes 0..4 and 4..8 as u64s, as [`Vec8::from_u64s`]
+    /// takes them).
+    #[inline(always)]
+    fn triads<V: Vec8>(
+        raw: &[(u64, u64); 9],
+        m: &mut [Lanes; 9],
+        total: &mut Lanes,
+        twos: &mut Lanes,
+    ) -> Triads {
+        let mv = std::array::from_fn(|d| V::from_u64s(raw[d].0, raw[d].1));
+        triads_vecs::<V>(mv, m, total, twos)
+    }
+    /// The (band, column) matrices of stacks 0, 1, 2 (bit `3 * band +
+    /// column`) of a digit's column view (bit `9 * band + column`).
+    #[inline(always)]
+    fn stack_matrices(c: u32) -> [u32; 3] {
+        [
+            c & 7 | (c >> 6) & 0o70 | (c >> 12) & 0o700,
+            (c >> 3) & 7 | (c >> 9) & 0o70 | (c >> 15) & 0o700,
+            (c >> 6) & 7 | (c >> 12) & 0o70 | (c >> 18) & 0o700,
+        ]
+    }
     /// [`search`] compiled for this flavour.
     fn search<V: Vec8, const EASY: bool>(
         parent: &State,
@@ -713,6 +996,34 @@ struct Pext;
 
 #[cfg(target_arch = "x86_64")]
 impl Isa for Pext {
+    /// Two digits per 256-bit register: 5 registers instead of 9.
+    #[inline(always)]
+    fn triads<V: Vec8>(
+        raw: &[(u64, u64); 9],
+        m: &mut [Lanes; 9],
+        total: &mut Lanes,
+        twos: &mut Lanes,
+    ) -> Triads {
+        // SAFETY: `Pext` runs only inside the copy compiled with AVX2
+        // (`search_pext`), reached after `has_fast_features`, and in
+        // tests that check it first.
+        unsafe { avx2::triads(raw, m, total, twos) }
+    }
+    /// One `pext` per stack instead of five shifts and masks (1106 count
+    /// to 2: 661.6k -> 650.8k instructions a puzzle, serg 20.8k -> 20.4k,
+    /// callgrind; the notes above found no wall-clock difference on Zen 5).
+    #[inline(always)]
+    fn stack_matrices(c: u32) -> [u32; 3] {
+        use std::arch::x86_64::_pext_u32;
+        // SAFETY: as for `occupancy` below: BMI2 was detected.
+        unsafe {
+            [
+                _pext_u32(c, 0o007_007_007),
+                _pext_u32(c, 0o070_070_070),
+                _pext_u32(c, 0o700_700_700),
+            ]
+        }
+    }
     #[inline(always)]
     fn occupancy(w: u32) -> usize {
         let t = w | w >> 1 | w >> 2;
@@ -735,7 +1046,7 @@ impl Isa for Pext {
 
 /// [`search`] compiled with BMI2 (the recursion stays in this copy).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn search_pext<V: Vec8, const EASY: bool>(
     parent: &State,
     step: Step,
@@ -758,13 +1069,23 @@ fn fast_pext() -> bool {
         2 => true,
         _ => {
             let yes = std::env::var_os("SUDOKU_BULK_NO_PEXT").is_none()
-                && std::is_x86_feature_detected!("bmi1")
-                && std::is_x86_feature_detected!("bmi2")
+                && has_fast_features()
                 && !slow_pext_amd();
             CACHE.store(1 + yes as u8, Ordering::Relaxed);
             yes
         }
     }
+}
+
+/// Whether the CPU has what the fast copy is compiled for (the
+/// `target_feature` list of [`search_pext`]).
+#[cfg(target_arch = "x86_64")]
+fn has_fast_features() -> bool {
+    std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt")
 }
 
 /// AMD family 0x17 (Zen 1, Zen 2): `pext` is microcoded there.
@@ -793,6 +1114,28 @@ fn cols(w: u32) -> u32 {
 #[inline(always)]
 fn rep(x: u32) -> u32 {
     x * 0x40201
+}
+
+/// Cells of a band word whose 3 rows are all non-empty that are alone in
+/// their row (a horizontally closed word that is not 0 has a cell in
+/// every row: each fitting configuration takes one per row). Branch-free
+/// in 10 ALU operations: with no empty row, subtracting 1 per row borrows
+/// within rows only, so `w & (w - ONES)` clears each row's lowest cell and
+/// leaves 0 exactly in the rows with one cell; the 9-bit fields are then
+/// tested for zero the SWAR way (low 8 bits plus 0xFF carry into bit 8,
+/// which never leaves the field). The loop of [`row_singles`] took 18 of
+/// 275 M instructions on 1106 (count to 2, callgrind); this, 9.
+#[inline(always)]
+fn row_singles_full(w: u32) -> u32 {
+    const ONES: u32 = 1 | 1 << 9 | 1 << 18;
+    const LOW8: u32 = 0xFF * ONES;
+    const HIGH: u32 = 0x100 * ONES;
+    debug_assert!((0..3).all(|r| (w >> (9 * r)) & 0x1FF != 0));
+    let y = w & w.wrapping_sub(ONES);
+    // Bit 8 of each field: set when the field of `y` is not zero.
+    let nz = ((y & LOW8) + LOW8) | y;
+    let z = !nz & HIGH;
+    w & (z | (z - (z >> 8)))
 }
 
 /// Cells of a band word that are alone in their row.
@@ -934,7 +1277,7 @@ impl State {
         }
         // A row down to one cell places the digit there; the cell leaves
         // the band's other eight digits.
-        let new = row_singles(w) & !self.solved[b];
+        let new = row_singles_full(w) & !self.solved[b];
         if new == 0 {
             return true;
         }
@@ -970,14 +1313,16 @@ impl State {
     /// pairs of its configurations. Narrowed words go back on `dirty`.
     /// False on a contradiction.
     #[inline(always)]
-    fn update_vertical(&mut self, d: usize, dirty: &mut u64) -> bool {
+    fn update_vertical<I: Isa>(&mut self, d: usize, dirty: &mut u64) -> bool {
         let base = d * W;
         let (w0, w1, w2) = (self.f[base], self.f[base + 1], self.f[base + 2]);
         let c = self.column_view(d);
-        let m0 = c & 7 | (c >> 6) & 0o70 | (c >> 12) & 0o700;
-        let m1 = (c >> 3) & 7 | (c >> 9) & 0o70 | (c >> 15) & 0o700;
-        let m2 = (c >> 6) & 7 | (c >> 12) & 0o70 | (c >> 18) & 0o700;
-        let (v0, v1, v2) = (VKEEP[m0 as usize], VKEEP[m1 as usize], VKEEP[m2 as usize]);
+        let [m0, m1, m2] = I::stack_matrices(c);
+        let (v0, v1, v2) = (
+            VKEEP[m0 as usize & 0x1FF],
+            VKEEP[m1 as usize & 0x1FF],
+            VKEEP[m2 as usize & 0x1FF],
+        );
         let a = v0 | v1 << 3 | v2 << 6;
         let (n0, n1, n2) = (
             w0 & rep(a & 0x1FF),
@@ -1019,7 +1364,7 @@ impl State {
             while vdirty != 0 {
                 let d = vdirty.trailing_zeros() as usize;
                 vdirty &= vdirty - 1;
-                if !self.update_vertical(d, &mut dirty) {
+                if !self.update_vertical::<I>(d, &mut dirty) {
                     return false;
                 }
             }
@@ -1149,7 +1494,7 @@ impl State {
                     digits: self.digits_at(b, i),
                 }));
             }
-            match self.triad_pass::<V>() {
+            match self.triad_pass::<V, I>() {
                 Pass::Contradiction => return Err(()),
                 Pass::Changed => continue,
                 Pass::Stalled(Some(br)) => return Ok(Some(br)),
@@ -1197,9 +1542,9 @@ impl State {
     /// with the fewest configurations over its digits that has a digit
     /// with exactly two, bands first on ties.
     #[inline(always)]
-    fn triad_pass<V: Vec8>(&mut self) -> Pass {
+    fn triad_pass<V: Vec8, I: Isa>(&mut self) -> Pass {
         let mut m = [[0u16; 8]; 9];
-        let mut mv = [V::splat(0); 9];
+        let mut raw = [(0u64, 0u64); 9];
         for d in 0..9 {
             // At a stall every word's columns are those of its digit's
             // last vertical closure.
@@ -1216,10 +1561,10 @@ impl State {
                 | 0x1FF << 48;
             let o = &self.occ[d * W..d * W + 4];
             let lo = o[0] as u64 | (o[1] as u64) << 16 | (o[2] as u64) << 32 | (o[3] as u64) << 48;
-            mv[d] = V::from_u64s(lo, t);
+            raw[d] = (lo, t);
         }
         let (mut total, mut twos) = ([0u16; 8], [0u16; 8]);
-        match triads_vecs::<V>(mv, &mut m, &mut total, &mut twos) {
+        match I::triads::<V>(&raw, &mut m, &mut total, &mut twos) {
             Triads::Contradiction => return Pass::Contradiction,
             Triads::Changed => {
                 // The matrices were closed (horizontal: the `occ` cache;
@@ -1431,7 +1776,7 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
 pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     #[cfg(target_arch = "x86_64")]
     if fast_pext() {
-        // SAFETY: `fast_pext` found BMI1 and BMI2 on this CPU.
+        // SAFETY: `fast_pext` found every feature of the copy on this CPU.
         return unsafe { solve_pext(cells, limit, out) };
     }
     solve_with::<Native, Tables>(cells, limit, out)
@@ -1439,7 +1784,7 @@ pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
 
 /// [`solve`] compiled with BMI2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn solve_pext(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     solve_with::<Native, Pext>(cells, limit, out)
 }
@@ -1497,6 +1842,13 @@ fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81])
         st.f[s] &= !given[s % W % 3] | own[s];
     }
     st.solved = given;
+    run::<V, I>(st, limit, out)
+}
+
+/// The search from a loaded state: propagation at the root decides how it
+/// branches (see [`State::looks_easy`]).
+#[inline(always)]
+fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search {
     let mut ctx = Ctx {
         limit,
         count: 0,
@@ -1524,6 +1876,53 @@ fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81])
         count: ctx.count,
         guesses: ctx.guesses,
     }
+}
+
+/// Searches a pencilmark puzzle for up to `limit` solutions and writes the
+/// first found into `out` (digits 1..=9). `marks[i]` holds the digits cell
+/// `i` (row-major) may take: bit `d` for digit `d + 1`; the other bits are
+/// ignored. A cell with one mark acts as a given, an empty one makes the
+/// puzzle unsolvable (count 0). Same search, dispatch and guess counting
+/// as [`solve`].
+pub fn solve_marks(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+    #[cfg(target_arch = "x86_64")]
+    if fast_pext() {
+        // SAFETY: `fast_pext` found every feature of the copy on this CPU.
+        return unsafe { solve_marks_pext(marks, limit, out) };
+    }
+    solve_marks_with::<Native, Tables>(marks, limit, out)
+}
+
+/// [`solve_marks`] compiled with BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn solve_marks_pext(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+    solve_marks_with::<Native, Pext>(marks, limit, out)
+}
+
+/// [`solve_marks`] with a chosen lane type and instruction-set flavour.
+#[inline(always)]
+fn solve_marks_with<V: Vec8, I: Isa>(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+    let mut f = [0u32; NW];
+    for b in 0..3 {
+        for i in 0..27 {
+            let m = marks[b * 27 + i] as u32;
+            for d in 0..9 {
+                f[d * W + b] |= ((m >> d) & 1) << i;
+            }
+        }
+    }
+    // Nothing is placed yet: a cell down to one mark is a naked single to
+    // the first propagation, and the closures take the marks' rows,
+    // columns and boxes from there, as they do after a guess.
+    let st = State {
+        f,
+        solved: [0; 3],
+        occ: IDLE_LANES,
+        vcols: [0; 9],
+        dirty: 0x777_777_777,
+    };
+    run::<V, I>(st, limit, out)
 }
 
 #[cfg(test)]
@@ -1655,9 +2054,9 @@ mod tests {
                 assert_eq!(a, b);
                 verify(crate::solver::Boxes::NINE, p, &a).unwrap();
                 #[cfg(target_arch = "x86_64")]
-                if std::is_x86_feature_detected!("bmi1") && std::is_x86_feature_detected!("bmi2") {
+                if has_fast_features() {
                     let mut c = [0u8; 81];
-                    // SAFETY: BMI1 and BMI2 checked just above.
+                    // SAFETY: `has_fast_features` checked just above.
                     let pext = unsafe { solve_pext(p, limit, &mut c) };
                     assert_eq!(pext, native);
                     assert_eq!(c, a);
@@ -1684,6 +2083,23 @@ mod tests {
                 let w = (x as u32 & BAND) & !(0x1FF << (9 * r)) | row << (9 * r);
                 assert_eq!(Pext::occupancy(w), occupancy_tables(w), "word {w:#x}");
             }
+        }
+    }
+
+    /// `pext` stack matrices equal the shifts' on random column views.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pext_stack_matrices_match_tables() {
+        if !std::is_x86_feature_detected!("bmi2") {
+            return;
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let c = x as u32 & BAND;
+            assert_eq!(Pext::stack_matrices(c), Tables::stack_matrices(c), "{c:#o}");
         }
     }
 
@@ -1718,6 +2134,46 @@ mod tests {
         assert!(contradictions > 0 && contradictions < 20_000);
     }
 
+    /// The AVX2 pass (two digits per register) against the portable one,
+    /// lane by lane, on random matrices including contradictions.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_triads_match_portable() {
+        if !has_fast_features() {
+            return;
+        }
+        let mut seed = 0x5851_F42D_4C95_7F2Du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut seen = [0u32; 2];
+        for round in 0..20_000 {
+            let mut raw = [(0u64, 0u64); 9];
+            for r in raw.iter_mut() {
+                // Mostly dense matrices so that many pass; lanes 3 and 7
+                // idle (all 9 bits) as `triad_pass` builds them, except in
+                // some rounds.
+                let mut lane = || (rnd() | rnd() | rnd()) & 0x1FF;
+                let idle = if round % 10 == 0 { lane() } else { 0x1FF };
+                r.0 = lane() | lane() << 16 | lane() << 32 | idle << 48;
+                r.1 = lane() | lane() << 16 | lane() << 32 | idle << 48;
+            }
+            let (mut m1, mut c1, mut s1) = ([[0u16; 8]; 9], [0u16; 8], [0u16; 8]);
+            let (mut m2, mut c2, mut s2) = ([[0u16; 8]; 9], [0u16; 8], [0u16; 8]);
+            // SAFETY: `has_fast_features` (AVX2 included) checked above.
+            let ok1 = unsafe { avx2::triads(&raw, &mut m1, &mut c1, &mut s1) };
+            let ok2 = Tables::triads::<Portable>(&raw, &mut m2, &mut c2, &mut s2);
+            assert_eq!(ok1, ok2, "round {round}");
+            seen[(ok1 == Triads::Contradiction) as usize] += 1;
+            assert_eq!((m1, c1, s1), (m2, c2, s2), "round {round}");
+        }
+        // (Whole searches cover `Unchanged`: `portable_simd_and_pext_agree`.)
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
+
     /// On every closed matrix (all 512 occupancies through `SUPPORT`) the
     /// cells alone in their row are the intersection of the fitting
     /// permutations, in both lane types.
@@ -1740,6 +2196,176 @@ mod tests {
                 let mut got = [0u16; 8];
                 certain_closed(sse2::Sse2::splat(closed)).store(&mut got);
                 assert_eq!(got, [want; 8], "{m:o}");
+            }
+        }
+    }
+
+    /// 729-character pencilmark line (tdoku's convention) to masks.
+    fn parse_marks(line: &str) -> [u16; 81] {
+        let b = line.as_bytes();
+        assert_eq!(b.len(), 729);
+        std::array::from_fn(|i| (0..9).fold(0u16, |m, d| m | ((b[i * 9 + d] != b'.') as u16) << d))
+    }
+
+    /// A full valid grid that takes a marked digit in every cell.
+    fn check_marks_answer(marks: &[u16; 81], out: &[u8; 81]) {
+        verify(crate::solver::Boxes::NINE, &[0; 81], out).unwrap();
+        for i in 0..81 {
+            assert!(
+                marks[i] >> (out[i] - 1) & 1 == 1,
+                "cell {i}: {} not marked",
+                out[i]
+            );
+        }
+    }
+
+    /// Every search flavour on a pencilmark puzzle: the same count, guesses
+    /// and answer (table path, portable lanes, BMI2 where the CPU has it).
+    fn solve_marks_all(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+        let s = solve_marks(marks, limit, out);
+        let mut t = [0u8; 81];
+        assert_eq!(solve_marks_with::<Native, Tables>(marks, limit, &mut t), s);
+        if s.count > 0 {
+            assert_eq!(&t, out);
+        }
+        assert_eq!(
+            solve_marks_with::<Portable, Tables>(marks, limit, &mut t),
+            s
+        );
+        if s.count > 0 {
+            assert_eq!(&t, out);
+        }
+        s
+    }
+
+    /// tdoku's generator's pencilmark puzzles (data/pencilmark_tdoku.txt),
+    /// unique by construction (the generator adds marks until tdoku counts
+    /// one solution): one solution each in every search flavour, and an
+    /// answer that keeps to the marks. (The naive pencilmark solver takes
+    /// minutes on each of these: tdoku itself needs 2,000 guesses a
+    /// puzzle; it checks the random puzzles below instead.)
+    #[test]
+    fn tdoku_pencilmark_puzzles_have_one_solution() {
+        let data = include_str!("../../data/pencilmark_tdoku.txt");
+        let mut n = 0;
+        for line in data.lines().filter(|l| !l.starts_with('#')) {
+            let marks = parse_marks(line);
+            let mut out = [0u8; 81];
+            let s = solve_marks_all(&marks, 2, &mut out);
+            assert_eq!(s.count, 1, "{line}");
+            check_marks_answer(&marks, &out);
+            let mut one = [0u8; 81];
+            assert_eq!(solve_marks(&marks, 1, &mut one).count, 1);
+            assert_eq!(one, out);
+            n += 1;
+        }
+        assert_eq!(n, 40);
+    }
+
+    /// A vanilla puzzle written as marks (givens one mark, blanks all nine)
+    /// has the same count and solution.
+    #[test]
+    fn vanilla_puzzles_as_marks_agree() {
+        for p in HARD.iter().chain(MULTI) {
+            let cells = parse(p);
+            let marks: [u16; 81] = std::array::from_fn(|i| {
+                if cells[i] == 0 {
+                    0x1FF
+                } else {
+                    1 << (cells[i] - 1)
+                }
+            });
+            for limit in [1, 2, 3] {
+                let (mut a, mut b) = ([0u8; 81], [0u8; 81]);
+                let v = solve(&cells, limit, &mut a);
+                let m = solve_marks_all(&marks, limit, &mut b);
+                assert_eq!(v.count, m.count, "{p}");
+                check_marks_answer(&marks, &b);
+                if v.count == 1 {
+                    assert_eq!(a, b, "{p}");
+                }
+            }
+        }
+    }
+
+    /// Random pencilmark puzzles around a solved grid (some cells one mark,
+    /// others the solution's digit and random extras; some rounds drop a
+    /// solution digit or empty a cell): the same count as the naive
+    /// pencilmark solver, and answers that keep to the marks.
+    #[test]
+    fn marks_agree_with_naive_pencilmark_solver() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let base = parse(
+            "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+        );
+        let mut by_count = [0u32; 4];
+        for round in 0..400 {
+            let mut perm: Vec<u8> = (1..=9).collect();
+            for i in (1..9).rev() {
+                perm.swap(i, (rnd() % (i as u64 + 1)) as usize);
+            }
+            let single = 25 + (round % 30) as u64;
+            let extra = 20 + (round % 5) as u64 * 10;
+            let mut marks = [0u16; 81];
+            for i in 0..81 {
+                let d = perm[base[i] as usize - 1] - 1;
+                marks[i] = 1 << d;
+                if rnd() % 81 >= single {
+                    for e in 0..9 {
+                        if rnd() % 100 < extra {
+                            marks[i] |= 1 << e;
+                        }
+                    }
+                }
+            }
+            if round % 5 == 1 {
+                let i = (rnd() % 81) as usize;
+                if marks[i].count_ones() > 1 {
+                    let d = perm[base[i] as usize - 1] - 1;
+                    marks[i] &= !(1 << d);
+                }
+            }
+            if round % 37 == 2 {
+                marks[(rnd() % 81) as usize] = 0;
+            }
+            let mut first = None;
+            let naive = crate::solver::naive::count_marks(&marks, &mut [0; 81], 3, &mut first);
+            let mut out = [0u8; 81];
+            let s = solve_marks_all(&marks, 3, &mut out);
+            assert_eq!(s.count, naive, "round {round}");
+            by_count[s.count as usize] += 1;
+            if s.count > 0 {
+                check_marks_answer(&marks, &out);
+            }
+        }
+        // The rounds cover no solution, one, and several.
+        assert!(by_count.iter().all(|&n| n > 0), "{by_count:?}");
+    }
+
+    /// The branch-free row singles equal the loop on every word with no
+    /// empty row (each row takes all 511 non-empty values against random
+    /// other rows).
+    #[test]
+    fn row_singles_full_matches_the_loop() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for v in 1..512u32 {
+            for r in 0..3 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mut w = (x as u32 & BAND) & !(0x1FF << (9 * r)) | v << (9 * r);
+                for q in 0..3 {
+                    if (w >> (9 * q)) & 0x1FF == 0 {
+                        w |= 1 << (9 * q + (x >> 40) as u32 % 9);
+                    }
+                }
+                assert_eq!(row_singles_full(w), row_singles(w), "{w:#x}");
             }
         }
     }

@@ -187,17 +187,51 @@ pub fn find_conflict(boxes: Boxes, cells: &[u8]) -> Option<Conflict> {
     None
 }
 
+/// Cells of a 9x9 pencilmark (Sukaku) puzzle as the record layer holds it:
+/// 9 flags per cell, cell-major, flag `k` of cell `i` (index `9 * i + k`)
+/// 1 where digit `k + 1` may stand in the cell, 0 where it is eliminated.
+pub const MARK_FLAGS: usize = 729;
+
 /// Searches a puzzle of any supported size for up to `limit` solutions and
 /// writes the first one found into `out` (left unspecified when none is found).
 ///
 /// 9x9 puzzles take the fast path; other sizes the generic solver.
 /// Requires `cells.len() == out.len() == boxes.cells()` and values `<= side`.
 /// Givens that clash give `count == 0`.
+///
+/// A 9x9 pencilmark puzzle comes as [`MARK_FLAGS`] flags with
+/// `boxes == Boxes::NINE` (see [`solve_marks`]); its answer goes into
+/// `out[..81]` (`out` at least 81 long).
 pub fn solve(boxes: Boxes, cells: &[u8], limit: u32, out: &mut [u8]) -> Search {
     if let (Boxes::NINE, Ok(cells), Ok(out)) = (boxes, cells.try_into(), out.try_into()) {
         return fast9::solve(cells, limit, out);
     }
+    if boxes == Boxes::NINE && cells.len() == MARK_FLAGS {
+        if let Some(out) = out.get_mut(..81).and_then(|o| o.try_into().ok()) {
+            return fast9::solve_marks(&marks_of_flags(cells), limit, out);
+        }
+    }
     generic::solve(boxes, cells, limit, out)
+}
+
+/// Per-cell candidate masks (bit `k`: digit `k + 1`) of [`MARK_FLAGS`]
+/// flags.
+pub fn marks_of_flags(flags: &[u8]) -> [u16; 81] {
+    debug_assert_eq!(flags.len(), MARK_FLAGS);
+    std::array::from_fn(|i| {
+        flags[9 * i..9 * i + 9]
+            .iter()
+            .enumerate()
+            .fold(0, |m, (k, &f)| m | u16::from(f != 0) << k)
+    })
+}
+
+/// Searches a 9x9 pencilmark puzzle (`marks[i]` bit `k` set while digit
+/// `k + 1` may stand in cell `i`) for up to `limit` solutions and writes
+/// the first one found into `out`. A cell with one mark acts as a given,
+/// one with none makes the count 0.
+pub fn solve_marks(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+    fast9::solve_marks(marks, limit, out)
 }
 
 /// Finds one solution of an easy, wide-open puzzle (such as a grid seeded
@@ -274,7 +308,18 @@ pub fn solve_asking(
 /// Checks a candidate answer on its own terms, without trusting any solver:
 /// every cell filled with `1..=side`, each row, column and box a permutation,
 /// and every given of `puzzle` kept. Returns the reason it is not, if any.
+///
+/// A 9x9 pencilmark puzzle ([`MARK_FLAGS`] flags, see [`solve`]) is kept
+/// when every cell of `answer[..81]` holds one of its marks.
 pub fn verify(boxes: Boxes, puzzle: &[u8], answer: &[u8]) -> Result<(), String> {
+    if boxes == Boxes::NINE && puzzle.len() == MARK_FLAGS && answer.len() >= 81 {
+        let answer = &answer[..81];
+        verify(boxes, &[0; 81], answer)?;
+        return match (0..81).find(|&i| puzzle[9 * i + answer[i] as usize - 1] == 0) {
+            Some(i) => Err(format!("cell {}: {} is not marked", i + 1, answer[i])),
+            None => Ok(()),
+        };
+    }
     let side = boxes.side();
     if puzzle.len() != side * side || answer.len() != side * side {
         return Err(format!("expected {} cells", side * side));

@@ -89,7 +89,7 @@ fn a_wrong_label_is_reported_and_kept_unless_overwrite() {
         err.contains("<stdin>:3: existing solution is wrong: expected 81 cells, found 5"),
         "{err}"
     );
-    assert!(err.contains("1 solved, 2 bad"), "{err}");
+    assert!(err.contains("0 solved, 1 kept, 2 bad"), "{err}");
     // Every row, wrong labels included, is written back unchanged.
     assert_eq!(stdout(&o), input);
     let o = run(&["solve", "--overwrite"], input.as_bytes());

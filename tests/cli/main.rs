@@ -1,5 +1,6 @@
 //! Integration tests: the real `sudoku-bulk` binary on real files.
 
+mod canon;
 mod columnar;
 mod conventions;
 mod detect;
@@ -8,6 +9,8 @@ mod grids;
 mod io;
 mod labels;
 mod outputs;
+mod pencilmarks;
+mod rate;
 mod reliability;
 mod solve;
 mod tools;

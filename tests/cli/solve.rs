@@ -276,7 +276,8 @@ fn usage_and_io_errors_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/puzzles.txt: cannot open"));
     assert_eq!(run(&["solve", "--bogus"], b"").status.code(), Some(2));
-    assert_eq!(run(&["solve", "-j", "0"], b"").status.code(), Some(2));
+    // (`-j 0` is all cores: conventions::threads_zero_means_all_cores.)
+    assert_eq!(run(&["solve", "-j", "x"], b"").status.code(), Some(2));
     let (_dir, path) = temp_file("in.txt", EXAMPLE_IN.as_bytes());
     let o = run(
         &[

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Accuracy and speed of our ER/EP/ED rater against serate, side by side.
+
+Rates the same puzzles with serate (Sukaku Explainer v1.18.1, built outside
+the repo; see docs/rating.md) and with ours, then reports per set how many
+get the same ER/EP/ED, how many we leave unrated, every disagreement class
+with an example, and the puzzles/s of both (one core each).
+
+    SERATE=/path/to/serate-wrapper scripts/rate_compare.py [--sets gen,17,top] [--out DIR]
+
+SERATE is a command that runs `java ... diuf.sudoku.test.serate` with the
+arguments given. RATER (default: `target/release/sudoku-bulk rate`) is our
+rater reading one-line puzzles on stdin and writing `PUZZLE ER/EP/ED`.
+serate's results are cached in DIR (default /tmp/rate_compare) per set, as
+serate needs minutes to hours for the harder sets.
+"""
+import argparse
+import collections
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def puzzles_of(path, n):
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if len(line) >= 81 and not line.startswith("#"):
+                out.append(line[:81])
+                if len(out) == n:
+                    break
+    return out
+
+
+def make_sets(workdir, which):
+    sets = {}
+    if "gen" in which:
+        path = os.path.join(workdir, "gen2000.txt")
+        if not os.path.exists(path):
+            exe = os.path.join(ROOT, "target/release/sudoku-bulk")
+            with open(path, "w") as f:
+                subprocess.run([exe, "generate", "--count", "2000", "--seed", "1"], stdout=f, check=True)
+        sets["generate --count 2000 --seed 1"] = puzzles_of(path, 2000)
+    if "17" in which:
+        sets["17-clue (first 1000 of data/17_clue_sub.txt)"] = puzzles_of(
+            os.path.join(ROOT, "data/17_clue_sub.txt"), 1000)
+    if "top" in which:
+        sets["magictour top1465 (first 200)"] = puzzles_of(
+            os.path.join(ROOT, "data/magictour_top1465.txt"), 200)
+    return sets
+
+
+def time_serate(serate, puzzles, cache):
+    """serate's seconds per puzzle on the first 100 puzzles (its JVM start included)."""
+    sample = puzzles[:100]
+    inp = cache + ".sample"
+    with open(inp, "w") as f:
+        f.write("\n".join(sample) + "\n")
+    t = time.time()
+    subprocess.run(shlex.split(serate) + ["--format=%g %r/%p/%d", "--input=" + inp, "--output=/dev/null"],
+                   check=True)
+    return (time.time() - t) / len(sample)
+
+
+def run_serate(serate, puzzles, cache):
+    if os.path.exists(cache):
+        with open(cache) as f:
+            lines = [l.split() for l in f if l.strip()]
+        if len(lines) == len(puzzles):
+            if not os.path.exists(cache + ".secs"):
+                with open(cache + ".secs", "w") as f:
+                    f.write(str(time_serate(serate, puzzles, cache) * len(puzzles)))
+            secs = float(open(cache + ".secs").read())
+            return {p: r for p, r in lines}, secs
+    inp = cache + ".in"
+    with open(inp, "w") as f:
+        f.write("\n".join(puzzles) + "\n")
+    t = time.time()
+    subprocess.run(shlex.split(serate) + ["--format=%g %r/%p/%d", "--input=" + inp, "--output=" + cache],
+                   check=True)
+    secs = time.time() - t
+    with open(cache + ".secs", "w") as f:
+        f.write(str(secs))
+    with open(cache) as f:
+        return {p: r for p, r in (l.split() for l in f if l.strip())}, secs
+
+
+def run_ours(rater, puzzles):
+    t = time.time()
+    res = subprocess.run(shlex.split(rater), input="\n".join(puzzles) + "\n", capture_output=True,
+                         text=True, check=True)
+    secs = time.time() - t
+    out = {}
+    for line in res.stdout.splitlines():
+        p, r = line.split(None, 1)
+        out[p] = r.strip()
+    return out, secs
+
+
+def er(r):
+    try:
+        return float(r.split("/")[0])
+    except ValueError:
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", default="gen,17,top")
+    ap.add_argument("--out", default="/tmp/rate_compare")
+    a = ap.parse_args()
+    serate = os.environ.get("SERATE")
+    if not serate:
+        sys.exit("set SERATE to a command running serate (see docs/rating.md)")
+    rater = os.environ.get("RATER", os.path.join(ROOT, "target/release/sudoku-bulk") + " rate --threads 1")
+    os.makedirs(a.out, exist_ok=True)
+    for name, puzzles in make_sets(a.out, a.sets.split(",")).items():
+        key = name.split()[0].replace("-", "")
+        theirs, tsecs = run_serate(serate, puzzles, os.path.join(a.out, key + ".serate"))
+        ours, osecs = run_ours(rater, puzzles)
+        same = unrated = below6 = below6_same = 0
+        classes = collections.defaultdict(list)
+        unrated_er = collections.Counter()
+        for p in puzzles:
+            t, o = theirs.get(p, "?"), ours.get(p, "?")
+            te = er(t)
+            if te is not None and te < 6.0:
+                below6 += 1
+            if o == t:
+                same += 1
+                if te is not None and te < 6.0:
+                    below6_same += 1
+            elif o.startswith("unrated"):
+                unrated += 1
+                unrated_er[t.split("/")[0]] += 1
+            else:
+                cls = "ours %s vs serate %s" % (
+                    "lower" if (er(o) or 0) < (te or 0) else "higher" if (er(o) or 0) > (te or 0) else "same ER, other EP/ED",
+                    "ER" if (er(o) or 0) != (te or 0) else "")
+                classes[cls].append((p, o, t))
+        n = len(puzzles)
+        print("## %s: %d puzzles" % (name, n))
+        print("same ER/EP/ED: %d (%.1f%%); unrated: %d; different numbers: %d" % (
+            same, 100.0 * same / n, unrated, n - same - unrated))
+        print("of the rated: %d/%d equal" % (same, n - unrated))
+        print("serate ER < 6.0: %d, of which equal %d" % (below6, below6_same))
+        print("unrated by serate ER: %s" % ", ".join("%s:%d" % kv for kv in sorted(unrated_er.items())))
+        print("time: serate %.1f s (%.1f/s), ours %.3f s (%.0f/s), ratio %.0fx" % (
+            tsecs, n / tsecs, osecs, n / osecs, tsecs / osecs))
+        for cls, ex in classes.items():
+            p, o, t = ex[0]
+            print("  disagreement '%s': %d, e.g. %s ours %s serate %s" % (cls, len(ex), p, o, t))
+        print()
+
+
+if __name__ == "__main__":
+    main()

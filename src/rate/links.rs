@@ -1,0 +1,430 @@
+//! Two strong links on one digit (serate's "Scraper, Kite, Turbot": its
+//! `StrongLinks(2)`): skyscrapers (4.0), 2-string kites and turbot fish
+//! with a box link (4.1), and the grouped forms where a box link is an
+//! empty rectangle or a line link spans two box segments (4.3).
+//!
+//! serate builds every such hint and keeps the first after sorting by
+//! rating, then most removals, then its pattern "suffix", then the order it
+//! built them in; this module enumerates the same candidates in the same
+//! order and keeps the same one.
+
+use super::grid::{bits, col_of, region, row_of, Grid, PEERS, REGION};
+use super::{Hint, Technique};
+
+/// Box configurations around a "heart" (cells 0-8 of the box) and the six
+/// two-line forms (9-14): the cells that must be empty of the digit, and
+/// the two blades that must both hold it. Local cell numbers 0-8, row-major.
+const BOX_EMPTY: [u16; 15] = [
+    m(&[4, 5, 7, 8]),
+    m(&[3, 5, 6, 8]),
+    m(&[3, 4, 6, 7]),
+    m(&[1, 2, 7, 8]),
+    m(&[0, 2, 6, 8]),
+    m(&[0, 1, 6, 7]),
+    m(&[1, 2, 4, 5]),
+    m(&[0, 2, 3, 5]),
+    m(&[0, 1, 3, 4]),
+    m(&[6, 7, 8]),
+    m(&[3, 4, 5]),
+    m(&[0, 1, 2]),
+    m(&[2, 5, 8]),
+    m(&[1, 4, 7]),
+    m(&[0, 3, 6]),
+];
+const BOX_BLADE1: [u16; 15] = [
+    m(&[3, 6]),
+    m(&[4, 7]),
+    m(&[5, 8]),
+    m(&[0, 6]),
+    m(&[1, 7]),
+    m(&[2, 8]),
+    m(&[0, 3]),
+    m(&[1, 4]),
+    m(&[2, 5]),
+    m(&[0, 1, 2]),
+    m(&[0, 1, 2]),
+    m(&[3, 4, 5]),
+    m(&[0, 3, 6]),
+    m(&[0, 3, 6]),
+    m(&[1, 4, 7]),
+];
+const BOX_BLADE2: [u16; 15] = [
+    m(&[1, 2]),
+    m(&[0, 2]),
+    m(&[0, 1]),
+    m(&[4, 5]),
+    m(&[3, 5]),
+    m(&[3, 4]),
+    m(&[7, 8]),
+    m(&[6, 8]),
+    m(&[6, 7]),
+    m(&[3, 4, 5]),
+    m(&[6, 7, 8]),
+    m(&[6, 7, 8]),
+    m(&[1, 4, 7]),
+    m(&[2, 5, 8]),
+    m(&[2, 5, 8]),
+];
+const LINE_EMPTY: [u16; 3] = [m(&[0, 1, 2]), m(&[3, 4, 5]), m(&[6, 7, 8])];
+const LINE_BLADE1: [u16; 3] = [m(&[3, 4, 5]), m(&[0, 1, 2]), m(&[0, 1, 2])];
+const LINE_BLADE2: [u16; 3] = [m(&[6, 7, 8]), m(&[6, 7, 8]), m(&[3, 4, 5])];
+
+const fn m(cells: &[u16]) -> u16 {
+    let mut r = 0;
+    let mut i = 0;
+    while i < cells.len() {
+        r |= 1 << cells[i];
+        i += 1;
+    }
+    r
+}
+
+/// One way a region is a (possibly grouped) strong link: its two ends
+/// `e`, each end's extra group cells `s` and `t` (serate's supports).
+#[derive(Clone, Copy)]
+struct Link {
+    region: usize,
+    grouped: bool,
+    /// Cells of the region holding the digit.
+    cells: u128,
+    e: [u8; 2],
+    s: [Option<u8>; 2],
+    t: [Option<u8>; 2],
+}
+
+/// Local set bits of a 9-bit mask, lowest first.
+fn nth(mask: u16, n: usize) -> Option<usize> {
+    (0..9).filter(|k| mask >> k & 1 != 0).nth(n)
+}
+
+fn same_line(a: u8, b: u8) -> bool {
+    let (a, b) = (a as usize, b as usize);
+    row_of(a) == row_of(b) || col_of(a) == col_of(b)
+}
+
+/// The link variants of region type `t` number `i` for digit `d`, in
+/// serate's order; `Err` where serate itself would fail (never seen).
+fn variants(g: &Grid, t: usize, i: usize, d: usize, out: &mut Vec<Link>) -> Result<(), ()> {
+    let reg_id = region(t, i);
+    let reg = REGION[reg_id];
+    let rc: Vec<usize> = bits(reg).collect();
+    let mut p = 0u16;
+    for (k, &c) in rc.iter().enumerate() {
+        if g.digits[d - 1] >> c & 1 != 0 {
+            p |= 1 << k;
+        }
+    }
+    let n = p.count_ones();
+    if n <= 1 || n > 6 {
+        return Ok(());
+    }
+    let cell = |k: usize| rc[k] as u8;
+    let (mut grouped, mut b1, mut b2, mut heart, mut e_sel) = (false, 0u16, 0u16, 0u16, 0usize);
+    if n > 2 {
+        let configs = if t == 0 { 15 } else { 3 };
+        for e in 0..configs {
+            if e > 8 && n < 4 {
+                continue;
+            }
+            let empty = if t == 0 { BOX_EMPTY[e] } else { LINE_EMPTY[e] };
+            if p & empty == 0 {
+                if t == 0 {
+                    b1 = p & BOX_BLADE1[e];
+                    b2 = p & BOX_BLADE2[e];
+                    heart = if e < 9 { p & (1 << e) } else { 0 };
+                } else {
+                    b1 = p & LINE_BLADE1[e];
+                    b2 = p & LINE_BLADE2[e];
+                }
+                grouped = b1 != 0 && b2 != 0;
+                e_sel = e;
+                break;
+            }
+        }
+        if !grouped {
+            return Ok(());
+        }
+    }
+    let (c1, c2) = (b1.count_ones(), b2.count_ones());
+    let heart_cell = || -> Result<Option<u8>, ()> {
+        if e_sel < 9 {
+            Ok(Some(cell(e_sel)))
+        } else {
+            Err(())
+        }
+    };
+    let at = |mask: u16, n: usize| -> Result<u8, ()> { nth(mask, n).map(cell).ok_or(()) };
+    let mut ordinal = 0;
+    let mut e = [0u8; 2];
+    while ordinal < 2 {
+        let mut s = [None; 2];
+        let mut tt = [None; 2];
+        if grouped {
+            if c1 == 1 || c2 == 1 {
+                if ordinal == 0 {
+                    if c1 == 1 {
+                        if t == 0 {
+                            e[0] = at(b1, 0)?;
+                            s[1] = heart_cell()?;
+                            e[1] = at(b2, 0)?;
+                            if c2 > 1 {
+                                tt[1] = Some(at(b2, 1)?);
+                            }
+                        } else {
+                            e[0] = at(b1, 0)?;
+                            e[1] = at(b2, 0)?;
+                            s[1] = Some(at(b2, 1)?);
+                            if c2 > 2 {
+                                tt[1] = Some(at(b2, 2)?);
+                            }
+                        }
+                        if c2 == 1 {
+                            e[0] = at(b1, 0)?;
+                            e[1] = at(b2, 0)?;
+                            s = [None; 2];
+                            tt = [None; 2];
+                            ordinal = 1;
+                        }
+                    } else {
+                        ordinal += 1;
+                        continue;
+                    }
+                }
+                if ordinal == 1 {
+                    if c2 == 1 {
+                        s = [None; 2];
+                        tt = [None; 2];
+                        if t == 0 {
+                            e[0] = at(b2, 0)?;
+                            s[1] = heart_cell()?;
+                            e[1] = at(b1, 0)?;
+                            if c1 > 1 {
+                                tt[1] = Some(at(b1, 1)?);
+                            }
+                        } else {
+                            e[0] = at(b2, 0)?;
+                            e[1] = at(b1, 0)?;
+                            s[1] = Some(at(b1, 1)?);
+                            if c1 > 2 {
+                                tt[1] = Some(at(b1, 2)?);
+                            }
+                        }
+                    } else {
+                        ordinal += 1;
+                        continue;
+                    }
+                }
+            } else {
+                e[0] = at(b1, 0)?;
+                s[0] = Some(at(b1, 1)?);
+                if c1 > 2 {
+                    tt[0] = Some(at(b1, 2)?);
+                }
+                e[1] = at(b2, 0)?;
+                s[1] = Some(at(b2, 1)?);
+                if c2 > 2 {
+                    tt[1] = Some(at(b2, 2)?);
+                }
+                let eml = e_sel > 8
+                    && n == 4
+                    && same_line(s[0].unwrap(), s[1].unwrap())
+                    && same_line(e[0], e[1]);
+                if eml && ordinal == 1 && e[1] == at(b2, 0)? {
+                    e[1] = at(b1, 1)?;
+                    s[0] = Some(at(b2, 0)?);
+                }
+                if !eml {
+                    ordinal = 1;
+                    if e_sel < 9 && heart.count_ones() == 1 {
+                        if c1 == 2 {
+                            tt[0] = heart_cell()?;
+                        }
+                        if c2 == 2 {
+                            tt[1] = heart_cell()?;
+                        }
+                    }
+                }
+            }
+        } else {
+            ordinal = 1;
+            e = [at(p, 0)?, at(p, 1)?];
+            if t == 0 && same_line(e[0], e[1]) {
+                ordinal += 1;
+                continue;
+            }
+        }
+        out.push(Link {
+            region: reg_id,
+            grouped,
+            cells: g.digits[d - 1] & reg,
+            e,
+            s,
+            t: tt,
+        });
+        ordinal += 1;
+    }
+    Ok(())
+}
+
+/// A cell's column, row or box number.
+type Key = fn(usize) -> usize;
+
+/// The sort key serate orders two-link hints by: rating, then most
+/// removals, then its pattern suffix.
+type SortKey = (u8, std::cmp::Reverse<u32>, [u8; 3]);
+
+/// serate's `shareRegionOf`: the column, else row, else box holding both
+/// bridge cells and their group cells.
+fn share_region(
+    b1: u8,
+    b1s: Option<u8>,
+    b2: u8,
+    b2s: Option<u8>,
+    b1s2: Option<u8>,
+    b2s2: Option<u8>,
+) -> Option<usize> {
+    let keys: [(Key, usize); 3] = [(col_of, 18), (row_of, 9), (super::grid::box_of, 0)];
+    for (key, base) in keys {
+        let k = |c: u8| key(c as usize);
+        let mut same = k(b1) == k(b2);
+        if same {
+            if let Some(x) = b1s {
+                same = k(x) == k(b1);
+                if let (Some(y), true) = (b1s2, same) {
+                    same = k(y) == k(b1);
+                }
+            }
+            if let (Some(x), true) = (b2s, same) {
+                same = k(x) == k(b1);
+                if let (Some(y), true) = (b2s2, same) {
+                    same = k(y) == k(b1);
+                }
+            }
+            if same {
+                return Some(base + k(b1));
+            }
+        }
+    }
+    None
+}
+
+fn peers_of(c: Option<u8>) -> u128 {
+    c.map_or(!0, |c| PEERS[c as usize])
+}
+
+// Index loops mirror serate's (digit, region type, region number) walk.
+#[allow(clippy::needless_range_loop)]
+/// The hint serate applies for two strong links, if any; `Err` when the
+/// position needs a case this module does not reproduce.
+pub(crate) fn two_links(g: &Grid) -> Result<Option<Hint>, ()> {
+    // serate's link-type pairs in the order its permutation yields them:
+    // box-box, box-row, row-row, box-column, row-column, column-column.
+    const SETS: [(usize, usize); 6] = [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)];
+    // (rating, removals, suffix) of the best so far, and its removals.
+    let mut best: Option<(SortKey, usize, u128)> = None;
+    // Every region's link variants, per digit, built once: (digit, type, index) -> span.
+    let mut all = Vec::new();
+    let mut span = [[[(0usize, 0usize); 9]; 3]; 10];
+    for d in 1..=9usize {
+        for t in 0..3 {
+            for i in 0..9 {
+                let from = all.len();
+                variants(g, t, i, d, &mut all)?;
+                span[d][t][i] = (from, all.len());
+            }
+        }
+    }
+    for (t0, t1) in SETS {
+        for d in 1..=9usize {
+            for i0 in 0..9 {
+                let (f0, e0) = span[d][t0][i0];
+                for a in &all[f0..e0] {
+                    let from = if t0 == t1 { i0 + 1 } else { 0 };
+                    for i1 in from..9 {
+                        let (f1, e1) = span[d][t1][i1];
+                        for b in &all[f1..e1] {
+                            if a.cells & b.cells != 0 {
+                                continue;
+                            }
+                            let grouped = a.grouped as u8 + b.grouped as u8;
+                            let line = rline(t0, t1);
+                            let rating = if grouped > 0 {
+                                43
+                            } else if line == *b"11" {
+                                40
+                            } else {
+                                41
+                            };
+                            let suffix = [b'0' + grouped, line[0], line[1]];
+                            for (u0, u1) in [(0usize, 0usize), (0, 1), (1, 0), (1, 1)] {
+                                let (b1, b1s, b1s2) = (a.e[1 - u0], a.s[1 - u0], a.t[1 - u0]);
+                                let (b2, b2s, b2s2) = (b.e[u1], b.s[u1], b.t[u1]);
+                                let Some(share) = share_region(b1, b1s, b2, b2s, b1s2, b2s2) else {
+                                    continue;
+                                };
+                                let (st, sts, sts2) = (a.e[u0], a.s[u0], a.t[u0]);
+                                let (en, ens, ens2) = (b.e[1 - u1], b.s[1 - u1], b.t[1 - u1]);
+                                let ring = share_region(st, sts, en, ens, sts2, ens2);
+                                if ring.is_some() && u0 != 0 {
+                                    continue;
+                                }
+                                let mut v = PEERS[st as usize] & PEERS[en as usize];
+                                if a.grouped && sts.is_some() {
+                                    v &= peers_of(sts) & peers_of(sts2);
+                                }
+                                if b.grouped && ens.is_some() {
+                                    v &= peers_of(ens) & peers_of(ens2);
+                                }
+                                v &= !(1u128 << st | 1u128 << en);
+                                let bases = REGION[a.region] | REGION[b.region];
+                                v &= !bases;
+                                if ring.is_none() {
+                                    v &= !REGION[share];
+                                }
+                                let e1 = g.pos(d, v);
+                                let mut count = e1.count_ones();
+                                let mut elim = e1;
+                                if ring.is_some() {
+                                    let mut w = PEERS[b1 as usize] & PEERS[b2 as usize];
+                                    if b1s.is_some() {
+                                        w &= peers_of(b1s) & peers_of(b1s2);
+                                    }
+                                    if b2s.is_some() {
+                                        w &= peers_of(b2s) & peers_of(b2s2);
+                                    }
+                                    w &= !(1u128 << b1 | 1u128 << b2);
+                                    w &= !bases;
+                                    let e2 = g.pos(d, w);
+                                    count += e2.count_ones();
+                                    elim |= e2;
+                                }
+                                if elim == 0 {
+                                    continue;
+                                }
+                                let key = (rating, std::cmp::Reverse(count), suffix);
+                                if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
+                                    best = Some((key, d, elim));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(best.map(|((rating, _, _), d, elim)| {
+        let mut h = Hint::new(Technique::TurbotFish, rating);
+        h.elim[d - 1] = elim;
+        h
+    }))
+}
+
+/// serate's `rLineName` for two links of types `t0 <= t1`.
+fn rline(t0: usize, t1: usize) -> [u8; 2] {
+    match (t0, t1) {
+        (0, 0) => *b"00",
+        (0, 1) | (0, 2) => *b"01",
+        (1, 2) => *b"12",
+        _ => *b"11",
+    }
+}

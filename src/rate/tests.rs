@@ -1,0 +1,423 @@
+//! Tests of the rater: each technique on a hand-built candidate grid (its
+//! removals checked exactly), serate's own numbers on real puzzles, and every
+//! solving path replayed from the givens by an independent checker.
+
+use super::grid::{Grid, ALL, REGION};
+use super::*;
+
+/// serate's ratings of real puzzles: `PUZZLE ER/EP/ED` per line (see the
+/// file's header for where they come from).
+const FIXTURES: &str = include_str!("../../tests/data/rate_serate.txt");
+
+fn parse(line: &str) -> [u8; 81] {
+    let mut cells = [0u8; 81];
+    for (i, b) in line.bytes().take(81).enumerate() {
+        cells[i] = if b.is_ascii_digit() { b - b'0' } else { 0 };
+    }
+    cells
+}
+
+fn tenths(s: &str) -> u8 {
+    let (a, b) = s.split_once('.').unwrap();
+    a.parse::<u8>().unwrap() * 10 + b.parse::<u8>().unwrap()
+}
+
+fn fixtures() -> Vec<([u8; 81], Rating)> {
+    FIXTURES
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (p, r) = l.split_once(' ').unwrap();
+            let v: Vec<u8> = r.trim().split('/').map(tenths).collect();
+            (
+                parse(p),
+                Rating {
+                    er: v[0],
+                    ep: v[1],
+                    ed: v[2],
+                },
+            )
+        })
+        .collect()
+}
+
+/// A grid with every candidate and no values.
+fn open_grid() -> Grid {
+    Grid::new(&[0u8; 81])
+}
+
+/// Cell index of row `r`, column `c` (both 1-based, as in r1c1).
+fn rc(r: usize, c: usize) -> usize {
+    (r - 1) * 9 + (c - 1)
+}
+
+fn mask(cells: &[usize]) -> u128 {
+    cells.iter().fold(0, |m, &c| m | 1 << c)
+}
+
+/// Keeps digit `d` only in `keep` inside `area`.
+fn restrict(g: &mut Grid, d: u8, area: u128, keep: &[usize]) {
+    g.eliminate(d, area & !mask(keep));
+}
+
+/// The hint's removals as a sorted (cell, digit) list.
+fn removals(h: &Hint) -> Vec<(usize, u8)> {
+    let mut v = Vec::new();
+    for c in 0..81 {
+        for d in 1..=9u8 {
+            if h.elim[d as usize - 1] >> c & 1 != 0 {
+                v.push((c, d));
+            }
+        }
+    }
+    v
+}
+
+fn cells_digit(cells: u128, d: u8) -> Vec<(usize, u8)> {
+    grid::bits(cells).map(|c| (c, d)).collect()
+}
+
+#[test]
+fn hidden_single_in_a_box_rates_1_2_and_in_a_line_1_5() {
+    let mut g = open_grid();
+    // 7 only at r2c2 in box 1.
+    restrict(&mut g, 7, REGION[0], &[rc(2, 2)]);
+    let h = singles::hidden_single(&g).unwrap();
+    assert_eq!((h.place, h.rating), (Some((rc(2, 2) as u8, 7)), 12));
+    let mut g = open_grid();
+    // 4 only at r5c9 in row 5: a line, so 1.5 (no box has a single).
+    restrict(&mut g, 4, REGION[9 + 4], &[rc(5, 9)]);
+    let h = singles::hidden_single(&g).unwrap();
+    assert_eq!((h.place, h.rating), (Some((rc(5, 9) as u8, 4)), 15));
+}
+
+#[test]
+fn last_cell_of_a_region_rates_1_0() {
+    let solved =
+        parse("534678912672195348198342567859761423426853791713924856961537284287419635345286179");
+    let mut p = solved;
+    p[rc(9, 9)] = 0;
+    p[rc(1, 1)] = 0;
+    let h = singles::hidden_single(&Grid::new(&p)).unwrap();
+    assert_eq!((h.place, h.rating), (Some((0, 5)), 10));
+}
+
+#[test]
+fn naked_single_rates_2_3() {
+    let mut g = open_grid();
+    g.cells[rc(3, 3)] = 1 << 5;
+    for d in 1..=9u8 {
+        if d != 6 {
+            g.eliminate(d, 1 << rc(3, 3));
+        }
+    }
+    let h = singles::naked_single(&g).unwrap();
+    assert_eq!((h.place, h.rating), (Some((rc(3, 3) as u8, 6)), 23));
+}
+
+#[test]
+fn pointing_removes_the_rest_of_the_line() {
+    let mut g = open_grid();
+    // In box 1, 3 only in row 1 (r1c1, r1c2): remove 3 from r1c4..r1c9.
+    restrict(&mut g, 3, REGION[0], &[rc(1, 1), rc(1, 2)]);
+    let h = intersections::locking(&g, false).unwrap();
+    assert_eq!(h.rating, 26);
+    let want: Vec<_> = (4..=9).map(|c| (rc(1, c), 3)).collect();
+    assert_eq!(removals(&h), want);
+}
+
+#[test]
+fn claiming_removes_the_rest_of_the_box() {
+    let mut g = open_grid();
+    // In row 1, 3 only in box 1 (r1c1..r1c3), everything else open: claiming.
+    restrict(&mut g, 3, REGION[9], &[rc(1, 1), rc(1, 2), rc(1, 3)]);
+    let h = intersections::locking(&g, false).unwrap();
+    assert_eq!(h.rating, 28);
+    let want: Vec<_> = [rc(2, 1), rc(2, 2), rc(2, 3), rc(3, 1), rc(3, 2), rc(3, 3)]
+        .iter()
+        .map(|&c| (c, 3))
+        .collect();
+    assert_eq!(removals(&h), want);
+}
+
+#[test]
+fn direct_pointing_places_the_hidden_single_it_leaves() {
+    let mut g = open_grid();
+    // Box 1: 3 only in r1c1, r1c2. Box 2: 3 only in r1c5 and r2c5: after the
+    // pointing removes r1c5, r2c5 is box 2's only 3.
+    restrict(&mut g, 3, REGION[0], &[rc(1, 1), rc(1, 2)]);
+    restrict(&mut g, 3, REGION[1], &[rc(1, 5), rc(2, 5)]);
+    let h = intersections::locking(&g, true).unwrap();
+    assert_eq!((h.place, h.rating), (Some((rc(2, 5) as u8, 3)), 17));
+    // serate's direct hints place only; the pointing's removals are not applied.
+    assert_eq!(removals(&h), vec![]);
+}
+
+#[test]
+fn naked_pair_removes_its_digits_from_the_region() {
+    let mut g = open_grid();
+    for c in [rc(1, 1), rc(1, 5)] {
+        for d in 1..=9u8 {
+            if d != 2 && d != 8 {
+                g.eliminate(d, 1 << c);
+            }
+        }
+    }
+    // Rows are scanned after boxes and columns; nothing else qualifies.
+    let h = subsets::naked_set(&g, 2).unwrap();
+    assert_eq!(h.rating, 30);
+    let row1 = REGION[9] & !mask(&[rc(1, 1), rc(1, 5)]);
+    let mut want = cells_digit(row1, 2);
+    want.extend(cells_digit(row1, 8));
+    want.sort();
+    assert_eq!(removals(&h), want);
+}
+
+#[test]
+fn hidden_pair_removes_other_digits_from_its_cells() {
+    let mut g = open_grid();
+    let pair = [rc(4, 4), rc(6, 6)];
+    restrict(&mut g, 1, REGION[4], &pair);
+    restrict(&mut g, 9, REGION[4], &pair);
+    let h = subsets::hidden_set(&g, 2, false).unwrap();
+    assert_eq!(h.rating, 34);
+    let mut want = Vec::new();
+    for &c in &pair {
+        for d in 2..=8 {
+            want.push((c, d));
+        }
+    }
+    assert_eq!(removals(&h), want);
+}
+
+#[test]
+fn x_wing_on_columns_clears_the_rows() {
+    let mut g = open_grid();
+    // 5 in columns 2 and 7 only at rows 3 and 8.
+    restrict(&mut g, 5, REGION[18 + 1], &[rc(3, 2), rc(8, 2)]);
+    restrict(&mut g, 5, REGION[18 + 6], &[rc(3, 7), rc(8, 7)]);
+    let h = subsets::fish(&g, 2).unwrap();
+    assert_eq!(h.rating, 32);
+    let rows = (REGION[9 + 2] | REGION[9 + 7]) & !(REGION[18 + 1] | REGION[18 + 6]);
+    assert_eq!(removals(&h), cells_digit(rows & ALL, 5));
+}
+
+#[test]
+fn swordfish_on_rows_clears_the_columns() {
+    let mut g = open_grid();
+    restrict(&mut g, 4, REGION[9], &[rc(1, 1), rc(1, 5)]);
+    restrict(&mut g, 4, REGION[9 + 4], &[rc(5, 5), rc(5, 9)]);
+    restrict(&mut g, 4, REGION[9 + 8], &[rc(9, 1), rc(9, 9)]);
+    // No X-Wing exists (no two rows share two columns), so fish(3) is the test.
+    assert!(subsets::fish(&g, 2).is_none());
+    let h = subsets::fish(&g, 3).unwrap();
+    assert_eq!(h.rating, 38);
+    let cols =
+        (REGION[18] | REGION[18 + 4] | REGION[18 + 8]) & !(REGION[9] | REGION[13] | REGION[17]);
+    assert_eq!(removals(&h), cells_digit(cols, 4));
+}
+
+#[test]
+fn xy_wing_removes_z_seen_by_both_wings() {
+    let mut g = open_grid();
+    let set = |g: &mut Grid, c: usize, ds: &[u8]| {
+        for d in 1..=9u8 {
+            if !ds.contains(&d) {
+                g.eliminate(d, 1 << c);
+            }
+        }
+    };
+    // Pivot r1c1 {1,2}, wings r1c5 {1,3} and r5c1 {2,3}: r5c5 loses 3.
+    set(&mut g, rc(1, 1), &[1, 2]);
+    set(&mut g, rc(1, 5), &[1, 3]);
+    set(&mut g, rc(5, 1), &[2, 3]);
+    let h = wings::xy_wing(&g, false).unwrap();
+    assert_eq!(h.rating, 42);
+    assert_eq!(removals(&h), vec![(rc(5, 5), 3)]);
+}
+
+#[test]
+fn xyz_wing_removes_z_seen_by_all_three() {
+    let mut g = open_grid();
+    let set = |g: &mut Grid, c: usize, ds: &[u8]| {
+        for d in 1..=9u8 {
+            if !ds.contains(&d) {
+                g.eliminate(d, 1 << c);
+            }
+        }
+    };
+    // Pivot r1c1 {1,2,3}, wings r1c5 {1,3} and r2c2 {2,3}: r1c2, r1c3 lose 3.
+    set(&mut g, rc(1, 1), &[1, 2, 3]);
+    set(&mut g, rc(1, 5), &[1, 3]);
+    set(&mut g, rc(2, 2), &[2, 3]);
+    let h = wings::xy_wing(&g, true).unwrap();
+    assert_eq!(h.rating, 44);
+    assert_eq!(removals(&h), vec![(rc(1, 2), 3), (rc(1, 3), 3)]);
+}
+
+#[test]
+fn ratings_match_serate_on_real_puzzles() {
+    let fx = fixtures();
+    assert!(fx.len() >= 100, "fixture file too small");
+    let mut rated = 0;
+    for (p, want) in &fx {
+        match rate(p) {
+            Outcome::Rated(got) => {
+                assert_eq!(
+                    got,
+                    *want,
+                    "{}",
+                    p.iter().map(|d| (b'0' + d) as char).collect::<String>()
+                );
+                rated += 1;
+            }
+            Outcome::Unrated { next, .. } => {
+                // Allowed only when the path needs a technique not implemented,
+                // which serate rates above everything implemented before it.
+                assert!(
+                    next.is_some(),
+                    "stuck without reaching an unimplemented technique"
+                );
+                assert!(want.er > 40, "serate rated {want} but we stopped");
+            }
+            Outcome::NotUnique { .. } => panic!("fixture is not unique"),
+        }
+    }
+    assert!(rated * 2 > fx.len(), "most fixtures rated");
+}
+
+/// Candidates of `cells` computed from scratch (not with [`Grid`]).
+#[allow(clippy::needless_range_loop)]
+fn naive_candidates(cells: &[u8; 81]) -> [u16; 81] {
+    let mut out = [0u16; 81];
+    for i in 0..81 {
+        if cells[i] != 0 {
+            continue;
+        }
+        let mut m = 0x1ffu16;
+        for j in 0..81 {
+            let same = i / 9 == j / 9
+                || i % 9 == j % 9
+                || (i / 27 == j / 27 && (i % 9) / 3 == (j % 9) / 3);
+            if same && cells[j] != 0 {
+                m &= !(1 << (cells[j] - 1));
+            }
+        }
+        out[i] = m;
+    }
+    out
+}
+
+#[test]
+fn every_path_replays_from_the_givens_to_the_solution() {
+    let mut steps = Vec::new();
+    for (p, _) in fixtures() {
+        let outcome = Rater::new().rate_steps(&p, &mut steps);
+        let mut solution = [0u8; 81];
+        assert_eq!(
+            crate::solver::solve(crate::solver::Boxes::NINE, &p, 2, &mut solution).count,
+            1
+        );
+        let mut values = p;
+        let mut cand = naive_candidates(&values);
+        let mut er = 0;
+        for s in &steps {
+            er = er.max(s.rating);
+            assert!(
+                !s.eliminated.is_empty() || s.placed.is_some(),
+                "step does nothing"
+            );
+            for &(c, d) in &s.eliminated {
+                let c = c as usize;
+                assert_eq!(values[c], 0, "removal from a filled cell");
+                assert!(
+                    cand[c] >> (d - 1) & 1 != 0,
+                    "removal of an absent candidate"
+                );
+                assert_ne!(solution[c], d, "removed the solution's digit");
+                cand[c] &= !(1 << (d - 1));
+            }
+            if let Some((c, d)) = s.placed {
+                let c = c as usize;
+                assert_eq!(solution[c], d, "placement differs from the solution");
+                assert!(cand[c] >> (d - 1) & 1 != 0, "placed a removed candidate");
+                if s.technique == Technique::NakedSingle {
+                    assert_eq!(cand[c], 1 << (d - 1), "naked single with other candidates");
+                }
+                values[c] = d;
+                let fresh = naive_candidates(&values);
+                for i in 0..81 {
+                    cand[i] &= fresh[i];
+                }
+            }
+        }
+        if let Outcome::Rated(r) = outcome {
+            assert_eq!(values, solution, "path does not end solved");
+            assert_eq!(er, r.er);
+        }
+    }
+}
+
+#[test]
+fn not_unique_and_invalid_are_reported() {
+    assert_eq!(rate(&[0u8; 81]), Outcome::NotUnique { solutions: 2 });
+    let mut p = [0u8; 81];
+    p[0] = 1;
+    p[1] = 1;
+    assert_eq!(rate(&p), Outcome::NotUnique { solutions: 0 });
+}
+
+#[test]
+fn a_smaller_technique_set_leaves_harder_puzzles_unrated() {
+    let singles = Techniques::none()
+        .with(Technique::HiddenSingle)
+        .with(Technique::NakedSingle);
+    let rater = Rater::with_techniques(singles);
+    let mut some_unrated = false;
+    for (p, want) in fixtures() {
+        match rater.rate(&p) {
+            Outcome::Rated(r) => {
+                assert!(r.er <= 23);
+                if want.er <= 15 {
+                    assert_eq!(r, want);
+                }
+            }
+            Outcome::Unrated { next, .. } => {
+                assert_eq!(next, None);
+                some_unrated = true;
+            }
+            Outcome::NotUnique { .. } => unreachable!(),
+        }
+    }
+    assert!(some_unrated);
+    assert_eq!(
+        Techniques::parse("hiddensingle, NakedSingle").unwrap(),
+        singles
+    );
+    assert!(Techniques::parse("Guessing").is_err());
+}
+
+#[test]
+fn skyscraper_removes_what_both_tops_see() {
+    let mut g = open_grid();
+    // 6 in column 1 only at r2c1, r7c1; in column 5 only at r3c5, r7c5:
+    // the bases share row 7, so cells seeing both r2c1 and r3c5 lose 6.
+    restrict(&mut g, 6, REGION[18], &[rc(2, 1), rc(7, 1)]);
+    restrict(&mut g, 6, REGION[18 + 4], &[rc(3, 5), rc(7, 5)]);
+    let h = links::two_links(&g).unwrap().unwrap();
+    assert_eq!(h.rating, 40);
+    let want = vec![(rc(2, 4), 6), (rc(2, 6), 6), (rc(3, 2), 6), (rc(3, 3), 6)];
+    assert_eq!(removals(&h), want);
+}
+
+#[test]
+fn two_string_kite_rates_4_1() {
+    let mut g = open_grid();
+    // 2 in row 1 only at r1c2, r1c8; in column 3 only at r2c3, r8c3. The
+    // ends r1c2 and r2c3 share box 1, so r8c8 (seeing r1c8 and r8c3) loses 2.
+    restrict(&mut g, 2, REGION[9], &[rc(1, 2), rc(1, 8)]);
+    restrict(&mut g, 2, REGION[18 + 2], &[rc(2, 3), rc(8, 3)]);
+    let h = links::two_links(&g).unwrap().unwrap();
+    assert_eq!(h.rating, 41);
+    assert_eq!(removals(&h), vec![(rc(8, 8), 2)]);
+}

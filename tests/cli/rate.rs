@@ -1,0 +1,137 @@
+//! `sudoku-bulk rate`: serate's numbers for real puzzles in each layout,
+//! bad records marked, technique subsets, and `--steps` paths.
+
+use crate::util::{run, stderr, stdout, temp_file};
+
+/// (puzzle, serate's `ER/EP/ED`) from tests/data/rate_serate.txt, which
+/// holds serate's own output (see its header), not ours.
+fn serate() -> Vec<(String, String)> {
+    let text = include_str!("../data/rate_serate.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (p, r) = l.split_once(' ').unwrap();
+            (p.to_string(), r.trim().to_string())
+        })
+        .collect()
+}
+
+/// Fixtures whose ER is at most 4.4 (every technique up to XYZ-Wing is
+/// implemented; nothing rated there is left unrated).
+fn easy() -> Vec<(String, String)> {
+    serate()
+        .into_iter()
+        .filter(|(_, r)| r.split('/').next().unwrap().parse::<f64>().unwrap() <= 4.4)
+        .take(40)
+        .collect()
+}
+
+#[test]
+fn one_line_puzzles_get_serates_numbers() {
+    let fx = easy();
+    assert!(fx.len() >= 30);
+    let input: String = fx.iter().map(|(p, _)| format!("{p}\n")).collect();
+    let o = run(&["rate", "-j", "2"], input.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want: String = fx.iter().map(|(p, r)| format!("{p} {r}\n")).collect();
+    assert_eq!(stdout(&o), want);
+}
+
+#[test]
+fn csv_gets_er_ep_ed_columns_and_an_existing_one_is_refused() {
+    let fx = easy();
+    let mut csv = String::from("id,puzzle\n");
+    for (i, (p, _)) in fx.iter().take(5).enumerate() {
+        csv += &format!("{i},{p}\n");
+    }
+    let (_dir, path) = temp_file("in.csv", csv.as_bytes());
+    let o = run(&["rate", path.to_str().unwrap()], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut want = String::from("id,puzzle,er,ep,ed\n");
+    for (i, (p, r)) in fx.iter().take(5).enumerate() {
+        want += &format!("{i},{p},{}\n", r.replace('/', ","));
+    }
+    assert_eq!(stdout(&o), want);
+
+    let (_dir2, rated) = temp_file("rated.csv", want.as_bytes());
+    let o = run(&["rate", rated.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("already has a column \"er\""),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn puzzles_without_one_solution_are_marked() {
+    let (p, r) = &easy()[0];
+    let empty = ".".repeat(81);
+    let input = format!("{empty}\n{p}\n");
+    let o = run(&["rate"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("error: multiple solutions\n{p} {r}\n"));
+    assert!(
+        stderr(&o).contains("<stdin>:1: multiple solutions"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_technique_subset_leaves_harder_puzzles_unrated() {
+    // Singles only: a puzzle serate rates above 2.3 cannot be finished.
+    let (p, _) = serate()
+        .into_iter()
+        .find(|(_, r)| r.starts_with("2.6"))
+        .unwrap();
+    let o = run(
+        &["rate", "--techniques", "HiddenSingle,NakedSingle"],
+        format!("{p}\n").as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(&format!("{p} unrated/")),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["rate", "--techniques", "Guessing"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown technique"), "{}", stderr(&o));
+    let o = run(&["rate", "--techniques", "list"], b"");
+    assert!(stdout(&o).contains("TurbotFish\tScraper, Kite, Turbot\tyes"));
+}
+
+#[test]
+fn steps_lines_place_every_blank_once() {
+    let fx = easy();
+    let input: String = fx.iter().take(10).map(|(p, _)| format!("{p}\n")).collect();
+    let (dir, path) = temp_file("in.txt", input.as_bytes());
+    let steps = dir.path().join("steps.jsonl");
+    let o = run(
+        &[
+            "rate",
+            path.to_str().unwrap(),
+            "--steps",
+            steps.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&steps).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 10);
+    for ((p, r), line) in fx.iter().zip(&lines) {
+        assert!(line.starts_with(&format!("{{\"puzzle\":\"{p}\",\"status\":\"rated\"")));
+        let er = r.split('/').next().unwrap();
+        assert!(line.contains(&format!("\"er\":\"{er}\"")), "{line}");
+        // Every blank is placed exactly once, each in its own cell.
+        let blanks = p.bytes().filter(|&b| b == b'.' || b == b'0').count();
+        assert_eq!(line.matches("\"placed\":{").count(), blanks);
+        let mut seen = std::collections::HashSet::new();
+        for part in line.split("\"placed\":{\"cell\":\"").skip(1) {
+            let cell = &part[..part.find('"').unwrap()];
+            assert!(seen.insert(cell.to_string()), "{cell} placed twice");
+        }
+    }
+}
