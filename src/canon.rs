@@ -592,7 +592,7 @@ impl Search {
                 1 << c.rows[k]
             } else if k == 0 {
                 top[c.t as usize]
-            } else if k % 3 == 0 {
+            } else if k.is_multiple_of(3) {
                 let mut a = 0u16;
                 for b in 0..3 {
                     if c.used & (7 << (3 * b)) == 0 {
