@@ -499,10 +499,10 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
             let aname = input::display_name(Some(a));
             if let Some(kind) = crate::columnar::sniff(&answers) {
                 anyhow::bail!(
-                    "{aname} is a {} file but {pname} is text: check compares \
+                    "{aname} is {} but {pname} is text: check compares \
                      answers of the puzzles' own kind (text with text, .npy with .npy, \
                      a table with a table)",
-                    kind.name()
+                    kind.a_file()
                 );
             }
             let r = check::check_files(&puzzles, &answers, &cfg.forced)

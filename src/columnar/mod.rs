@@ -68,6 +68,27 @@ impl Kind {
         }
     }
 
+    /// The format's name with its article, as a message says what a file
+    /// is: `a Parquet file`, `an Arrow IPC stream`, `a NumPy .npy array`.
+    pub fn a_file(self) -> &'static str {
+        match self {
+            Kind::Parquet => "a Parquet file",
+            Kind::ArrowFile => "an Arrow IPC file",
+            Kind::ArrowStream => "an Arrow IPC stream",
+            Kind::Npy => "a NumPy .npy array",
+        }
+    }
+
+    /// `a Parquet`, `an Arrow`: [`Kind::row_name`] with its article, for
+    /// `... (an Arrow table)`, `... to an Arrow column`.
+    pub fn a_row_name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "a Parquet",
+            Kind::ArrowFile | Kind::ArrowStream => "an Arrow",
+            Kind::Npy => "a NumPy",
+        }
+    }
+
     /// The format's name for a row of it in messages (`bad Parquet row:
     /// ...`): the Arrow file and stream are both `Arrow`.
     pub fn row_name(self) -> &'static str {
@@ -122,7 +143,7 @@ pub fn target(kind: Kind, name: &str, output: Option<&Path>) -> anyhow::Result<T
         (_, Named::Columnar(to)) if to != Kind::Npy => Ok(Target::Columnar(to)),
         _ => Err(named.refuse(
             path,
-            &format!("the answers of {name} (a {} table)", kind.row_name()),
+            &format!("the answers of {name} ({} table)", kind.a_row_name()),
             "Parquet (.parquet), Arrow IPC (.arrow, .arrows) or answer lines (.txt)",
         )),
     }
@@ -596,10 +617,10 @@ impl<'a> Asked<'a> {
             ),
             (_, Some(shape)) if !matches!(shape, ShapeName::Line | ShapeName::Numbers) => {
                 anyhow::bail!(
-                    "{name}: --format {} does not apply to a {} column: each string holds one \
+                    "{name}: --format {} does not apply to {} column: each string holds one \
                      puzzle, `line` (a line of symbols) or `numbers`",
                     shape.name(),
-                    kind.name()
+                    kind.a_row_name()
                 )
             }
             _ => Ok(()),

@@ -459,7 +459,7 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
         } else {
             write_header(arr.header.dtype, &arr.header.shape)
         };
-        w.write_all(&header).context(write_context(job))?;
+        w.write_all(&header).with_context(|| crate::cmd::write_what(job.output))?;
     }
     let mut tally = Tally::default();
     let mut buf = Vec::new();
@@ -482,17 +482,10 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
         } else {
             encode(arr.header.dtype, job.task, &solved, &mut buf);
         }
-        w.write_all(&buf).context(write_context(job))?;
+        w.write_all(&buf).with_context(|| crate::cmd::write_what(job.output))?;
         first += rows;
     }
     Ok(Run::Done(tally))
-}
-
-fn write_context(job: &Job<'_>) -> String {
-    match job.output {
-        Some(o) => format!("{} (reading {})", crate::format::shown_path(&o), job.name),
-        None => format!("writing output (reading {})", job.name),
-    }
 }
 
 /// Appends a step's answers (or counts, as int64) as array data.

@@ -4,6 +4,7 @@ mod columnar;
 mod detect;
 mod formats;
 mod grids;
+mod hostile;
 mod io;
 mod labels;
 mod outputs;
