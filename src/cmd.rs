@@ -9,8 +9,9 @@ use anyhow::Context;
 use crate::args::{BenchConfig, BulkConfig, CheckConfig, GenerateConfig};
 use crate::bench::{self, Mode};
 use crate::check;
+use crate::columnar::{self, Asked, Data, Job, Run};
 use crate::detect::{self, Detected};
-use crate::format::{Layout, Shape, Symbols};
+use crate::format::{Analysis, Layout, Shape, Symbols};
 use crate::generate;
 use crate::input::{self, Input};
 use crate::output::{Named, Output, Reporter};
@@ -50,16 +51,101 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         }
     } else if cfg.input.as_deref().is_some_and(input::stdout_is) {
         anyhow::bail!("<stdout>: refusing to write the output over the input ({name})");
+    } else if input::std_closed(1) {
+        anyhow::bail!(
+            "<stdout>: standard output is closed, so the answers would be lost; write them \
+             with -o FILE or redirect it (> FILE, > /dev/null)"
+        );
     }
-    let source =
-        match crate::columnar::bulk(cfg, &name, input::open(cfg.input.as_deref(), cfg.no_mmap)?)? {
-            crate::columnar::Hook::Done(code) => return Ok(code),
-            crate::columnar::Hook::Text(source) => source,
-        };
+    if cfg.input.as_deref().is_none_or(|p| p.as_os_str() == "-") && input::std_closed(0) {
+        anyhow::bail!("<stdin>: standard input is closed; give the puzzles' file, or pipe them in");
+    }
+    if let (Task::Analyse(a), true) = (cfg.task, cfg.stats) {
+        anyhow::bail!("--stats applies to solve and count, not to {}", a.name());
+    }
+    // The shape of the data is decided once, here, from its first bytes:
+    // text records, a table (Parquet, Arrow IPC) or an array (`.npy`).
+    let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
+    let (kind, source) = input::peek_kind(source, &name)?;
+    if let Some(kind) = kind {
+        return bulk_columnar(cfg, &name, kind, source);
+    }
     match source {
         Input::Mapped(map) => bulk_slice(cfg, &name, &map),
         Input::Stream(stream) => bulk_stream(cfg, &name, stream),
     }
+}
+
+/// Runs a bulk job over a columnar input (`kind`): the format module reads
+/// rows and writes answers; this owns the output file, the exit status and
+/// the summary, as for text.
+fn bulk_columnar(
+    cfg: &BulkConfig,
+    name: &str,
+    kind: input::Kind,
+    source: Input,
+) -> anyhow::Result<ExitCode> {
+    let map;
+    let data = match source {
+        Input::Mapped(m) => {
+            map = m;
+            let path = cfg.input.as_deref().expect("a mapped input has a path");
+            Data::File(path, &map)
+        }
+        // An Arrow IPC stream is read front to back as it comes.
+        Input::Stream(stream) if kind == input::Kind::ArrowStream => Data::Stream(Box::new(
+            std::io::BufReader::with_capacity(1 << 16, stream.reader),
+        )),
+        // Parquet, Arrow files and .npy need the whole input.
+        Input::Stream(mut stream) => {
+            let mut all = Vec::new();
+            stream
+                .reader
+                .read_to_end(&mut all)
+                .map_err(|e| input::read_error(name, e))?;
+            Data::Owned(all)
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    let asked = Asked::of(&cfg.forced);
+    asked.fits(name, kind)?;
+    let job = Job {
+        pool: &pool,
+        name,
+        task: cfg.task,
+        threads: cfg.threads,
+        on_error: cfg.on_error,
+        stats: cfg.stats,
+        overwrite: cfg.overwrite,
+        asked,
+        output: cfg.output.as_deref(),
+        progress: cfg.progress,
+        reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
+    };
+    let target = columnar::target(kind, name, job.output)?;
+    let mut out = Output::create(job.output, cfg.compress)?;
+    let tally = match columnar::run(&job, kind, data, target, &mut out) {
+        Ok(Run::Done(tally)) => tally,
+        Ok(Run::Failed) => {
+            abandon(out, job.output)?;
+            return Ok(ExitCode::from(EXIT_BAD_RECORDS));
+        }
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e),
+    };
+    match out.finish() {
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        r => r?,
+    }
+    let reporter = job.reporter.into_inner().expect("no panic while held");
+    reporter.finish(job.task, &tally);
+    Ok(ExitCode::from(if tally.bad == 0 {
+        EXIT_OK
+    } else {
+        EXIT_BAD_RECORDS
+    }))
 }
 
 fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitCode> {
@@ -77,21 +163,34 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
 
 /// Reads the head of a stream for detection: at least `STDIN_HEAD` bytes
 /// up to a newline, or less when the input ends or pauses after a whole
-/// line (a co-process waiting for its first answer). Never more than one
-/// overlong line past `STDIN_HEAD`.
+/// line (a co-process waiting for its first answer). A line longer than
+/// [`pipeline::MAX_LINE`] keeps only its first `MAX_LINE` bytes, as the
+/// pipeline cuts it, so an overlong first line neither grows the head
+/// without bound nor hides the lines after it from detection.
 fn read_head(stream: &mut input::Stream, name: &str) -> anyhow::Result<(Vec<u8>, bool)> {
     let mut head = Vec::new();
     let mut buf = vec![0u8; 64 << 10];
+    // Where the line being read starts in `head`.
+    let mut line_start = 0;
     loop {
-        let has_line = memchr::memchr(b'\n', &head).is_some();
-        if (has_line && (head.len() >= STDIN_HEAD || stream.pause.paused()))
-            || head.len() >= STDIN_HEAD + pipeline::MAX_LINE
-        {
+        let has_line = line_start > 0;
+        if has_line && (head.len() >= STDIN_HEAD || stream.pause.paused()) {
             return Ok((head, false));
         }
         match stream.reader.read(&mut buf) {
             Ok(0) => return Ok((head, true)),
-            Ok(n) => head.extend_from_slice(&buf[..n]),
+            Ok(n) => {
+                for piece in buf[..n].split_inclusive(|&b| b == b'\n') {
+                    let ends = piece.last() == Some(&b'\n');
+                    let text = &piece[..piece.len() - usize::from(ends)];
+                    let room = (line_start + pipeline::MAX_LINE).saturating_sub(head.len());
+                    head.extend_from_slice(&text[..text.len().min(room)]);
+                    if ends {
+                        head.push(b'\n');
+                        line_start = head.len();
+                    }
+                }
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(input::read_error(name, e)),
         }
@@ -205,6 +304,7 @@ fn finish<'a>(
     let mut preamble = match cfg.task {
         Task::Solve { .. } => found.preamble.clone(),
         Task::Count { .. } => Vec::new(),
+        Task::Analyse(a) => analysis_preamble(name, a, &found.layout, &found.header)?,
     };
     if cfg.stats && preamble.ends_with(b"\n") {
         preamble.pop();
@@ -292,14 +392,64 @@ fn finish<'a>(
     }))
 }
 
-/// `OUT: cannot write` (`<stdout>` without `-o`), the context of a write
-/// error.
-pub fn write_what(output: Option<&std::path::Path>) -> String {
-    match output {
-        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
-        None => "<stdout>: cannot write".to_string(),
+/// The header of an [`Analysis`] run over text: a CSV header with the
+/// analysis's columns added (refused when it has one of them already: a
+/// second `canonical` column would shadow the first), nothing otherwise.
+/// Fields of an analysis that writes grids of several lines have no place
+/// to go: refused.
+fn analysis_preamble(
+    name: &str,
+    a: &dyn Analysis,
+    layout: &Layout,
+    header: &[u8],
+) -> anyhow::Result<Vec<u8>> {
+    let added: Vec<&str> = a
+        .grid_column()
+        .into_iter()
+        .chain(a.columns().iter().copied())
+        .collect();
+    if layout.multiline() && a.grid_column().is_some() && !a.columns().is_empty() {
+        anyhow::bail!(
+            "{name}: {} with {} needs a one-puzzle-per-line or CSV layout (grids of several \
+             lines have no place for them)",
+            a.name(),
+            a.columns().join(", ")
+        );
     }
+    let Shape::Csv(cols) = layout.shape else {
+        return Ok(Vec::new());
+    };
+    if header.is_empty() {
+        return Ok(Vec::new());
+    }
+    let d = cols.delim;
+    let header = header.strip_suffix(b"\r").unwrap_or(header);
+    for column in &added {
+        let taken = header.split(|&b| b == d).any(|f| {
+            let f = f.trim_ascii();
+            let f = f
+                .strip_prefix(b"\"")
+                .and_then(|f| f.strip_suffix(b"\""))
+                .unwrap_or(f);
+            f.eq_ignore_ascii_case(column.as_bytes())
+        });
+        if taken {
+            anyhow::bail!(
+                "{name}: the header already has a column {column:?}, which {} would add",
+                a.name()
+            );
+        }
+    }
+    let mut preamble = header.to_vec();
+    for column in added {
+        preamble.push(d);
+        preamble.extend_from_slice(column.as_bytes());
+    }
+    preamble.push(b'\n');
+    Ok(preamble)
 }
+
+pub use crate::output::write_what;
 
 /// Ends the output of a run that a bad record stopped (see
 /// [`Output::abandon`]): a temporary file is deleted, stdout keeps what was
@@ -490,44 +640,66 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
         anyhow::bail!("only one of PUZZLES and ANSWERS can be `-` (stdin)");
     }
     let puzzles = input::read_all(&cfg.puzzles)?;
-    if let Some(code) = crate::columnar::check(cfg, &puzzles)? {
-        return Ok(code);
-    }
-    let (report, aname) = match &cfg.answers {
-        Some(a) => {
-            let answers = input::read_all(a)?;
-            let aname = input::display_name(Some(a));
-            if let Some(kind) = crate::columnar::sniff(&answers) {
-                anyhow::bail!(
-                    "{aname} is {} but {pname} is text: check compares \
-                     answers of the puzzles' own kind (text with text, .npy with .npy, \
-                     a table with a table)",
-                    kind.a_file()
-                );
+    let answers = match &cfg.answers {
+        Some(a) => Some((input::display_name(Some(a)), input::read_all(a)?)),
+        None => None,
+    };
+    let aname = answers.as_ref().map_or(&pname, |(n, _)| n).clone();
+    let (report, place) = match input::sniff(&puzzles) {
+        Some(kind) => {
+            // `-` is stdin: its bytes only (Parquet would reopen a file by
+            // the path, here a file named `-`).
+            fn data_of<'d>(path: &'d std::path::Path, bytes: &'d [u8]) -> Data<'d> {
+                if path.as_os_str() == "-" {
+                    Data::Owned(bytes.to_vec())
+                } else {
+                    Data::File(path, bytes)
+                }
             }
-            let r = check::check_files(&puzzles, &answers, &cfg.forced)
-                .map_err(|e| anyhow::anyhow!("{pname} / {aname}: {e}"))?;
-            (r, aname)
+            let adata = match (&answers, &cfg.answers) {
+                (Some((aname, bytes)), Some(path)) => Some((aname.as_str(), data_of(path, bytes))),
+                _ => None,
+            };
+            let asked = Asked::of(&cfg.forced);
+            let data = data_of(&cfg.puzzles, &puzzles);
+            (columnar::check(&asked, &pname, kind, data, adata)?, "row ")
         }
         None => {
-            let r = check::check_csv(&puzzles, &cfg.forced)
-                .map_err(|e| anyhow::anyhow!("{pname}:{e}"))?;
-            (r, pname.clone())
+            let r = match &answers {
+                Some((aname, answers)) => {
+                    if let Some(kind) = input::sniff(answers) {
+                        anyhow::bail!(
+                            "{aname} is {} but {pname} is text: check compares \
+                             answers of the puzzles' own kind (text with text, .npy with .npy, \
+                             a table with a table)",
+                            kind.a_file()
+                        );
+                    }
+                    check::check_files(&puzzles, answers, &cfg.forced)
+                        .map_err(|e| anyhow::anyhow!("{pname} / {aname}: {e}"))?
+                }
+                None => check::check_csv(&puzzles, &cfg.forced)
+                    .map_err(|e| anyhow::anyhow!("{pname}:{e}"))?,
+            };
+            (r, "")
         }
     };
+    // Text records are named by line, table and array rows by `row R`.
+    let what = if place.is_empty() {
+        "answer records"
+    } else {
+        "answer rows"
+    };
     let mut out = std::io::stdout().lock();
-    for (line, reason) in &report.shown {
-        writeln!(out, "{aname}:{line}: {reason}")?;
+    for (at, reason) in &report.shown {
+        writeln!(out, "{aname}:{place}{at}: {reason}")?;
     }
     let hidden = report.bad - report.shown.len() as u64;
     if hidden > 0 {
         writeln!(out, "{aname}: ... and {hidden} more bad records")?;
     }
     if let Some((np, na)) = report.count_mismatch {
-        writeln!(
-            out,
-            "{aname}: {na} answer records for {np} puzzles in {pname}"
-        )?;
+        writeln!(out, "{aname}: {na} {what} for {np} puzzles in {pname}")?;
     }
     writeln!(
         out,

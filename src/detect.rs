@@ -136,8 +136,12 @@ pub struct Detected {
     pub skip_bytes: usize,
     /// Lines in those bytes, so line numbers stay those of the file.
     pub skip_lines: u64,
-    /// Bytes to write before the answers (the CSV header).
+    /// Bytes to write before the answers (the CSV header, with a
+    /// `solution` column added when it has none).
     pub preamble: Vec<u8>,
+    /// The CSV header line as the input has it (no line end; empty when
+    /// there is none), for runs that add other columns.
+    pub header: Vec<u8>,
     /// The puzzles a count line announced, when detection saw only the
     /// head of a stream: the run checks the number at its end.
     pub announced: Option<u64>,
@@ -909,6 +913,7 @@ fn plain(layout: Layout) -> Detected {
         skip_bytes: 0,
         skip_lines: 0,
         preamble: Vec::new(),
+        header: Vec::new(),
         announced: None,
     }
 }
@@ -1100,6 +1105,7 @@ fn detect_csv(
             (b, s)
         }
     };
+    let header_line = header.text.to_vec();
     let mut preamble = header.text.to_vec();
     if solution.is_none() {
         preamble.push(delim);
@@ -1111,6 +1117,7 @@ fn detect_csv(
         skip_bytes: header.end,
         skip_lines: header.number,
         preamble,
+        header: header_line,
         announced: None,
     })
 }

@@ -18,131 +18,10 @@
 //! ```
 
 use std::borrow::Cow;
-use std::fmt;
 use std::io::Write;
 
-use crate::record::Label;
+pub use crate::record::{quote, Analysis, CellName, Label, RecordError, Shown, MAX_QUOTED_LINES};
 use crate::solver::{self, Boxes};
-
-/// Why a record could not be turned into an answer. Bad records are data, not
-/// crashes: the pipeline counts them, marks their output line, and reports
-/// them as `FILE:LINE: reason`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RecordError {
-    /// The record does not have the number of cells of its grid.
-    #[error("expected {expected} cells, found {found}")]
-    WrongLength {
-        /// Cells a record of this file has.
-        expected: usize,
-        /// Cells found in the record.
-        found: usize,
-    },
-    /// A grid record with too few rows before a blank line or the end.
-    #[error("expected {expected} rows, found {found}")]
-    WrongRows {
-        /// Rows of the file's grid.
-        expected: usize,
-        /// Rows found.
-        found: usize,
-    },
-    /// A row of a grid record with the wrong number of cells.
-    #[error("row {row}: expected {expected} cells, found {found}")]
-    WrongRowLength {
-        /// 1-based row of the grid.
-        row: usize,
-        /// Cells per row.
-        expected: usize,
-        /// Cells found.
-        found: usize,
-    },
-    /// A character that is neither a symbol of the file nor a blank marker.
-    #[error("cell {cell}: invalid character {ch}")]
-    BadChar {
-        /// 1-based cell number, row-major.
-        cell: usize,
-        /// The offending character.
-        ch: Shown,
-    },
-    /// A value (a table cell, a Python string) of more than one line: a
-    /// second puzzle, or a grid, where a value holds one puzzle's line; or
-    /// a line of a file that goes on after a `\r` (lines ended by `\r`
-    /// alone).
-    #[error("a line break at character {at}: a record holds one puzzle on one line")]
-    LineBreak {
-        /// 1-based character of the line break.
-        at: usize,
-    },
-    /// A number outside `0..=side` in a space-separated grid.
-    #[error("cell {cell}: invalid number {token}")]
-    BadNumber {
-        /// 1-based cell number, row-major.
-        cell: usize,
-        /// The token as written, quoted by [`quote`] (at most 40 bytes).
-        token: String,
-    },
-    /// A quoted CSV field that does not close: the record is only its first
-    /// line, and reading goes on with the next line.
-    #[error("quoted field runs on from this line (no closing quote within {MAX_QUOTED_LINES} lines or before the end)")]
-    RunOnQuote,
-    /// A CSV row without the puzzle column.
-    #[error("CSV row has {found} fields, the puzzle is in field {column}")]
-    MissingField {
-        /// 1-based column of the puzzle.
-        column: usize,
-        /// Fields in the row.
-        found: usize,
-    },
-    /// A CSV row the csv reader rejects.
-    #[error("bad CSV row: {0}")]
-    Csv(String),
-    /// A Parquet or Arrow row whose puzzle cannot be read (a null value).
-    #[error("bad {format} row: {reason}")]
-    Table {
-        /// The format, as messages name it (`Parquet`, `Arrow`).
-        format: &'static str,
-        /// What is wrong with the row.
-        reason: String,
-    },
-    /// Two givens clash in a row, column or box.
-    #[error("duplicate given {digit} at {first} and {second}")]
-    Duplicate {
-        /// The repeated digit, as the file writes it.
-        digit: String,
-        /// First cell, as `rNcM`.
-        first: CellName,
-        /// Second cell, as `rNcM`.
-        second: CellName,
-    },
-    /// The givens are consistent but no grid completes them.
-    #[error("no solution")]
-    NoSolution,
-    /// More than one grid completes the givens (reported only when asked to
-    /// check uniqueness).
-    #[error("multiple solutions")]
-    MultipleSolutions,
-    /// The solution the record already holds is not a solution of its
-    /// puzzle (or not readable as a grid); the old label is kept.
-    #[error("existing solution is wrong: {0}")]
-    WrongLabel(String),
-}
-
-/// Lines a quoted CSV field may span before it counts as an unterminated
-/// quote (which would otherwise swallow the rest of the file into one
-/// record).
-pub const MAX_QUOTED_LINES: usize = 1000;
-
-/// Input bytes quoted in a message: at most 40 of them, escaped (`\xc3`,
-/// `\t`), in double quotes, with `...` and the full length when cut. A bad
-/// 50 MB token must not become a 50 MB stderr line.
-pub fn quote(bytes: &[u8]) -> String {
-    const SHOWN: usize = 40;
-    let cut = &bytes[..bytes.len().min(SHOWN)];
-    let mut s = format!("\"{}\"", cut.escape_ascii());
-    if bytes.len() > SHOWN {
-        s = format!("{}...\" ({} bytes)", &s[..s.len() - 1], bytes.len());
-    }
-    s
-}
 
 /// Characters in `text` as a message counts them: UTF-8 characters, or
 /// bytes when the text is not UTF-8.
@@ -167,42 +46,6 @@ pub fn shown_path<P: AsRef<std::path::Path> + ?Sized>(path: &P) -> String {
             }
         })
         .collect()
-}
-
-/// A character of input, printed the way a user can read it back: `'x'`, or
-/// `'\xc3'` for control and non-ASCII bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shown(pub u8);
-
-impl fmt::Display for Shown {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}'", self.0.escape_ascii())
-    }
-}
-
-/// A cell named by 1-based row and column, `r3c7`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CellName {
-    /// 1-based row.
-    pub row: usize,
-    /// 1-based column.
-    pub col: usize,
-}
-
-impl CellName {
-    /// Names cell `index` (row-major, 0-based) of a grid `side` cells wide.
-    pub fn new(index: usize, side: usize) -> CellName {
-        CellName {
-            row: index / side + 1,
-            col: index % side + 1,
-        }
-    }
-}
-
-impl fmt::Display for CellName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}c{}", self.row, self.col)
-    }
 }
 
 /// How cell values are written.
@@ -235,6 +78,25 @@ impl Symbols {
         }
     }
 
+    /// The bytes read as a blank, the usual one first.
+    fn blanks(self) -> &'static [u8] {
+        match self {
+            Symbols::Digits | Symbols::Numbers => b".0_*",
+            Symbols::Letters => b"-._*0",
+            Symbols::Hex0 => b"-._*",
+            Symbols::Hex1 => b".0-_*",
+        }
+    }
+
+    /// The blank symbol `text` (a record's puzzle) uses, or the usual one.
+    fn blank_in(self, text: &[u8]) -> u8 {
+        let blanks = self.blanks();
+        text.iter()
+            .copied()
+            .find(|b| blanks.contains(b))
+            .unwrap_or(blanks[0])
+    }
+
     /// Byte → value table: 0 blank, 1..=side a given, [`BAD`] otherwise.
     fn decode_table(self, side: usize) -> [u8; 256] {
         let mut t = [BAD; 256];
@@ -249,13 +111,7 @@ impl Symbols {
             t[s as usize] = v;
             t[s.to_ascii_lowercase() as usize] = v;
         }
-        let blanks: &[u8] = match self {
-            Symbols::Digits | Symbols::Numbers => b".0_*",
-            Symbols::Letters => b"-._*0",
-            Symbols::Hex0 => b"-._*",
-            Symbols::Hex1 => b".0-_*",
-        };
-        for &b in blanks {
+        for &b in self.blanks() {
             t[b as usize] = 0;
         }
         t
@@ -1058,6 +914,105 @@ impl Layout {
             out.extend(cells.iter().map(|&v| self.symbols.encode(v)));
         }
         out.push(b'\n');
+    }
+
+    /// Appends what an [`Analysis`] gave for record `raw`: the output
+    /// `grid` (when it makes one) and its `fields`. One-line text writes the
+    /// puzzle's line (when the analysis keeps it) or the grid, then the
+    /// fields joined by [`Analysis::line_join`]; grids of several lines
+    /// write the grid, or the fields on one line; delimited rows get the
+    /// grid (in the puzzle's symbols) and the fields as added columns.
+    pub fn write_analysed(
+        &self,
+        raw: &[u8],
+        analysis: &dyn Analysis,
+        grid: &[u8],
+        fields: &[String],
+        out: &mut Vec<u8>,
+    ) {
+        let has_grid = analysis.grid_column().is_some();
+        match self.shape {
+            Shape::Csv(cols) => {
+                let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+                out.extend_from_slice(line);
+                if has_grid {
+                    out.push(cols.delim);
+                    let field = csv_field(line, cols).unwrap_or(Cow::Borrowed(b""));
+                    let mut text = Vec::with_capacity(grid.len());
+                    self.write_cells(grid, self.symbols.blank_in(&field), &mut text);
+                    push_field(&text, cols.delim, out);
+                }
+                for f in fields {
+                    out.push(cols.delim);
+                    push_field(f.as_bytes(), cols.delim, out);
+                }
+                out.push(b'\n');
+            }
+            _ => {
+                let joined = fields.join(analysis.line_join());
+                if analysis.keeps_puzzle() && !self.multiline() {
+                    let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+                    out.extend_from_slice(line);
+                } else if has_grid && self.shape == Shape::Line {
+                    self.write_cells(grid, self.symbols.blank_in(raw), out);
+                } else if has_grid {
+                    // Grids of several lines: written as the puzzle was
+                    // (fields are refused for them before the run).
+                    let start = out.len();
+                    self.write_answer(raw, grid, out);
+                    let blank = self.symbols.blank_in(raw);
+                    let zero = self.symbols.encode(0);
+                    if matches!(self.shape, Shape::Grid | Shape::Boxed) && blank != zero {
+                        // `write_answer` encodes a blank as value 0's
+                        // byte, never a symbol of a given.
+                        for b in &mut out[start..] {
+                            if *b == zero {
+                                *b = blank;
+                            }
+                        }
+                    }
+                    return;
+                }
+                if !joined.is_empty() {
+                    if !out.is_empty() && out.last() != Some(&b'\n') {
+                        out.push(b' ');
+                    }
+                    out.extend_from_slice(joined.as_bytes());
+                }
+                out.push(b'\n');
+            }
+        }
+    }
+
+    /// Appends the marked record of a bad record under an [`Analysis`]:
+    /// `error: REASON` on its own line, or, for delimited rows, the row
+    /// with the mark in the first added column and the others empty.
+    pub fn write_analysis_error(
+        &self,
+        raw: &[u8],
+        analysis: &dyn Analysis,
+        err: &RecordError,
+        out: &mut Vec<u8>,
+    ) {
+        match self.shape {
+            Shape::Csv(cols) if *err != RecordError::RunOnQuote => {
+                let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+                out.extend_from_slice(line);
+                let added =
+                    analysis.columns().len() + usize::from(analysis.grid_column().is_some());
+                let mark = format!("error: {err}");
+                for k in 0..added {
+                    out.push(cols.delim);
+                    if k == 0 {
+                        push_field(mark.as_bytes(), cols.delim, out);
+                    }
+                }
+                out.push(b'\n');
+            }
+            _ => {
+                let _ = writeln!(out, "error: {err}");
+            }
+        }
     }
 
     /// Appends the marked line of a bad record. It starts with `error:`, so it

@@ -7,7 +7,7 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use anyhow::Context;
@@ -104,7 +104,10 @@ struct GzMembers<R: io::BufRead> {
 impl<R: io::BufRead> GzMembers<R> {
     fn new(raw: R) -> Self {
         GzMembers {
-            member: Some(flate2::bufread::GzDecoder::new(Counted { inner: raw, at: 0 })),
+            member: Some(flate2::bufread::GzDecoder::new(Counted {
+                inner: raw,
+                at: 0,
+            })),
         }
     }
 
@@ -173,7 +176,11 @@ impl<R: io::BufRead> Read for GzMembers<R> {
                 return Ok(n);
             }
             let more = Self::next_member(member.get_mut());
-            let src = self.member.take().expect("a member was being read").into_inner();
+            let src = self
+                .member
+                .take()
+                .expect("a member was being read")
+                .into_inner();
             if more? {
                 self.member = Some(flate2::bufread::GzDecoder::new(src));
             }
@@ -196,7 +203,7 @@ impl<R: io::BufRead> Read for Counted<R> {
     }
 }
 
-impl<R: io::BufRead> io::BufRead for Counted<R> {
+impl<R: BufRead> BufRead for Counted<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         self.inner.fill_buf()
     }
@@ -327,6 +334,106 @@ impl Pause {
             return unsafe { libc::poll(&mut p, 1, ms) } != 0;
         }
         true
+    }
+}
+
+/// The magic string every NumPy `.npy` file starts with.
+pub const NPY_MAGIC: &[u8] = b"\x93NUMPY";
+
+/// A columnar format, as told by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Apache Parquet (`PAR1`).
+    Parquet,
+    /// Arrow IPC file, also called Feather v2 (`ARROW1`).
+    ArrowFile,
+    /// Arrow IPC stream (messages behind the `0xFFFFFFFF` continuation
+    /// marker).
+    ArrowStream,
+    /// NumPy `.npy` (`\x93NUMPY`).
+    Npy,
+}
+
+impl Kind {
+    /// The name used in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "Parquet",
+            Kind::ArrowFile => "Arrow IPC file",
+            Kind::ArrowStream => "Arrow IPC stream",
+            Kind::Npy => "NumPy .npy",
+        }
+    }
+
+    /// The format's name with its article, as a message says what a file
+    /// is: `a Parquet file`, `an Arrow IPC stream`, `a NumPy .npy array`.
+    pub fn a_file(self) -> &'static str {
+        match self {
+            Kind::Parquet => "a Parquet file",
+            Kind::ArrowFile => "an Arrow IPC file",
+            Kind::ArrowStream => "an Arrow IPC stream",
+            Kind::Npy => "a NumPy .npy array",
+        }
+    }
+
+    /// `a Parquet`, `an Arrow`: [`Kind::row_name`] with its article, for
+    /// `... (an Arrow table)`, `... to an Arrow column`.
+    pub fn a_row_name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "a Parquet",
+            Kind::ArrowFile | Kind::ArrowStream => "an Arrow",
+            Kind::Npy => "a NumPy",
+        }
+    }
+
+    /// The format's name for a row of it in messages (`bad Parquet row:
+    /// ...`): the Arrow file and stream are both `Arrow`.
+    pub fn row_name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "Parquet",
+            Kind::ArrowFile | Kind::ArrowStream => "Arrow",
+            Kind::Npy => "NumPy",
+        }
+    }
+}
+
+/// The format `head` (the first bytes of an input) starts with, if any.
+pub fn sniff(head: &[u8]) -> Option<Kind> {
+    if head.starts_with(b"PAR1") {
+        Some(Kind::Parquet)
+    } else if head.starts_with(b"ARROW1") {
+        Some(Kind::ArrowFile)
+    } else if head.starts_with(&[0xFF; 4]) {
+        Some(Kind::ArrowStream)
+    } else if head.starts_with(NPY_MAGIC) {
+        Some(Kind::Npy)
+    } else {
+        None
+    }
+}
+
+/// Tells what `input` holds from its first bytes (after any decompression):
+/// a columnar format, or `None` for text records. A stream gives back what
+/// was peeked in front of the rest, so nothing is consumed. The peek stops at
+/// a newline, so a co-process that sends one line is not kept waiting.
+pub fn peek_kind(input: Input, name: &str) -> anyhow::Result<(Option<Kind>, Input)> {
+    match input {
+        Input::Mapped(map) => Ok((sniff(&map), Input::Mapped(map))),
+        Input::Stream(mut stream) => {
+            let mut head = Vec::with_capacity(8);
+            let mut buf = [0u8; 8];
+            while head.len() < 8 && !head.contains(&b'\n') {
+                match stream.reader.read(&mut buf[..8 - head.len()]) {
+                    Ok(0) => break,
+                    Ok(n) => head.extend_from_slice(&buf[..n]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(read_error(name, e)),
+                }
+            }
+            let kind = sniff(&head);
+            stream.reader = Box::new(io::Cursor::new(head).chain(stream.reader));
+            Ok((kind, Input::Stream(stream)))
+        }
     }
 }
 
@@ -544,6 +651,41 @@ pub fn same_file(input: &Path, output: &Path) -> bool {
 #[cfg(not(unix))]
 pub fn same_file(input: &Path, output: &Path) -> bool {
     same_file::is_same_file(input, output).unwrap_or(false)
+}
+
+/// True when standard descriptor `fd` (0 or 1) was closed when the program
+/// started (`sudoku-bulk solve x.txt >&-`). The Rust runtime then opens
+/// `/dev/null` in its place, read-write, so that nothing else takes the
+/// number; answers written there would vanish without a word. A shell's
+/// `>/dev/null` or `</dev/null` opens it write-only or read-only, which
+/// stays allowed: only `/dev/null` opened read-write counts as closed.
+#[cfg(unix)]
+pub fn std_closed(fd: i32) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    // SAFETY: F_GETFL on a descriptor number only reads its flags; an
+    // invalid number gives -1.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return true;
+    }
+    if flags & libc::O_ACCMODE != libc::O_RDWR {
+        return false;
+    }
+    let Ok(null) = std::fs::metadata("/dev/null") else {
+        return false;
+    };
+    let path = format!("/proc/self/fd/{fd}");
+    // Through /proc the metadata is the descriptor's file's (fstat).
+    match std::fs::metadata(path) {
+        Ok(m) => m.file_type().is_char_device() && m.rdev() == null.rdev(),
+        Err(_) => false,
+    }
+}
+
+/// Never true off Unix (the runtime there does not reopen descriptors).
+#[cfg(not(unix))]
+pub fn std_closed(_fd: i32) -> bool {
+    false
 }
 
 /// True when standard input is the regular file `output` names (`solve -o F

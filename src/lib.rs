@@ -37,3 +37,6 @@ pub mod output;
 pub mod pipeline;
 pub mod record;
 pub mod solver;
+
+#[cfg(test)]
+mod layering;

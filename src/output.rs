@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::columnar::Kind;
 use crate::format::RecordError;
 use crate::input::Codec;
+use crate::input::Kind;
 use crate::pipeline::{Observer, Tally, Task};
 
 /// How answers are compressed: `Auto` follows the output name's extension
@@ -101,6 +101,15 @@ impl Named {
             crate::format::shown_path(&path),
             self.name()
         )
+    }
+}
+
+/// `OUT: cannot write` (`<stdout>` without `-o`), the context of a write
+/// error.
+pub fn write_what(output: Option<&Path>) -> String {
+    match output {
+        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
+        None => "<stdout>: cannot write".to_string(),
     }
 }
 
@@ -564,6 +573,7 @@ impl Reporter {
         let secs = self.start.elapsed().as_secs_f64();
         let what = match task {
             Task::Solve { .. } => format!("{} solved", tally.solved),
+            Task::Analyse(a) => format!("{} done ({})", tally.solved, a.name()),
             Task::Count { limit } => {
                 let [zero, one, many] = tally.by_count;
                 if limit >= 2 {

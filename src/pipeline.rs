@@ -130,6 +130,7 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
         cells: vec![0u8; n],
         label: vec![0u8; n],
         answer: vec![0u8; n],
+        fields: Vec::new(),
     };
     let fail = opts.on_error == OnError::Fail;
     if opts.keep_lines && layout.shape == Shape::Line {
@@ -159,7 +160,7 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
     }
     // Multi-line answers are separated by an empty line; every record gets
     // one in front and the writer drops the very first.
-    let sep = layout.multiline() && matches!(task, Task::Solve { .. });
+    let sep = grids_out(task, layout);
     for item in Records::new(layout, data) {
         let (line, raw) = match item {
             Item::End => {
@@ -182,11 +183,24 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
     res
 }
 
+/// True when `task` writes a grid of several lines per record (`layout`'s
+/// grids): those records are separated by an empty line.
+fn grids_out(task: Task, layout: &Layout) -> bool {
+    layout.multiline()
+        && match task {
+            Task::Solve { .. } => true,
+            Task::Count { .. } => false,
+            Task::Analyse(a) => a.grid_column().is_some(),
+        }
+}
+
 /// Per-record scratch space, allocated once per chunk.
 struct Buffers {
     cells: Vec<u8>,
     label: Vec<u8>,
     answer: Vec<u8>,
+    /// An analysis's text fields.
+    fields: Vec<String>,
 }
 
 /// Parses, solves and writes one record (line `line` of the chunk); false
@@ -203,6 +217,9 @@ fn one_record(
     bufs: &mut Buffers,
     res: &mut ChunkResult,
 ) -> bool {
+    if let Task::Analyse(analysis) = task {
+        return analysed_record(analysis, layout, line, raw, bufs, res);
+    }
     // Whether the record holds a label that a bad verdict must leave in
     // place (a solve without `--overwrite`): an error mark written over it
     // would lose the dataset's own answer.
@@ -243,6 +260,7 @@ fn one_record(
             res.tally.solved += 1;
             match task {
                 Task::Solve { .. } => layout.write_answer(raw, &bufs.answer, out),
+                Task::Analyse(_) => unreachable!("analyses take `analysed_record`"),
                 Task::Count { limit } => {
                     res.tally.by_count[count.min(2) as usize] += 1;
                     if count >= limit {
@@ -286,6 +304,44 @@ fn one_record(
         append_stats(layout, &bufs.cells, out);
     }
     true
+}
+
+/// [`one_record`] for an [`record::Analysis`]: parses, analyses and writes
+/// one record; false when it is bad. Existing labels are not read.
+fn analysed_record(
+    analysis: &dyn record::Analysis,
+    layout: &Layout,
+    line: u64,
+    raw: &[u8],
+    bufs: &mut Buffers,
+    res: &mut ChunkResult,
+) -> bool {
+    let verdict = match layout.parse(raw, &mut bufs.cells) {
+        Err(err) => Verdict::Bad(err),
+        Ok(()) => {
+            record::analyse(
+                layout.boxes,
+                analysis,
+                &bufs.cells,
+                &mut bufs.answer,
+                &mut bufs.fields,
+            )
+            .verdict
+        }
+    };
+    match verdict {
+        Verdict::Bad(err) => {
+            res.tally.bad += 1;
+            layout.write_analysis_error(raw, analysis, &err, &mut res.out);
+            res.errors.push((line, err));
+            false
+        }
+        _ => {
+            res.tally.solved += 1;
+            layout.write_analysed(raw, analysis, &bufs.answer, &bufs.fields, &mut res.out);
+            true
+        }
+    }
 }
 
 /// Replaces the line end just written with ` GUESSES LEVEL` (`,` separated
@@ -456,7 +512,7 @@ where
         bytes_done: 0,
         summary: Summary::default(),
         stopped: false,
-        drop_lead: layout.multiline() && matches!(task, Task::Solve { .. }),
+        drop_lead: grids_out(task, layout),
     };
     if opts.threads <= 1 {
         let mut i = 0;
@@ -961,6 +1017,108 @@ mod tests {
         let chunks = slice_chunks(input.as_bytes(), layout, opts.chunk_bytes);
         let s = run(task, &opts, layout, chunks, &mut out, &mut log).unwrap();
         (s, String::from_utf8(out).unwrap(), log)
+    }
+
+    /// A small real analysis for the seam's tests: the grid is the puzzle
+    /// turned a quarter (cell (r, c) goes to (c, side-1-r)), the fields are
+    /// the number of givens and of blanks.
+    struct Quarter;
+
+    impl crate::record::Analysis for Quarter {
+        fn name(&self) -> &'static str {
+            "quarter"
+        }
+        fn grid_column(&self) -> Option<&'static str> {
+            Some("turned")
+        }
+        fn columns(&self) -> &[&'static str] {
+            &["givens", "blanks"]
+        }
+        fn keeps_puzzle(&self) -> bool {
+            false
+        }
+        fn analyse(
+            &self,
+            boxes: crate::solver::Boxes,
+            cells: &[u8],
+            grid: &mut [u8],
+            fields: &mut Vec<String>,
+        ) -> Result<(), RecordError> {
+            let side = boxes.side();
+            for (i, &v) in cells.iter().enumerate() {
+                let (r, c) = (i / side, i % side);
+                grid[c * side + (side - 1 - r)] = v;
+            }
+            let givens = cells.iter().filter(|&&v| v != 0).count();
+            if givens == 0 {
+                return Err(RecordError::NoSolution);
+            }
+            fields.push(givens.to_string());
+            fields.push((cells.len() - givens).to_string());
+            Ok(())
+        }
+    }
+
+    static QUARTER: Quarter = Quarter;
+
+    /// The quarter turn, done on the text by the test itself.
+    fn turned(line: &str) -> String {
+        let b = line.as_bytes();
+        let mut out = vec![b'?'; 81];
+        for (i, &ch) in b.iter().enumerate() {
+            let (r, c) = (i / 9, i % 9);
+            out[c * 9 + (8 - r)] = ch;
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn an_analysis_writes_its_grid_and_fields_in_each_text_layout() {
+        let task = Task::Analyse(&QUARTER);
+        let givens = |p: &str| p.bytes().filter(|&b| b != b'.' && b != b'0').count();
+        let empty = ".".repeat(81);
+        // One line each: the turned grid in the record's own blank symbol,
+        // then the fields; a bad record is marked and reported.
+        let p0 = P1.replace('.', "0");
+        let input = format!("{P1}\n{empty}\n{p0}\n");
+        let layout = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
+        for threads in [1, 2] {
+            let (s, text, log) = run_on(task, &layout, &input, threads);
+            let g = givens(P1);
+            let want = format!(
+                "{} {g} {}\nerror: no solution\n{} {g} {}\n",
+                turned(P1),
+                81 - g,
+                turned(&p0),
+                81 - g
+            );
+            assert_eq!(text, want);
+            assert_eq!((s.tally.records, s.tally.solved, s.tally.bad), (3, 2, 1));
+            assert_eq!(log.0, vec![(2, "no solution".to_string())]);
+        }
+        // CSV rows keep every field and get the added columns; a bad row
+        // has the mark in the first of them.
+        let cols = crate::format::CsvColumns {
+            puzzle: 1,
+            solution: None,
+            delim: b',',
+        };
+        let csv = Layout::new(
+            Shape::Csv(cols),
+            crate::solver::Boxes::NINE,
+            Symbols::Digits,
+        );
+        let input = format!("7,{P1},x\n8,{empty},y\n");
+        let (_, text, _) = run_on(task, &csv, &input, 2);
+        let g = givens(P1);
+        assert_eq!(
+            text,
+            format!(
+                "7,{P1},x,{},{g},{}\n8,{empty},y,error: no solution,,\n",
+                turned(P1),
+                81 - g
+            )
+        );
     }
 
     #[test]

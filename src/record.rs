@@ -1,7 +1,10 @@
-//! One record's work, shared by every data shape (text records, Parquet and
-//! Arrow columns, NumPy arrays, the Python package): parsed cells in, a
-//! [`Verdict`] out, with the one rule for labels (solutions) a dataset
-//! already holds. `pipeline` and `batch` call it; nothing here does I/O.
+//! The record vocabulary and one record's work, shared by every data shape
+//! (text records, Parquet and Arrow columns, NumPy arrays, the Python
+//! package): what a record is called when it is bad ([`RecordError`],
+//! [`CellName`]), the label it may hold ([`Label`]), the job to do on it
+//! ([`Task`], [`Analysis`]) and the one rule for labels (solutions) a
+//! dataset already holds: parsed cells in, a [`Verdict`] out. `pipeline`
+//! and `batch` call it; it imports only the solver and does no I/O.
 //!
 //! The label rule, so no dataset label is ever silently changed:
 //!
@@ -13,9 +16,243 @@
 //! --overwrite                  -> ignore every label, solve    (Answered)
 //! ```
 
-use crate::format::RecordError;
+use std::fmt;
+
 use crate::solver;
 use crate::solver::Boxes;
+
+/// Why a record could not be turned into an answer. Bad records are data, not
+/// crashes: the pipeline counts them, marks their output line, and reports
+/// them as `FILE:LINE: reason`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// The record does not have the number of cells of its grid.
+    #[error("expected {expected} cells, found {found}")]
+    WrongLength {
+        /// Cells a record of this file has.
+        expected: usize,
+        /// Cells found in the record.
+        found: usize,
+    },
+    /// A grid record with too few rows before a blank line or the end.
+    #[error("expected {expected} rows, found {found}")]
+    WrongRows {
+        /// Rows of the file's grid.
+        expected: usize,
+        /// Rows found.
+        found: usize,
+    },
+    /// A row of a grid record with the wrong number of cells.
+    #[error("row {row}: expected {expected} cells, found {found}")]
+    WrongRowLength {
+        /// 1-based row of the grid.
+        row: usize,
+        /// Cells per row.
+        expected: usize,
+        /// Cells found.
+        found: usize,
+    },
+    /// A character that is neither a symbol of the file nor a blank marker.
+    #[error("cell {cell}: invalid character {ch}")]
+    BadChar {
+        /// 1-based cell number, row-major.
+        cell: usize,
+        /// The offending character.
+        ch: Shown,
+    },
+    /// A value (a table cell, a Python string) of more than one line: a
+    /// second puzzle, or a grid, where a value holds one puzzle's line; or
+    /// a line of a file that goes on after a `\r` (lines ended by `\r`
+    /// alone).
+    #[error("a line break at character {at}: a record holds one puzzle on one line")]
+    LineBreak {
+        /// 1-based character of the line break.
+        at: usize,
+    },
+    /// A number outside `0..=side` in a space-separated grid.
+    #[error("cell {cell}: invalid number {token}")]
+    BadNumber {
+        /// 1-based cell number, row-major.
+        cell: usize,
+        /// The token as written, quoted by [`quote`] (at most 40 bytes).
+        token: String,
+    },
+    /// A quoted CSV field that does not close: the record is only its first
+    /// line, and reading goes on with the next line.
+    #[error("quoted field runs on from this line (no closing quote within {MAX_QUOTED_LINES} lines or before the end)")]
+    RunOnQuote,
+    /// A CSV row without the puzzle column.
+    #[error("CSV row has {found} fields, the puzzle is in field {column}")]
+    MissingField {
+        /// 1-based column of the puzzle.
+        column: usize,
+        /// Fields in the row.
+        found: usize,
+    },
+    /// A CSV row the csv reader rejects.
+    #[error("bad CSV row: {0}")]
+    Csv(String),
+    /// A Parquet or Arrow row whose puzzle cannot be read (a null value).
+    #[error("bad {format} row: {reason}")]
+    Table {
+        /// The format, as messages name it (`Parquet`, `Arrow`).
+        format: &'static str,
+        /// What is wrong with the row.
+        reason: String,
+    },
+    /// Two givens clash in a row, column or box.
+    #[error("duplicate given {digit} at {first} and {second}")]
+    Duplicate {
+        /// The repeated digit, as the file writes it.
+        digit: String,
+        /// First cell, as `rNcM`.
+        first: CellName,
+        /// Second cell, as `rNcM`.
+        second: CellName,
+    },
+    /// The givens are consistent but no grid completes them.
+    #[error("no solution")]
+    NoSolution,
+    /// More than one grid completes the givens (reported only when asked to
+    /// check uniqueness).
+    #[error("multiple solutions")]
+    MultipleSolutions,
+    /// The solution the record already holds is not a solution of its
+    /// puzzle (or not readable as a grid); the old label is kept.
+    #[error("existing solution is wrong: {0}")]
+    WrongLabel(String),
+}
+
+/// Lines a quoted CSV field may span before it counts as an unterminated
+/// quote (which would otherwise swallow the rest of the file into one
+/// record).
+pub const MAX_QUOTED_LINES: usize = 1000;
+
+/// Input bytes quoted in a message: at most 40 of them, escaped (`\xc3`,
+/// `\t`), in double quotes, with `...` and the full length when cut. A bad
+/// 50 MB token must not become a 50 MB stderr line.
+pub fn quote(bytes: &[u8]) -> String {
+    const SHOWN: usize = 40;
+    let cut = &bytes[..bytes.len().min(SHOWN)];
+    let mut s = format!("\"{}\"", cut.escape_ascii());
+    if bytes.len() > SHOWN {
+        s = format!("{}...\" ({} bytes)", &s[..s.len() - 1], bytes.len());
+    }
+    s
+}
+
+/// A character of input, printed the way a user can read it back: `'x'`, or
+/// `'\xc3'` for control and non-ASCII bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown(pub u8);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}'", self.0.escape_ascii())
+    }
+}
+
+/// A cell named by 1-based row and column, `r3c7`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellName {
+    /// 1-based row.
+    pub row: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+impl CellName {
+    /// Names cell `index` (row-major, 0-based) of a grid `side` cells wide.
+    pub fn new(index: usize, side: usize) -> CellName {
+        CellName {
+            row: index / side + 1,
+            col: index % side + 1,
+        }
+    }
+}
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.row, self.col)
+    }
+}
+
+/// A per-record job that is not solving (a canonical form, a rating): the
+/// puzzle's cells in, an output grid and/or text fields out. It is how a new
+/// command plugs into every data shape at once: the text run, tables,
+/// arrays and the Python package all drive it through [`analyse`], and the
+/// shapes write what it gives (see [`Analysis::columns`]). Pure: no I/O.
+pub trait Analysis: Send + Sync {
+    /// The command's name, for messages (`canon`).
+    fn name(&self) -> &'static str;
+    /// The column the output grid goes into (`canonical`), when the
+    /// analysis makes a grid. One-line text writes the grid in place of the
+    /// puzzle (see [`Analysis::keeps_puzzle`]), grids of several lines
+    /// write it as a grid, CSV rows and tables add the column (in the
+    /// puzzle's symbols), `.npy` arrays give an array of the input's shape.
+    fn grid_column(&self) -> Option<&'static str>;
+    /// The text columns it adds after the grid (`er`, `ep`, `ed`), in the
+    /// order [`Analysis::analyse`] fills them.
+    fn columns(&self) -> &[&'static str];
+    /// One-line text: true writes the puzzle's line before the fields
+    /// (`PUZZLE 3.4/1.2/1.2`), false writes the grid (or the fields alone).
+    fn keeps_puzzle(&self) -> bool;
+    /// One-line text: the text between fields (`/` for `ER/EP/ED`).
+    fn line_join(&self) -> &'static str {
+        " "
+    }
+    /// Analyses `cells` (boxes `boxes`, 0 blank): writes the output grid
+    /// into `grid` (as long as `cells`, when [`Analysis::grid_column`] is
+    /// set) and pushes one text per column onto `fields` (empty on entry),
+    /// or says why the record is bad.
+    fn analyse(
+        &self,
+        boxes: Boxes,
+        cells: &[u8],
+        grid: &mut [u8],
+        fields: &mut Vec<String>,
+    ) -> Result<(), RecordError>;
+}
+
+impl fmt::Debug for dyn Analysis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Analysis({})", self.name())
+    }
+}
+
+impl PartialEq for dyn Analysis {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::addr_eq(self, other)
+    }
+}
+
+impl Eq for dyn Analysis {}
+
+/// Runs `analysis` on one record: `Answered(1)` with the grid in `grid` and
+/// the fields in `fields`, or `Bad` (grid zeroed, fields empty).
+pub fn analyse(
+    boxes: Boxes,
+    analysis: &dyn Analysis,
+    cells: &[u8],
+    grid: &mut [u8],
+    fields: &mut Vec<String>,
+) -> Outcome {
+    fields.clear();
+    match analysis.analyse(boxes, cells, grid, fields) {
+        Ok(()) => {
+            debug_assert_eq!(fields.len(), analysis.columns().len());
+            Outcome {
+                verdict: Verdict::Answered(1),
+                guesses: 0,
+            }
+        }
+        Err(e) => {
+            grid.fill(0);
+            fields.clear();
+            bad(e, 0)
+        }
+    }
+}
 
 /// What to do with each puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +268,9 @@ pub enum Task {
         /// Stop counting here; written `N+`.
         limit: u32,
     },
+    /// Run an [`Analysis`] on each puzzle (`canon`, `rate`); existing
+    /// labels are not read.
+    Analyse(&'static dyn Analysis),
 }
 
 /// The solution a record already holds, as its shape found it.
@@ -91,6 +331,10 @@ pub fn answer(
     cells: &[u8],
     answer: &mut [u8],
 ) -> Outcome {
+    if let Task::Analyse(a) = task {
+        let mut fields = Vec::new();
+        return analyse(boxes, a, cells, answer, &mut fields);
+    }
     let label = match task {
         Task::Solve { .. } if !overwrite => label,
         _ => Label::Absent,
@@ -142,8 +386,8 @@ fn clash(boxes: Boxes, cells: &[u8]) -> Option<RecordError> {
     let side = boxes.side();
     solver::find_conflict(boxes, cells).map(|c| RecordError::Duplicate {
         digit: c.digit.to_string(),
-        first: crate::format::CellName::new(c.first, side),
-        second: crate::format::CellName::new(c.second, side),
+        first: CellName::new(c.first, side),
+        second: CellName::new(c.second, side),
     })
 }
 
@@ -151,6 +395,7 @@ fn solve(boxes: Boxes, task: Task, cells: &[u8], answer: &mut [u8]) -> Outcome {
     let limit = match task {
         Task::Solve { unique } => 1 + u32::from(unique),
         Task::Count { limit } => limit,
+        Task::Analyse(_) => unreachable!("analyses do not search"),
     };
     let search = solver::solve(boxes, cells, limit, answer);
     let guesses = search.guesses;

@@ -215,7 +215,7 @@ impl Ty {
 }
 
 /// A walk over Thrift compact-protocol bytes (the footer here, page
-/// headers in [`super::pages`]).
+/// headers in the `pages` module).
 pub(super) struct Walk<'a> {
     bytes: &'a [u8],
     /// Bytes walked so far.

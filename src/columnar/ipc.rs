@@ -10,7 +10,7 @@ use arrow_ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use arrow_ipc::CompressionType;
 use arrow_schema::{Schema, SchemaRef};
 
-use super::table::Item;
+use super::batches::Item;
 use super::{Data, Kind};
 
 /// Opens `data` as an Arrow IPC file or stream: the schema and the batches
@@ -25,7 +25,7 @@ pub fn open<'a>(
     }
     let (schema, batches) = crate::cleanup::contain(|| open_unguarded(name, kind, data))
         .map_err(|msg| anyhow::anyhow!("{name}: bad {}: {msg}", kind.name()))??;
-    Ok((schema, super::table::contained(name, kind, batches)))
+    Ok((schema, super::batches::contained(name, kind, batches)))
 }
 
 fn open_unguarded<'a>(

@@ -1,15 +1,19 @@
 //! Column- and array-shaped inputs (Parquet, Arrow IPC file and stream, NumPy
-//! `.npy`): `cmd` sniffs the input's first bytes and hands such a run here.
-//! Each format's module turns its data into fixed-size rows of cells, which
-//! [`crate::batch`] solves in parallel under the label rule of
-//! [`crate::record`]; the answers go back out in the input's format (or as
-//! text lines, or another format named by `-o`'s extension), in row order,
-//! through the same atomic [`Output`] as text runs.
+//! `.npy`): `cmd` tells them apart by their first bytes ([`crate::input::peek_kind`])
+//! and hands the run's bytes here with a [`Job`]. Each format's module turns
+//! its data into fixed-size rows of cells, which are solved (or analysed) in
+//! parallel under the label rule of [`crate::record`]; the answers go back
+//! out in the input's format (or as text lines, or another format named by
+//! `-o`'s extension), in row order, into the [`Output`] `cmd` made. What a
+//! run's end means (exit status, summary, an abandoned output) is `cmd`'s:
+//! nothing here imports it.
 //!
 //! ```text
-//! input bytes ── sniff ──> npy     (header + raw array, memory-mapped)
-//!                     └──> table   (Parquet row groups / Arrow record batches)
-//!         rows of cells ──> batch::for_each_row ──> answers + outcomes
+//! input bytes ── cmd ──> npy     (header + raw array, memory-mapped)
+//!                   └──> table   (Parquet row groups / Arrow record batches,
+//!                                 read and written by `parquet` and `ipc`
+//!                                 through the shared `batches` vocabulary)
+//!         rows of cells ──> solve_step ──> answers + outcomes (+ fields)
 //!         answers ──> same format (column filled or added) | text lines
 //! ```
 //!
@@ -17,21 +21,21 @@
 //! DataFrame indices are.
 
 use crate::solver::Boxes;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 use std::path::Path;
-use std::process::ExitCode;
 
-use crate::args::{BulkConfig, CheckConfig};
 use crate::check::Report;
 use crate::detect::{Forced, ShapeName};
 use crate::format::{Layout, RecordError, Symbols};
-use crate::input::Input;
+pub use crate::input::{sniff, Kind};
 use crate::output::{Named, Output, Reporter};
 use crate::pipeline::{OnError, Tally, Task};
 use crate::record::{Outcome, Verdict};
 
 pub mod npy;
 
+#[cfg(feature = "columnar")]
+mod batches;
 #[cfg(feature = "columnar")]
 mod footer;
 #[cfg(feature = "columnar")]
@@ -42,78 +46,6 @@ mod pages;
 pub mod parquet;
 #[cfg(feature = "columnar")]
 pub mod table;
-
-/// A columnar format, as told by its first bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Apache Parquet (`PAR1`).
-    Parquet,
-    /// Arrow IPC file, also called Feather v2 (`ARROW1`).
-    ArrowFile,
-    /// Arrow IPC stream (messages behind the `0xFFFFFFFF` continuation
-    /// marker).
-    ArrowStream,
-    /// NumPy `.npy` (`\x93NUMPY`).
-    Npy,
-}
-
-impl Kind {
-    /// The name used in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Parquet => "Parquet",
-            Kind::ArrowFile => "Arrow IPC file",
-            Kind::ArrowStream => "Arrow IPC stream",
-            Kind::Npy => "NumPy .npy",
-        }
-    }
-
-    /// The format's name with its article, as a message says what a file
-    /// is: `a Parquet file`, `an Arrow IPC stream`, `a NumPy .npy array`.
-    pub fn a_file(self) -> &'static str {
-        match self {
-            Kind::Parquet => "a Parquet file",
-            Kind::ArrowFile => "an Arrow IPC file",
-            Kind::ArrowStream => "an Arrow IPC stream",
-            Kind::Npy => "a NumPy .npy array",
-        }
-    }
-
-    /// `a Parquet`, `an Arrow`: [`Kind::row_name`] with its article, for
-    /// `... (an Arrow table)`, `... to an Arrow column`.
-    pub fn a_row_name(self) -> &'static str {
-        match self {
-            Kind::Parquet => "a Parquet",
-            Kind::ArrowFile | Kind::ArrowStream => "an Arrow",
-            Kind::Npy => "a NumPy",
-        }
-    }
-
-    /// The format's name for a row of it in messages (`bad Parquet row:
-    /// ...`): the Arrow file and stream are both `Arrow`.
-    pub fn row_name(self) -> &'static str {
-        match self {
-            Kind::Parquet => "Parquet",
-            Kind::ArrowFile | Kind::ArrowStream => "Arrow",
-            Kind::Npy => "NumPy",
-        }
-    }
-}
-
-/// The format `head` (the first bytes of an input) starts with, if any.
-pub fn sniff(head: &[u8]) -> Option<Kind> {
-    if head.starts_with(b"PAR1") {
-        Some(Kind::Parquet)
-    } else if head.starts_with(b"ARROW1") {
-        Some(Kind::ArrowFile)
-    } else if head.starts_with(&[0xFF; 4]) {
-        Some(Kind::ArrowStream)
-    } else if head.starts_with(npy::MAGIC) {
-        Some(Kind::Npy)
-    } else {
-        None
-    }
-}
 
 /// Where answers go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,109 +111,6 @@ pub struct Job<'a> {
 /// the cells, answers and decoded columns of one step stay a few MiB.
 pub const ROWS_PER_STEP: usize = 1 << 15;
 
-/// What the hook `cmd::bulk` calls first made of the input.
-pub enum Hook {
-    /// The input was columnar and the run is over: its exit status.
-    Done(ExitCode),
-    /// The input is text: handed back, with nothing consumed.
-    Text(Input),
-}
-
-/// The hook `cmd::bulk` calls first: runs the job here when the input
-/// (after any decompression) is columnar, else hands it back untouched.
-pub fn bulk(cfg: &BulkConfig, name: &str, source: Input) -> anyhow::Result<Hook> {
-    let (kind, data) = match source {
-        Input::Mapped(map) => match sniff(&map) {
-            Some(kind) => {
-                let path = cfg.input.as_deref().expect("a mapped input has a path");
-                return run_hook(cfg, name, kind, Data::File(path, &map)).map(Hook::Done);
-            }
-            None => return Ok(Hook::Text(Input::Mapped(map))),
-        },
-        Input::Stream(mut stream) => {
-            // Peek at the first bytes (stopping at a newline, so a
-            // co-process that sends one line is not kept waiting), then
-            // put them back in front of the rest.
-            let mut head = Vec::with_capacity(8);
-            let mut buf = [0u8; 8];
-            while head.len() < 8 && !head.contains(&b'\n') {
-                match stream.reader.read(&mut buf[..8 - head.len()]) {
-                    Ok(0) => break,
-                    Ok(n) => head.extend_from_slice(&buf[..n]),
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(crate::input::read_error(name, e)),
-                }
-            }
-            let kind = sniff(&head);
-            stream.reader = Box::new(std::io::Cursor::new(head).chain(stream.reader));
-            match kind {
-                None => return Ok(Hook::Text(Input::Stream(stream))),
-                Some(Kind::ArrowStream) => (
-                    Kind::ArrowStream,
-                    Data::Stream(Box::new(std::io::BufReader::with_capacity(
-                        1 << 16,
-                        stream.reader,
-                    ))),
-                ),
-                Some(kind) => {
-                    // Parquet, Arrow files and .npy need the whole input.
-                    let mut all = Vec::new();
-                    stream
-                        .reader
-                        .read_to_end(&mut all)
-                        .map_err(|e| crate::input::read_error(name, e))?;
-                    (kind, Data::Owned(all))
-                }
-            }
-        }
-    };
-    run_hook(cfg, name, kind, data).map(Hook::Done)
-}
-
-fn run_hook(cfg: &BulkConfig, name: &str, kind: Kind, data: Data<'_>) -> anyhow::Result<ExitCode> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()?;
-    let asked = Asked::of(&cfg.forced);
-    asked.fits(name, kind)?;
-    let job = Job {
-        pool: &pool,
-        name,
-        task: cfg.task,
-        threads: cfg.threads,
-        on_error: cfg.on_error,
-        stats: cfg.stats,
-        overwrite: cfg.overwrite,
-        asked,
-        output: cfg.output.as_deref(),
-        progress: cfg.progress,
-        reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
-    };
-    let target = target(kind, name, job.output)?;
-    let mut out = Output::create(job.output, cfg.compress)?;
-    let result = run(&job, kind, data, target, &mut out);
-    let tally = match result {
-        Ok(Run::Done(tally)) => tally,
-        Ok(Run::Failed) => {
-            crate::cmd::abandon(out, job.output)?;
-            return Ok(ExitCode::from(crate::cmd::EXIT_BAD_RECORDS));
-        }
-        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
-        Err(e) => return Err(e),
-    };
-    match out.finish() {
-        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
-        r => r?,
-    }
-    let reporter = job.reporter.into_inner().expect("no panic while held");
-    reporter.finish(job.task, &tally);
-    Ok(ExitCode::from(if tally.bad == 0 {
-        crate::cmd::EXIT_OK
-    } else {
-        crate::cmd::EXIT_BAD_RECORDS
-    }))
-}
-
 /// The input's bytes: a mapped or read file, or stdin for a stream.
 pub enum Data<'a> {
     /// A whole input file (mapped or read) and its path, which Parquet
@@ -315,7 +144,10 @@ pub enum Run {
     Failed,
 }
 
-fn run(
+/// Runs `job` over a `kind` input's `data`, writing answers as `target`
+/// says into `out`. Bad rows are reported through the job's reporter;
+/// what the run's end means (exit status, summary) is the caller's.
+pub fn run(
     job: &Job<'_>,
     kind: Kind,
     data: Data<'_>,
@@ -355,6 +187,9 @@ pub struct Solved {
     /// Per row with `--stats`: guesses to prove it unique and the level
     /// (`None` for bad rows).
     pub grades: Option<Vec<Option<(u64, crate::generate::Level)>>>,
+    /// Per row under an [`crate::record::Analysis`]: its text fields
+    /// (empty for bad rows); the grid it makes is in `answers`.
+    pub fields: Option<Vec<Vec<String>>>,
 }
 
 impl Solved {
@@ -393,6 +228,35 @@ where
 {
     use rayon::prelude::*;
     let n = answers.len() / rows.max(1);
+    if let Task::Analyse(analysis) = job.task {
+        let mut fields = vec![Vec::new(); rows];
+        let outcomes = answers
+            .par_chunks_mut(n.max(1))
+            .zip(fields.par_iter_mut())
+            .enumerate()
+            .with_min_len(256)
+            .map_init(
+                || vec![0u8; n],
+                |cells, (row, (grid, fields))| match puzzle(row, cells) {
+                    Err(e) => {
+                        grid.fill(0);
+                        Outcome {
+                            verdict: Verdict::Bad(e),
+                            guesses: 0,
+                        }
+                    }
+                    Ok(()) => crate::record::analyse(boxes, analysis, cells, grid, fields),
+                },
+            )
+            .collect();
+        return Solved {
+            boxes,
+            answers,
+            outcomes,
+            grades: None,
+            fields: Some(fields),
+        };
+    }
     let outcomes = crate::batch::for_each_row(n.max(1), &mut answers, |row, answer| {
         let mut cells = vec![0u8; n];
         if let Err(e) = puzzle(row, &mut cells) {
@@ -425,6 +289,7 @@ where
         answers,
         outcomes,
         grades,
+        fields: None,
     }
 }
 
@@ -479,6 +344,12 @@ pub fn write_text(job: &Job<'_>, layout: &Layout, solved: &Solved, out: &mut Vec
             (Verdict::Answered(c), Task::Count { .. }) => {
                 let _ = writeln!(out, "{c}");
             }
+            // The puzzle's own text is not at hand here: an analysis that
+            // keeps it writes its fields alone.
+            (_, Task::Analyse(a)) => {
+                let fields = solved.fields.as_ref().map_or(&[][..], |f| &f[k][..]);
+                layout.write_analysed(b"", a, &solved.answers[k * n..(k + 1) * n], fields, out);
+            }
             _ => layout.write_answer(b"", &solved.answers[k * n..(k + 1) * n], out),
         }
         if let Some(Some((guesses, level))) = solved.grades.as_ref().map(|g| g[k]) {
@@ -499,71 +370,30 @@ pub fn box_of_cells(cells: usize) -> Option<Boxes> {
     }
 }
 
-/// The hook `cmd::check` calls first: checks a columnar puzzle file (its
-/// own solution column, or an answers file) and returns the exit status, or
-/// `None` when the puzzles file is not columnar.
-pub fn check(cfg: &CheckConfig, data: &[u8]) -> anyhow::Result<Option<ExitCode>> {
-    let Some(kind) = sniff(data) else {
-        return Ok(None);
-    };
-    let pname = crate::input::display_name(Some(&cfg.puzzles));
-    let answers = match &cfg.answers {
-        Some(a) => Some((
-            crate::input::display_name(Some(a)),
-            crate::input::read_all(a)?,
-        )),
-        None => None,
-    };
-    // `-` is stdin: its bytes only (Parquet would reopen a file by the
-    // path, here a file named `-`).
-    fn data_of<'d>(path: &'d Path, bytes: &'d [u8]) -> Data<'d> {
-        if path.as_os_str() == "-" {
-            Data::Owned(bytes.to_vec())
-        } else {
-            Data::File(path, bytes)
+/// `check` of a columnar puzzle input `data` (`kind`), named `pname`:
+/// its own solution column, or the answers input `answers` (its name and
+/// bytes). The caller prints the report.
+pub fn check(
+    asked: &Asked<'_>,
+    pname: &str,
+    kind: Kind,
+    data: Data<'_>,
+    answers: Option<(&str, Data<'_>)>,
+) -> anyhow::Result<Report> {
+    asked.fits(pname, kind)?;
+    match kind {
+        Kind::Npy => {
+            let bytes = data.whole().expect("an .npy input is read whole");
+            npy::check(asked.boxes, pname, bytes, answers)
         }
-    }
-    let answers = match (&answers, &cfg.answers) {
-        (Some((aname, bytes)), Some(path)) => Some((aname.as_str(), data_of(path, bytes))),
-        _ => None,
-    };
-    let spec = Asked::of(&cfg.forced);
-    spec.fits(&pname, kind)?;
-    let report = match kind {
-        Kind::Npy => npy::check(spec.boxes, &pname, data, answers)?,
         #[cfg(feature = "columnar")]
-        _ => table::check(&spec, &pname, kind, data_of(&cfg.puzzles, data), answers)?,
+        _ => table::check(asked, pname, kind, data, answers),
         #[cfg(not(feature = "columnar"))]
         _ => anyhow::bail!(
             "{pname}: {} input needs sudoku-bulk built with the `columnar` feature",
             kind.name()
         ),
-    };
-    let aname = cfg
-        .answers
-        .as_ref()
-        .map_or(pname.clone(), |a| crate::format::shown_path(&a));
-    let mut out = std::io::stdout().lock();
-    for (row, reason) in &report.shown {
-        writeln!(out, "{aname}:row {row}: {reason}")?;
     }
-    let hidden = report.bad - report.shown.len() as u64;
-    if hidden > 0 {
-        writeln!(out, "{aname}: ... and {hidden} more bad records")?;
-    }
-    if let Some((np, na)) = report.count_mismatch {
-        writeln!(out, "{aname}: {na} answer rows for {np} puzzles in {pname}")?;
-    }
-    writeln!(
-        out,
-        "{aname}: {} records checked, {} good, {} bad",
-        report.records, report.good, report.bad
-    )?;
-    Ok(Some(ExitCode::from(if report.ok() {
-        crate::cmd::EXIT_OK
-    } else {
-        crate::cmd::EXIT_BAD_RECORDS
-    })))
 }
 
 /// Counts one checked row in `report` (the first [`crate::check::SHOWN`]
@@ -609,7 +439,7 @@ impl<'a> Asked<'a> {
     /// Refuses a `--format` that cannot apply to a `kind` input, rather
     /// than ignore it: a `.npy` array holds numbers, and a table's string
     /// value is one puzzle, a line of symbols or of numbers.
-    fn fits(&self, name: &str, kind: Kind) -> anyhow::Result<()> {
+    pub fn fits(&self, name: &str, kind: Kind) -> anyhow::Result<()> {
         match (kind, self.shape) {
             (Kind::Npy, shape) if shape.is_some() || self.symbols.is_some() => anyhow::bail!(
                 "{name}: --format does not apply to a .npy array: its cells are numbers, 0 \

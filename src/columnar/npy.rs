@@ -23,7 +23,7 @@ use crate::pipeline::{Tally, Task};
 use crate::record::{Label, Verdict};
 
 /// The first bytes of every `.npy` file.
-pub const MAGIC: &[u8] = b"\x93NUMPY";
+pub const MAGIC: &[u8] = crate::input::NPY_MAGIC;
 
 /// Element types accepted: little-endian integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -449,6 +449,19 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
             job.name
         );
     }
+    if let Task::Analyse(a) = job.task {
+        // An array holds cells: the grid an analysis makes fits the input's
+        // shape, its text fields do not.
+        if !text && (a.grid_column().is_none() || !a.columns().is_empty()) {
+            anyhow::bail!(
+                "{}: {} writes text fields ({}), which a .npy array cannot hold; \
+                 write them as text (-o FILE.txt)",
+                job.name,
+                a.name(),
+                a.columns().join(", ")
+            );
+        }
+    }
     let layout = crate::format::Layout::one_line(arr.boxes);
     let counting = matches!(job.task, Task::Count { .. });
     let w = out.writer();
@@ -459,7 +472,8 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
         } else {
             write_header(arr.header.dtype, &arr.header.shape)
         };
-        w.write_all(&header).with_context(|| crate::cmd::write_what(job.output))?;
+        w.write_all(&header)
+            .with_context(|| crate::output::write_what(job.output))?;
     }
     let mut tally = Tally::default();
     let mut buf = Vec::new();
@@ -482,7 +496,8 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
         } else {
             encode(arr.header.dtype, job.task, &solved, &mut buf);
         }
-        w.write_all(&buf).with_context(|| crate::cmd::write_what(job.output))?;
+        w.write_all(&buf)
+            .with_context(|| crate::output::write_what(job.output))?;
         first += rows;
     }
     Ok(Run::Done(tally))
@@ -501,7 +516,8 @@ fn encode(dtype: Dtype, task: Task, solved: &Solved, out: &mut Vec<u8>) {
                 Dtype::I64.put(c, out);
             }
         }
-        Task::Solve { .. } => {
+        // A bad row is all zeros (a blank grid), as for `solve`.
+        Task::Solve { .. } | Task::Analyse(_) => {
             out.reserve(solved.answers.len() * dtype.size());
             if dtype.size() == 1 {
                 out.extend_from_slice(&solved.answers);

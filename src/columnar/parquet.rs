@@ -25,8 +25,8 @@ use parquet::file::reader::ChunkReader;
 use parquet::file::serialized_reader::SerializedPageReader;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
+use super::batches::{Batches, Item};
 use super::footer;
-use super::table::{Batches, Item};
 use super::Data;
 
 /// The input file, for copying its untouched column chunks.
@@ -76,7 +76,7 @@ impl Input {
 /// fills or adds: the puzzle column and any others are never decoded and
 /// re-encoded on the way out, so they come out exactly as they went in.
 pub struct Splice<'o> {
-    writer: parquet::file::writer::SerializedFileWriter<super::table::SendWriter<'o>>,
+    writer: parquet::file::writer::SerializedFileWriter<super::batches::SendWriter<'o>>,
     factory: parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory,
     input: Input,
     /// Per top-level output field: encoded here (true) or copied.
@@ -90,7 +90,7 @@ pub struct Splice<'o> {
 impl<'o> Splice<'o> {
     /// A splicing writer (check [`Input::fits`] first).
     pub fn new(
-        out: super::table::SendWriter<'o>,
+        out: super::batches::SendWriter<'o>,
         schema: &SchemaRef,
         props: WriterProperties,
         input: Input,
@@ -208,7 +208,7 @@ impl<'o> Splice<'o> {
                 .map_err(|e| -> anyhow::Error {
                     // The copy reads the input and writes the output: a
                     // full disk is no `bad Parquet file`.
-                    if super::table::failed_writing(&e) {
+                    if super::batches::failed_writing(&e) {
                         e.into()
                     } else {
                         bad(&e).into()
@@ -272,7 +272,7 @@ pub fn open<'a>(
     let (schema, batches, props, input) =
         crate::cleanup::contain(|| open_unguarded(name, data))
             .map_err(|msg| anyhow::anyhow!("{name}: bad Parquet file: {msg}"))??;
-    let batches = super::table::contained(name, kind, batches);
+    let batches = super::batches::contained(name, kind, batches);
     Ok((schema, batches, props, input))
 }
 

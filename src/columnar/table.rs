@@ -30,12 +30,13 @@ use arrow_array::{
 use arrow_buffer::{ArrowNativeType, NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
+use super::batches::{Batches, Item, SendWriter};
 use super::{Asked, Data, Job, Kind, Run, Solved, Target};
 use crate::check::Report;
 use crate::detect::{Forced, ShapeName};
 use crate::format::{Layout, RecordError};
 use crate::pipeline::{Tally, Task};
-use crate::record::{Label, Verdict};
+use crate::record::{Label, Outcome, Verdict};
 
 /// The arrow-rs crates the table converters speak, as this crate was built
 /// with them, for callers that build or read batches themselves (the fuzz
@@ -346,6 +347,16 @@ impl Plan {
                 },
                 DataType::Int64,
             )?,
+            // An analysis's grid is typed like the puzzle column (strings
+            // or lists of cells), its fields are strings.
+            Task::Analyse(a) => {
+                if let Some(grid) = a.grid_column() {
+                    add(grid, plain_type(pf.data_type()))?;
+                }
+                for column in a.columns() {
+                    add(column, DataType::Utf8)?;
+                }
+            }
         }
         if job.stats {
             add("guesses", DataType::Int64)?;
@@ -666,6 +677,21 @@ impl Plan {
                     None => columns.push(col),
                 }
             }
+            Task::Analyse(a) => {
+                let good: Vec<bool> = solved.outcomes.iter().map(Outcome::is_good).collect();
+                if a.grid_column().is_some() {
+                    let dt = plain_type(batch.column(self.puzzle).data_type());
+                    columns.push(build(&dt, &solved.answers, n, side, &good, &text)?);
+                }
+                let fields = solved.fields.as_deref().unwrap_or(&[]);
+                for c in 0..a.columns().len() {
+                    // A bad row's fields are null (its reason is on stderr).
+                    let column: StringArray = (0..rows)
+                        .map(|r| fields.get(r).and_then(|f| f.get(c)).map(String::as_str))
+                        .collect();
+                    columns.push(Arc::new(column));
+                }
+            }
             Task::Count { .. } => {
                 let counts: Int64Array = solved
                     .outcomes
@@ -721,6 +747,7 @@ impl Work {
                 answers: vec![0; rows * 81],
                 outcomes,
                 grades: job.stats.then(|| vec![None; rows]),
+                fields: matches!(job.task, Task::Analyse(_)).then(|| vec![Vec::new(); rows]),
             };
         };
         let pcol = self.puzzles.as_ref();
@@ -1049,56 +1076,6 @@ fn offsets<O: OffsetSizeTrait>(items: usize, per_item: usize) -> OffsetBuffer<O>
     OffsetBuffer::from_lengths(std::iter::repeat_n(per_item, items))
 }
 
-/// The output's writer, marked `Send` for `ArrowWriter`'s bound.
-pub struct SendWriter<'o>(&'o mut dyn Write);
-
-// SAFETY: `ArrowWriter::try_new` asks for `W: Send` only so that a writer
-// may be moved to another thread; this one never is: the sink is made,
-// used and dropped on the thread that owns the `Output` (the solving tasks
-// spawned in `run` never touch it), and the parquet writer starts no
-// threads of its own. Writing straight through instead of into a `Vec`
-// drained per row group halved the peak memory of a 1M-row row group.
-unsafe impl Send for SendWriter<'_> {}
-
-impl Write for SendWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.write(buf).map_err(WriteFailed::mark)
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.0.write_all(buf).map_err(WriteFailed::mark)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush().map_err(WriteFailed::mark)
-    }
-}
-
-/// An error writing the output through [`SendWriter`], marked so that a
-/// Parquet call that reads the input and writes the output at once (a
-/// column chunk copied as it is) can tell whose fault it was.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct WriteFailed(std::io::Error);
-
-impl WriteFailed {
-    fn mark(e: std::io::Error) -> std::io::Error {
-        std::io::Error::new(e.kind(), WriteFailed(e))
-    }
-}
-
-/// True when the Parquet error `e` is an output write error (see
-/// [`WriteFailed`]), not one of the input.
-pub fn failed_writing(e: &parquet::errors::ParquetError) -> bool {
-    match e {
-        parquet::errors::ParquetError::External(inner) => inner
-            .downcast_ref::<std::io::Error>()
-            .and_then(|io| io.get_ref())
-            .is_some_and(|r| r.is::<WriteFailed>()),
-        _ => false,
-    }
-}
-
 /// Where a table run writes.
 pub enum Sink<'o> {
     /// Parquet, one output row group per input row group.
@@ -1169,31 +1146,6 @@ impl Sink<'_> {
     }
 }
 
-/// One batch from a source: the batch and whether it ends a row group.
-pub type Item = anyhow::Result<(RecordBatch, bool)>;
-
-/// A source's batches, in order.
-pub type Batches<'a> = Box<dyn Iterator<Item = Item> + 'a>;
-
-/// `batches` with a panic of the reader below (see [`crate::cleanup::contain`])
-/// turned into an error item naming the file, after which it ends.
-pub fn contained<'a>(name: &str, kind: super::Kind, mut batches: Batches<'a>) -> Batches<'a> {
-    let name = name.to_string();
-    let mut done = false;
-    Box::new(std::iter::from_fn(move || {
-        if done {
-            return None;
-        }
-        match crate::cleanup::contain(|| batches.next()) {
-            Ok(item) => item,
-            Err(msg) => {
-                done = true;
-                Some(Err(anyhow::anyhow!("{name}: bad {}: {msg}", kind.name())))
-            }
-        }
-    }))
-}
-
 /// Runs a table job: `kind` says how to read `data`.
 pub fn run(
     job: &Job<'_>,
@@ -1250,14 +1202,10 @@ pub fn run_to(
                 })
                 .collect();
             match input.filter(|i| i.fits(&plan.schema, &encoded)) {
-                Some(input) => Sink::Splice(Box::new(super::parquet::Splice::new(
-                    SendWriter(w),
-                    &plan.schema,
-                    props,
-                    input,
-                    encoded,
-                )
-                .map_err(werr)?)),
+                Some(input) => Sink::Splice(Box::new(
+                    super::parquet::Splice::new(SendWriter(w), &plan.schema, props, input, encoded)
+                        .map_err(werr)?,
+                )),
                 None => {
                     let writer = parquet::arrow::ArrowWriter::try_new(
                         SendWriter(w),
@@ -1350,36 +1298,9 @@ fn written(job: &Job<'_>, r: anyhow::Result<()>) -> anyhow::Result<()> {
         if e.is::<super::parquet::BadInput>() {
             e
         } else {
-            write_failed(job.output, e)
+            super::batches::write_failed(job.output, e)
         }
     })
-}
-
-/// A write error of the output as a user reads it: `OUT: cannot write:
-/// REASON`, the reason said once. The Parquet and Arrow writers wrap the
-/// OS error in their own (`External: No space left on device`, `Io error:
-/// ...`) whose cause is that same OS error again, so `{:#}` showed it
-/// twice; the OS error found in the chain (unwrapped from
-/// [`WriteFailed`]) is kept alone, still an [`std::io::Error`] for the
-/// broken-pipe check. An error with no OS error under it (an encoder's)
-/// keeps its own words.
-pub fn write_failed(output: Option<&std::path::Path>, e: anyhow::Error) -> anyhow::Error {
-    let what = crate::cmd::write_what(output);
-    let io = e.chain().find_map(|c| c.downcast_ref::<std::io::Error>());
-    match io {
-        Some(io) => {
-            let io = match io.get_ref().and_then(|r| r.downcast_ref::<WriteFailed>()) {
-                Some(WriteFailed(inner)) => inner,
-                None => io,
-            };
-            let plain = match io.raw_os_error() {
-                Some(code) => std::io::Error::from_raw_os_error(code),
-                None => std::io::Error::new(io.kind(), io.to_string()),
-            };
-            anyhow::Error::new(plain).context(what)
-        }
-        None => e.context(what),
-    }
 }
 
 /// `check` for a table: its puzzle column against its solution column, or

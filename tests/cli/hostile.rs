@@ -13,7 +13,13 @@ use crate::util::*;
 /// Three real puzzles and their lines, and the plain run's answers.
 fn puzzles() -> (String, Vec<u8>) {
     let text: String = (0..3u64)
-        .map(|k| encode(&blank_out(&full_grid(3, 40 + k), 60, 50 + k), "123456789", '.') + "\n")
+        .map(|k| {
+            encode(
+                &blank_out(&full_grid(3, 40 + k), 60, 50 + k),
+                "123456789",
+                '.',
+            ) + "\n"
+        })
         .collect();
     let plain = run(&["solve", "-j", "1"], text.as_bytes());
     assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
@@ -121,10 +127,10 @@ fn gzip_then_zeros_or_another_codec() {
     let mut padded = gzip(bytes);
     padded.resize(padded.len() + 4096, 0);
     if have("gzip") {
-        // GNU gzip: the plain text, and a warning (exit 2 for it).
+        // GNU gzip gives the plain text (1.12 says nothing of the zeros;
+        // older ones warn "trailing zero bytes ignored").
         let (_, out, err) = pipe("gzip", &["-dc"], &padded);
         assert_eq!(out, bytes, "{err}");
-        assert!(err.contains("trailing zero bytes ignored"), "{err}");
     }
     reads_as(&padded, &want, "gzip + zeros");
     // Zero padding between members too (the second member is data).
@@ -176,7 +182,11 @@ fn gzip_then_zeros_or_another_codec() {
         assert!(!err.contains("does not decompress"), "{err}");
         assert!(!out.exists(), "no output for a failed read");
         let o = run(&["solve"], &bytes);
-        assert!(stderr(&o).contains(&format!("<stdin>: {want}")), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("<stdin>: {want}")),
+            "{}",
+            stderr(&o)
+        );
     }
 }
 
@@ -269,7 +279,12 @@ mod tables {
     fn overwrite_leaves_no_stale_label_on_a_bad_row() {
         let good = blank_out(&full_grid(3, 71), 50, 72);
         let grids: Vec<Vec<u8>> = (0..4).map(|k| full_grid(3, 80 + k)).collect();
-        let puzzles = [None, Some(clashing()), Some(vec![0u8; 81]), Some(good.clone())];
+        let puzzles = [
+            None,
+            Some(clashing()),
+            Some(vec![0u8; 81]),
+            Some(good.clone()),
+        ];
         let dir = tempfile::tempdir().unwrap();
         // Parquet with a string solution column.
         let strings = |v: &[Option<Vec<u8>>]| -> ArrayRef {
@@ -348,7 +363,12 @@ mod tables {
                     })
                     .collect()
             };
-            assert_eq!(answers[..3], [None, None, None], "{}: bad rows", out.display());
+            assert_eq!(
+                answers[..3],
+                [None, None, None],
+                "{}: bad rows",
+                out.display()
+            );
             assert_valid(3, &good, answers[3].as_ref().unwrap());
             // `check` of the output: the good row passes, the bad ones have
             // no answer (and no label that looks like one).
@@ -455,10 +475,16 @@ mod tables {
             "{err}"
         );
         // `check` calls the puzzle bad too.
-        let o = run(&["check", path.to_str().unwrap(), out.to_str().unwrap()], b"");
+        let o = run(
+            &["check", path.to_str().unwrap(), out.to_str().unwrap()],
+            b"",
+        );
         let report = stdout(&o);
         assert!(
-            report.contains(&format!(":row 1: puzzle is bad: bad Parquet row: cell {} is null", blank + 1)),
+            report.contains(&format!(
+                ":row 1: puzzle is bad: bad Parquet row: cell {} is null",
+                blank + 1
+            )),
             "{report}"
         );
     }
@@ -532,14 +558,28 @@ mod tables {
         assert!(err.contains(r#""a\u{202e}b" (Utf8)"#), "{err}");
 
         let o = run(
-            &["solve", arrow.to_str().unwrap(), "-o", "x.csv", "--column", name],
+            &[
+                "solve",
+                arrow.to_str().unwrap(),
+                "-o",
+                "x.csv",
+                "--column",
+                name,
+            ],
             b"",
         );
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains("(an Arrow table)"), "{err}");
         let (_d, text) = temp_file("p.txt", b"1234\n");
-        let o = run(&["check", text.to_str().unwrap(), arrow.to_str().unwrap()], b"");
-        assert!(stderr(&o).contains("is an Arrow IPC file but"), "{}", stderr(&o));
+        let o = run(
+            &["check", text.to_str().unwrap(), arrow.to_str().unwrap()],
+            b"",
+        );
+        assert!(
+            stderr(&o).contains("is an Arrow IPC file but"),
+            "{}",
+            stderr(&o)
+        );
     }
 }
