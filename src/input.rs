@@ -366,13 +366,13 @@ impl Kind {
     }
 
     /// The format's name with its article, as a message says what a file
-    /// is: `a Parquet file`, `an Arrow IPC stream`, `a NumPy .npy array`.
+    /// is: `a Parquet file`, `an Arrow IPC stream`, `a NumPy .npy file`.
     pub fn a_file(self) -> &'static str {
         match self {
             Kind::Parquet => "a Parquet file",
             Kind::ArrowFile => "an Arrow IPC file",
             Kind::ArrowStream => "an Arrow IPC stream",
-            Kind::Npy => "a NumPy .npy array",
+            Kind::Npy => "a NumPy .npy file",
         }
     }
 
