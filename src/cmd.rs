@@ -66,7 +66,7 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
     // The shape of the data is decided once, here, from its first bytes:
     // text records, a table (Parquet, Arrow IPC) or an array (`.npy`).
     let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
-    let (kind, source) = input::peek_kind(source, &name)?;
+    let (kind, source) = input::peek_kind(source, cfg.input.as_deref(), &name)?;
     if let Some(kind) = kind {
         return bulk_columnar(cfg, &name, kind, source);
     }
@@ -111,6 +111,7 @@ fn bulk_columnar(
         .build()?;
     let asked = Asked::of(&cfg.forced);
     asked.fits(name, kind)?;
+    text_only_options(cfg, name, kind)?;
     let job = Job {
         pool: &pool,
         name,
@@ -146,6 +147,32 @@ fn bulk_columnar(
     } else {
         EXIT_BAD_RECORDS
     }))
+}
+
+/// Refuses an option only text input can honour on a table or array input,
+/// naming both, rather than ignore it (`--keep-lines` was taken without a
+/// word, as if each row's answer could be anything but one line).
+fn text_only_options(cfg: &BulkConfig, name: &str, kind: input::Kind) -> anyhow::Result<()> {
+    let what = kind.a_file();
+    if cfg.keep_lines {
+        anyhow::bail!(
+            "{name}: --keep-lines applies to one-puzzle-per-line text, not to {what}: every \
+             row gets exactly one answer already"
+        );
+    }
+    if cfg.chunk_bytes.is_some() {
+        anyhow::bail!(
+            "{name}: --chunk-size applies to text input, not to {what}: rows are read {} at \
+             a time",
+            columnar::ROWS_PER_STEP
+        );
+    }
+    if kind == input::Kind::Npy && cfg.forced.column.is_some() {
+        anyhow::bail!(
+            "{name}: --column applies to tables and CSV, not to {what}: an array has no columns"
+        );
+    }
+    Ok(())
 }
 
 fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitCode> {

@@ -365,6 +365,29 @@ impl Kind {
         }
     }
 
+    /// The format a file name's extension names, read inside a compression
+    /// extension (`a.npy.gz`): `.parquet`/`.pq`, `.arrow`/`.feather`/`.ipc`,
+    /// `.arrows`, `.npy`. Output names pick the format by it; an input's
+    /// format is told by its bytes, the name only names what an empty file
+    /// was meant to be.
+    pub fn named_by(path: &Path) -> Option<Kind> {
+        let inner;
+        let path = if Codec::from_extension(path).is_some() {
+            inner = std::path::PathBuf::from(path.file_stem()?);
+            &inner
+        } else {
+            path
+        };
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "parquet" | "pq" => Kind::Parquet,
+            "arrow" | "feather" | "ipc" => Kind::ArrowFile,
+            "arrows" => Kind::ArrowStream,
+            "npy" => Kind::Npy,
+            _ => return None,
+        })
+    }
+
     /// The format's name with its article, as a message says what a file
     /// is: `a Parquet file`, `an Arrow IPC stream`, `a NumPy .npy file`.
     pub fn a_file(self) -> &'static str {
@@ -416,7 +439,15 @@ pub fn sniff(head: &[u8]) -> Option<Kind> {
 /// a columnar format, or `None` for text records. A stream gives back what
 /// was peeked in front of the rest, so nothing is consumed. The peek stops at
 /// a newline, so a co-process that sends one line is not kept waiting.
-pub fn peek_kind(input: Input, name: &str) -> anyhow::Result<(Option<Kind>, Input)> {
+///
+/// An empty input whose name (`path`) says it is a table or an array
+/// (`x.parquet`, `a.npy.gz`) is refused: read as text it gave an empty
+/// answer file and exit 0, as if a table of no rows had been solved.
+pub fn peek_kind(
+    input: Input,
+    path: Option<&Path>,
+    name: &str,
+) -> anyhow::Result<(Option<Kind>, Input)> {
     match input {
         Input::Mapped(map) => Ok((sniff(&map), Input::Mapped(map))),
         Input::Stream(mut stream) => {
@@ -430,10 +461,29 @@ pub fn peek_kind(input: Input, name: &str) -> anyhow::Result<(Option<Kind>, Inpu
                     Err(e) => return Err(read_error(name, e)),
                 }
             }
+            if head.is_empty() {
+                refuse_empty(path, name)?;
+            }
             let kind = sniff(&head);
             stream.reader = Box::new(io::Cursor::new(head).chain(stream.reader));
             Ok((kind, Input::Stream(stream)))
         }
+    }
+}
+
+/// Refuses the empty input `path` (named `name`) when its name says it is
+/// a table or an array: `x.parquet: empty file (0 bytes), not a Parquet
+/// file`. Other empty inputs are empty text, no records.
+pub fn refuse_empty(path: Option<&Path>, name: &str) -> anyhow::Result<()> {
+    match path
+        .filter(|p| p.as_os_str() != "-")
+        .and_then(Kind::named_by)
+    {
+        Some(kind) => anyhow::bail!(
+            "{name}: empty file (0 bytes), not {} as its name says",
+            kind.a_file()
+        ),
+        None => Ok(()),
     }
 }
 
@@ -608,6 +658,9 @@ pub fn read_all(path: &Path) -> anyhow::Result<Whole> {
             s.reader
                 .read_to_end(&mut data)
                 .map_err(|e| read_error(&name, e))?;
+            if data.is_empty() {
+                refuse_empty(Some(path), &name)?;
+            }
             Ok(Whole::Read(data))
         }
     }

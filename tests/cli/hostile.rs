@@ -583,3 +583,112 @@ mod tables {
         );
     }
 }
+
+/// Item 10: a 0-byte `x.parquet` (or `.arrow`, `.npy`, inside a
+/// compression extension too) was read as empty text: an empty answer
+/// file and exit 0. Its name says what it was meant to be: refused.
+#[test]
+fn an_empty_file_named_as_a_table_or_array_is_refused() {
+    for (name, what) in [
+        ("x.parquet", "a Parquet file"),
+        ("x.arrow", "an Arrow IPC file"),
+        ("x.arrows", "an Arrow IPC stream"),
+        ("x.npy", "a NumPy .npy file"),
+    ] {
+        let (dir, path) = temp_file(name, b"");
+        let out = dir.path().join("out");
+        for cmd in ["solve", "count"] {
+            let o = run(
+                &[cmd, path.to_str().unwrap(), "-o", out.to_str().unwrap()],
+                b"",
+            );
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "{}: empty file (0 bytes), not {what}",
+                    path.display()
+                )),
+                "{err}"
+            );
+            assert!(!out.exists());
+        }
+        let o = run(&["check", path.to_str().unwrap()], b"");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("empty file (0 bytes)"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // Compressed to nothing: the name inside the compression extension.
+    let (_dir, path) = temp_file("x.npy.gz", &gzip(b""));
+    let o = run(&["solve", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not a NumPy .npy file"),
+        "{}",
+        stderr(&o)
+    );
+    // An empty text file is still no records, exit 0; so is empty stdin.
+    let (_dir, path) = temp_file("x.txt", b"");
+    assert_eq!(
+        run(&["solve", path.to_str().unwrap()], b"").status.code(),
+        Some(0)
+    );
+    assert_eq!(run(&["solve"], b"").status.code(), Some(0));
+}
+
+/// Item 11: an option only text input can honour was ignored on table and
+/// array input (`--keep-lines`); refused, naming both.
+#[test]
+fn text_only_options_on_tables_and_arrays_are_refused() {
+    let rows: Vec<Vec<u8>> = (0..3)
+        .map(|k| blank_out(&full_grid(3, 500 + k), 50, 501 + k))
+        .collect();
+    let (dir, npy_path) = temp_file("p.npy", &npy("|u1", "(3, 81)", &rows));
+    let mut inputs = vec![(npy_path, "a NumPy .npy file")];
+    #[cfg(feature = "columnar")]
+    {
+        use std::sync::Arc;
+        let strings: arrow_array::ArrayRef = Arc::new(arrow_array::StringArray::from(
+            rows.iter()
+                .map(|r| encode(r, "123456789", '.'))
+                .collect::<Vec<_>>(),
+        ));
+        let batch = arrow_array::RecordBatch::try_from_iter([("puzzle", strings)]).unwrap();
+        let path = dir.path().join("p.parquet");
+        let file = std::fs::File::create(&path).unwrap();
+        let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+        inputs.push((path, "a Parquet file"));
+    }
+    for (path, what) in &inputs {
+        let p = path.to_str().unwrap();
+        let mut cases = vec![
+            (vec!["--keep-lines"], "--keep-lines"),
+            (vec!["--chunk-size", "4096"], "--chunk-size"),
+        ];
+        if what.contains("NumPy") {
+            cases.push((vec!["--column", "puzzle"], "--column"));
+        }
+        for (flags, option) in cases {
+            let out = dir.path().join("out.txt");
+            let mut args = vec!["solve", p, "-o", out.to_str().unwrap()];
+            args.extend(flags);
+            let o = run(&args, b"");
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+            assert!(
+                err.contains(&format!("{}: {option} applies to", path.display()))
+                    && err.contains(&format!("not to {what}")),
+                "{err}"
+            );
+            assert!(!out.exists());
+        }
+        // Without them the same input runs.
+        let o = run(&["solve", p, "-o", "/dev/null"], b"");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+}
