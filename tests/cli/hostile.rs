@@ -395,8 +395,8 @@ mod tables {
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         let got = read_parquet(&out);
         let col = got.column(1).as_string::<i32>();
-        for k in 0..3 {
-            assert_eq!(Some(col.value(k)), labels[k].as_deref(), "row {k}");
+        for (k, label) in labels.iter().enumerate().take(3) {
+            assert_eq!(Some(col.value(k)), label.as_deref(), "row {k}");
         }
     }
 
