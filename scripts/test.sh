@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's one test command (README "Tests"; .ci/run calls it): the Rust
-# tests, then the Python package's tests. It makes its own virtualenv in
+# tests (release profile, sharing the README's `cargo run --release` build),
+# then the Python package's tests. It makes its own virtualenv in
 # target/pyenv and installs the test tools from PyPI first, so the Rust tests
 # also read Parquet and .npy files written by the real pyarrow and NumPy
 # (SUDOKU_BULK_PYTHON); then it builds and installs the package exactly as a
@@ -21,14 +22,21 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 "$venv/bin/python" -m pip install --quiet "maturin>=1.9.4,<2" pytest numpy pyarrow "pandas<3" pyspark
 
-SUDOKU_BULK_PYTHON="$PWD/$venv/bin/python" cargo test
+# One build for the whole README: the release profile that `cargo run
+# --release` (the README's first command) compiled already, so only the
+# test targets and dev-dependencies are new here; pip (maturin) builds the
+# extension in the same profile and target/ below. On a fresh clone with 2
+# cores this saved a full second compile of every dependency (see
+# docs/guide.md, "Install"). Release has no debug assertions: the unit
+# tests do not rely on them (none is `#[should_panic]`).
+SUDOKU_BULK_PYTHON="$PWD/$venv/bin/python" cargo test --release
 # The CLI binary the Python tests compare with (generate bytes, --stats, the
-# rdd.pipe route): `cargo test` leaves it in target/debug (test profile).
-[ -x target/debug/sudoku-bulk ] || cargo build --quiet
+# rdd.pipe route): `cargo test --release` built it for the CLI tests.
+[ -x target/release/sudoku-bulk ] || cargo build --release --quiet
 
 "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps ./python
 
 # Run from python/ so `import sudoku_bulk` finds the installed package, not
 # the source folder.
 cd python
-SUDOKU_BULK_BIN="$PWD/../target/debug/sudoku-bulk" exec "../$venv/bin/python" -m pytest -q tests
+SUDOKU_BULK_BIN="$PWD/../target/release/sudoku-bulk" exec "../$venv/bin/python" -m pytest -q tests

@@ -77,6 +77,23 @@ impl GridArgs {
 struct Cli {
     #[command(subcommand)]
     command: CliCommand,
+
+    /// Print errors only: no progress bar, notes or summary.
+    #[arg(short, long, global = true)]
+    quiet: bool,
+
+    /// Progress display: `auto` (a bar when stderr is a terminal), `plain`
+    /// (a `progress` line a second on stderr, terminal or not: for logs),
+    /// `never` (as --no-progress).
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ProgressWhen::Auto)]
+    progress: ProgressWhen,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ProgressWhen {
+    Auto,
+    Plain,
+    Never,
 }
 
 #[derive(Subcommand, Debug)]
@@ -129,6 +146,21 @@ enum CliCommand {
     /// of the cells, 803 for 36x36, makes one in seconds; the command says
     /// so).
     Generate(GenerateArgs),
+
+    /// Print a shell completion script on stdout, for example
+    /// `sudoku-bulk completions bash > ~/.local/share/bash-completion/completions/sudoku-bulk`
+    /// or `sudoku-bulk completions zsh > ~/.zfunc/_sudoku-bulk`
+    /// or `sudoku-bulk completions fish > ~/.config/fish/completions/sudoku-bulk.fish`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+
+    /// Print the manual page (roff) on stdout, for example
+    /// `sudoku-bulk man > ~/.local/share/man/man1/sudoku-bulk.1`, or
+    /// `sudoku-bulk man | man -l -` to read it now.
+    Man,
 }
 
 #[derive(Args, Debug)]
@@ -163,6 +195,23 @@ struct GenerateArgs {
     #[arg(long)]
     with_solution: bool,
 
+    /// The CSV header's two column names (with --with-solution), for
+    /// example `quizzes,solutions` as in the Kaggle "1 million Sudoku
+    /// games" dataset [default: puzzle,solution].
+    #[arg(long, value_name = "NAME,NAME", requires = "with_solution", value_parser = parse_header)]
+    header: Option<Header>,
+
+    /// The blank cell symbol: `.` or `0` (as in Kaggle-style datasets;
+    /// grids up to 35x35, whose symbols have no 0).
+    #[arg(long, value_name = "CHAR", default_value = ".", value_parser = ["." , "0"])]
+    blank: String,
+
+    /// Exit 0 even when some puzzles missed --difficulty or --clues (they
+    /// are written either way; without this flag the exit status is 1
+    /// and stderr says how many).
+    #[arg(long)]
+    best_effort: bool,
+
     /// Append guesses and level to each puzzle.
     #[arg(long)]
     stats: bool,
@@ -178,13 +227,38 @@ struct GenerateArgs {
     #[arg(long, value_enum, value_name = "CODEC")]
     compress: Option<CompressName>,
 
-    /// Worker threads [default: all cores]; the output does not depend on it.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads [default: all cores; 0: all cores]; the output does
+    /// not depend on it.
+    #[arg(short = 'j', long, value_name = "N")]
     threads: Option<u16>,
 
     /// Do not draw the progress bar.
     #[arg(long)]
     no_progress: bool,
+}
+
+/// `--header`'s two column names.
+#[derive(Clone, Debug)]
+struct Header(String, String);
+
+fn parse_header(s: &str) -> Result<Header, String> {
+    let names: Vec<&str> = s.split(',').map(str::trim).collect();
+    let [p, a] = names[..] else {
+        return Err(format!(
+            "{s:?}: give two column names, puzzles then solutions (`quizzes,solutions`)"
+        ));
+    };
+    for n in [p, a] {
+        if n.is_empty() || n.contains(['"', '\n', '\r']) {
+            return Err(format!(
+                "{s:?}: column names must be non-empty, without quotes or line breaks"
+            ));
+        }
+    }
+    if p == a {
+        return Err(format!("{s:?}: the two column names must differ"));
+    }
+    Ok(Header(p.to_string(), a.to_string()))
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -215,6 +289,12 @@ pub struct GenerateConfig {
     pub spec: Spec,
     /// CSV with solutions.
     pub with_solution: bool,
+    /// The CSV header's puzzle and solution column names.
+    pub header: (String, String),
+    /// Blank cell symbol (`.` or `0`).
+    pub blank: u8,
+    /// Off-target puzzles are no error.
+    pub best_effort: bool,
     /// Append guesses and level.
     pub stats: bool,
     /// Output path; `None` for stdout.
@@ -264,8 +344,8 @@ struct BenchArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
 
-    /// Worker threads; 1 measures the per-core speed.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads; 1 measures the per-core speed, 0 uses all cores.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1)]
     threads: u16,
 
     /// `first`: stop at the first solution (as `solve`); `unique`: count to
@@ -314,8 +394,10 @@ pub struct BenchConfig {
 
 #[derive(Args, Debug)]
 struct CountArgs {
-    /// Puzzle file. `-` or nothing reads standard input (streamed).
-    input: Option<PathBuf>,
+    /// Puzzle files, counted one after the other (see --output-dir). `-`
+    /// or nothing reads standard input (streamed).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
 
     /// Write counts to FILE (atomically) instead of standard output;
     /// compressed and formatted by its name as for `solve -o` (counts of
@@ -333,8 +415,12 @@ struct CountArgs {
 
 #[derive(Args, Debug)]
 struct SolveArgs {
-    /// Puzzle file. `-` or nothing reads standard input (streamed).
-    input: Option<PathBuf>,
+    /// Puzzle files, solved one after the other: answers of each follow
+    /// the previous ones on stdout (text inputs), or go to a file of the
+    /// same name with --output-dir. `-` or nothing reads standard input
+    /// (streamed).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
 
     /// Write answers to FILE (atomically: a temporary file renamed into place
     /// on success; a device or FIFO such as /dev/null is written directly, a
@@ -366,9 +452,15 @@ struct SolveArgs {
 /// Options shared by every bulk command.
 #[derive(Args, Debug)]
 struct RunArgs {
-    /// Worker threads [default: all cores]. `-j 1` runs sequentially; the
-    /// output is byte-identical for every value.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Write the output of each input to DIR/NAME, NAME the input's file
+    /// name (created if missing; two inputs of the same name, stdin and
+    /// an output that is its own input are refused). Instead of -o.
+    #[arg(long, value_name = "DIR", conflicts_with = "output")]
+    output_dir: Option<PathBuf>,
+
+    /// Worker threads [default: all cores; 0: all cores]. `-j 1` runs
+    /// sequentially; the output is byte-identical for every value.
+    #[arg(short = 'j', long, value_name = "N")]
     threads: Option<u16>,
 
     /// Do not draw the progress bar (it is only drawn when stderr is a terminal).
@@ -418,10 +510,12 @@ struct RunArgs {
     #[arg(long)]
     stats: bool,
 
-    /// Work unit size in bytes, up to 64 MiB [default: picked from the input
-    /// size, at most 1 MiB; 256 KiB for streams]. Chunks end on record
-    /// boundaries; the output never depends on it.
-    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=MAX_CHUNK_SIZE))]
+    /// Work unit size, up to 64 MiB: bytes, or with a unit, `64K`, `1M`
+    /// (K, M, G and KiB, MiB, GiB are powers of 1024; KB, MB, GB of 1000)
+    /// [default: picked from the input size, at most 1 MiB; 256 KiB for
+    /// streams]. Chunks end on record boundaries; the output never depends
+    /// on it.
+    #[arg(long, value_name = "SIZE", value_parser = parse_chunk_size)]
     chunk_size: Option<u64>,
 
     /// One-puzzle-per-line input: write exactly one output line per input
@@ -435,6 +529,42 @@ struct RunArgs {
 
 /// Largest `--chunk-size`: bigger ones only cost memory.
 const MAX_CHUNK_SIZE: u64 = 64 << 20;
+
+/// A byte count with an optional unit, as `split -b`, `dd` and `head -c`
+/// read them: `K`/`KiB` 1024, `KB` 1000, and so on for M and G; `B` or
+/// nothing for bytes; upper or lower case.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let (num, unit) = t.split_at(digits);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{s:?}: not a size (a number, optionally with K, M or G)"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "kb" => 1_000,
+        "m" | "mib" => 1 << 20,
+        "mb" => 1_000_000,
+        "g" | "gib" => 1 << 30,
+        "gb" => 1_000_000_000,
+        u => {
+            return Err(format!(
+                "{s:?}: unknown unit {u:?} (K, M, G: powers of 1024; KB, MB, GB: of 1000)"
+            ))
+        }
+    };
+    n.checked_mul(mult)
+        .ok_or_else(|| format!("{s:?}: too large"))
+}
+
+fn parse_chunk_size(s: &str) -> Result<u64, String> {
+    let n = parse_size(s)?;
+    if n == 0 || n > MAX_CHUNK_SIZE {
+        return Err(format!("{s:?}: must be 1 byte to 64 MiB"));
+    }
+    Ok(n)
+}
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 enum CompressName {
@@ -514,37 +644,113 @@ pub struct BulkConfig {
 /// What the user asked for.
 #[derive(Clone, Debug)]
 pub enum Command {
-    /// Run a bulk job (`solve`, `count`).
-    Bulk(BulkConfig),
+    /// Bulk jobs (`solve`, `count`), one per input, run in order.
+    Bulk {
+        /// The jobs.
+        jobs: Vec<BulkConfig>,
+        /// `--output-dir`, made before the first job when missing.
+        output_dir: Option<PathBuf>,
+    },
     /// Measure solver speed.
     Bench(BenchConfig),
     /// Verify answers.
     Check(CheckConfig),
     /// Make puzzles.
     Generate(GenerateConfig),
+    /// Print a shell completion script.
+    Completions(clap_complete::Shell),
+    /// Print the man page.
+    Man,
+}
+
+/// Writes the completion script for `shell` (all subcommands and flags).
+pub fn write_completions(shell: clap_complete::Shell, w: &mut dyn std::io::Write) {
+    use clap::CommandFactory;
+    clap_complete::generate(shell, &mut Cli::command(), "sudoku-bulk", w);
+}
+
+/// Writes the man page, `sudoku-bulk(1)`, with a section per subcommand.
+pub fn write_man(w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let man = clap_mangen::Man::new(cmd.clone());
+    man.render_title(w)?;
+    man.render_name_section(w)?;
+    man.render_synopsis_section(w)?;
+    man.render_description_section(w)?;
+    man.render_options_section(w)?;
+    man.render_subcommands_section(w)?;
+    // The subcommands' own options are where the work is: one section
+    // each, as `git help` pages list them, rather than one page per
+    // subcommand that `man sudoku-bulk` would not show.
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = sub.get_name();
+        let page = clap_mangen::Man::new(sub.clone().bin_name(format!("sudoku-bulk {name}")));
+        let mut roff = Vec::new();
+        page.render_synopsis_section(&mut roff)?;
+        page.render_description_section(&mut roff)?;
+        page.render_options_section(&mut roff)?;
+        let text = String::from_utf8_lossy(&roff)
+            .replace(
+                ".SH SYNOPSIS",
+                &format!(".SH \"COMMAND: {}\"", name.to_uppercase()),
+            )
+            .replace(".SH DESCRIPTION\n", "")
+            .replace(".SH OPTIONS", &format!(".SS \"{name} options\""));
+        w.write_all(text.as_bytes())?;
+    }
+    man.render_version_section(w)?;
+    Ok(())
 }
 
 /// Parses the process arguments; exits with status 2 and a usage message on
 /// errors (clap's behaviour), 0 for `--help` and `--version`.
 pub fn parse() -> Command {
-    match convert(Cli::parse()) {
+    let cli = Cli::parse();
+    crate::output::set_chatter(if cli.quiet {
+        crate::output::Chatter::Quiet
+    } else if cli.progress == ProgressWhen::Plain {
+        crate::output::Chatter::Plain
+    } else {
+        crate::output::Chatter::Normal
+    });
+    match convert(cli) {
         Ok(c) => c,
         Err(e) => e.exit(),
     }
 }
 
 fn convert(cli: Cli) -> Result<Command, clap::Error> {
+    let show = !cli.quiet && cli.progress != ProgressWhen::Never;
     Ok(match cli.command {
-        CliCommand::Solve(a) => Command::Bulk(BulkConfig {
-            overwrite: a.overwrite,
-            ..bulk(a.input, a.output, Task::Solve { unique: a.unique }, a.run)?
-        }),
-        CliCommand::Count(a) => Command::Bulk(bulk(
-            a.input,
-            a.output,
-            Task::Count { limit: a.limit },
-            a.run,
-        )?),
+        CliCommand::Solve(a) => Command::Bulk {
+            output_dir: a.run.output_dir.clone(),
+            jobs: bulk(
+                a.inputs,
+                a.output,
+                Task::Solve { unique: a.unique },
+                a.run,
+                show,
+            )?
+            .into_iter()
+            .map(|c| BulkConfig {
+                overwrite: a.overwrite,
+                ..c
+            })
+            .collect(),
+        },
+        CliCommand::Count(a) => Command::Bulk {
+            output_dir: a.run.output_dir.clone(),
+            jobs: bulk(
+                a.inputs,
+                a.output,
+                Task::Count { limit: a.limit },
+                a.run,
+                show,
+            )?,
+        },
+        CliCommand::Completions { shell } => Command::Completions(shell),
+        CliCommand::Man => Command::Man,
         CliCommand::Bench(a) => Command::Bench(BenchConfig {
             files: a.files,
             threads: threads(Some(a.threads)),
@@ -578,10 +784,15 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
                 },
             },
             with_solution: a.with_solution,
+            header: a
+                .header
+                .map_or(("puzzle".into(), "solution".into()), |h| (h.0, h.1)),
+            blank: generate_blank(&a.blank, a.grid.boxes()?.unwrap_or(Boxes::NINE).side())?,
+            best_effort: a.best_effort,
             stats: a.stats,
             output: a.output.filter(|p| p.as_os_str() != "-"),
             threads: threads(a.threads),
-            progress: !a.no_progress,
+            progress: show && !a.no_progress,
         }),
         CliCommand::Check(a) => Command::Check(CheckConfig {
             puzzles: a.puzzles,
@@ -631,14 +842,94 @@ fn forced(
     Ok(f)
 }
 
+/// A usage error (exit 2) with clap's look.
+fn usage(msg: String) -> clap::Error {
+    clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, msg + "\n")
+}
+
+/// One job per input (stdin when none). Several inputs write one after the
+/// other to stdout, or each to `--output-dir`/its file name; refused where
+/// that is ambiguous: `-o` (one file for several answers), stdin twice or
+/// into a directory (no name), two inputs of one name into a directory,
+/// and binary tables or arrays one after the other on stdout.
 fn bulk(
-    input: Option<PathBuf>,
+    inputs: Vec<PathBuf>,
     output: Option<PathBuf>,
     task: Task,
     run: RunArgs,
+    show: bool,
+) -> Result<Vec<BulkConfig>, clap::Error> {
+    let is_stdin = |p: &PathBuf| p.as_os_str() == "-";
+    if inputs.iter().filter(|p| is_stdin(p)).count() > 1 {
+        return Err(usage("`-` (stdin) can be read once per run".into()));
+    }
+    if inputs.len() > 1 && output.is_some() {
+        return Err(usage(format!(
+            "-o names one output, but {} inputs are given: use --output-dir DIR (a file \
+             per input), or leave -o out (answers one after the other on stdout)",
+            inputs.len()
+        )));
+    }
+    if let Some(dir) = &run.output_dir {
+        if inputs.is_empty() || inputs.iter().any(is_stdin) {
+            return Err(usage(
+                "--output-dir names each output after its input; stdin has no name: use -o".into(),
+            ));
+        }
+        let mut seen = std::collections::HashMap::new();
+        for i in &inputs {
+            let Some(name) = i.file_name() else {
+                return Err(usage(format!("{}: no file name", i.display())));
+            };
+            if let Some(other) = seen.insert(name.to_owned(), i) {
+                return Err(usage(format!(
+                    "{} and {} would both be written to {}",
+                    other.display(),
+                    i.display(),
+                    dir.join(name).display()
+                )));
+            }
+        }
+    } else if inputs.len() > 1 {
+        let binary = inputs.iter().find(|p| {
+            matches!(
+                crate::output::Named::of(Some(p)),
+                Some(crate::output::Named::Columnar(_))
+            )
+        });
+        if let Some(p) = binary {
+            return Err(usage(format!(
+                "{}: a table or array input writes a binary output; with several inputs \
+                 give --output-dir DIR",
+                p.display()
+            )));
+        }
+    }
+    let base = one_bulk(output, task, &run, show)?;
+    if inputs.is_empty() {
+        return Ok(vec![base]);
+    }
+    Ok(inputs
+        .into_iter()
+        .map(|i| BulkConfig {
+            output: match &run.output_dir {
+                Some(dir) => Some(dir.join(i.file_name().expect("checked above"))),
+                None => base.output.clone(),
+            },
+            input: Some(i).filter(|p| !is_stdin(p)),
+            ..base.clone()
+        })
+        .collect())
+}
+
+fn one_bulk(
+    output: Option<PathBuf>,
+    task: Task,
+    run: &RunArgs,
+    show: bool,
 ) -> Result<BulkConfig, clap::Error> {
     Ok(BulkConfig {
-        input: input.filter(|p| p.as_os_str() != "-"),
+        input: None,
         output: output.filter(|p| p.as_os_str() != "-"),
         compress: compress(run.compress),
         task,
@@ -648,9 +939,9 @@ fn bulk(
             ErrorPolicy::Mark => OnError::Mark,
             ErrorPolicy::Fail => OnError::Fail,
         },
-        progress: !run.no_progress,
+        progress: show && !run.no_progress,
         no_mmap: run.no_mmap,
-        forced: forced(&run.format, run.column, &run.grid)?,
+        forced: forced(&run.format, run.column.clone(), &run.grid)?,
         stats: run.stats,
         overwrite: false,
         keep_lines: run.keep_lines,
@@ -662,21 +953,38 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `-j N`, or all cores; capped at [`crate::pipeline::max_threads`] with a note.
+/// `-j N`, or all cores (no `-j`, or `-j 0` as in `make`-like tools and
+/// `xz -T0`); capped at [`crate::pipeline::max_threads`] with a note.
 fn threads(asked: Option<u16>) -> usize {
     let cores = default_threads();
-    let Some(n) = asked.map(usize::from) else {
+    let Some(n) = asked.map(usize::from).filter(|&n| n > 0) else {
         return cores;
     };
     let cap = crate::pipeline::max_threads();
     if n > cap {
-        eprintln!(
-            "sudoku-bulk: note: -j {n} lowered to {cap} ({} per core on {cores} cores)",
+        crate::output::note(format_args!(
+            "-j {n} lowered to {cap} ({} per core on {cores} cores)",
             crate::pipeline::THREADS_PER_CORE
-        );
+        ));
         return cap;
     }
     n
+}
+
+/// `--blank`: `0` is refused where `0` is a symbol (36x36 grids, `0`-`9`
+/// then letters) or cells are numbers (sides past 36, where a blank is
+/// written `0` already).
+fn generate_blank(blank: &str, side: usize) -> Result<u8, clap::Error> {
+    if blank == "0" && side >= 36 {
+        return Err(clap::Error::raw(
+            clap::error::ErrorKind::ValueValidation,
+            format!(
+                "--blank 0: {side}x{side} grids use 0 as a symbol or write blanks as 0 already; \
+                 leave --blank out\n"
+            ),
+        ));
+    }
+    Ok(blank.as_bytes()[0])
 }
 
 /// `--clues K` for a grid of `size` rows, refused when no unique puzzle can
@@ -713,21 +1021,46 @@ mod tests {
     #[test]
     fn dash_means_stdin_and_stdout() {
         let cli = Cli::try_parse_from(["sudoku-bulk", "solve", "-", "-o", "-", "-j", "3"]).unwrap();
-        let Ok(Command::Bulk(c)) = convert(cli) else {
+        let Ok(Command::Bulk { jobs: mut c, .. }) = convert(cli) else {
             panic!("solve is a bulk command")
         };
+        let c = c.pop().unwrap();
         assert_eq!(c.input, None);
         assert_eq!(c.output, None);
         assert_eq!(c.threads, 3);
-        assert!(Cli::try_parse_from(["sudoku-bulk", "solve", "-j", "0"]).is_err());
+        let cli = Cli::try_parse_from(["sudoku-bulk", "solve", "-j", "0"]).unwrap();
+        let Ok(Command::Bulk { jobs: mut c, .. }) = convert(cli) else {
+            panic!("solve is a bulk command")
+        };
+        let c = c.pop().unwrap();
+        assert_eq!(c.threads, default_threads());
         let cli = Cli::try_parse_from(["sudoku-bulk", "count", "--format", "grid,hex1"]).unwrap();
-        let Ok(Command::Bulk(c)) = convert(cli) else {
+        let Ok(Command::Bulk { jobs: mut c, .. }) = convert(cli) else {
             panic!("count is a bulk command")
         };
+        let c = c.pop().unwrap();
         assert_eq!(c.task, Task::Count { limit: 2 });
         assert_eq!(c.forced.shape, Some(ShapeName::Grid));
         assert_eq!(c.forced.symbols, Some(Symbols::Hex1));
         let cli = Cli::try_parse_from(["sudoku-bulk", "count", "--format", "grid,line"]).unwrap();
         assert!(convert(cli).is_err());
+    }
+
+    #[test]
+    fn sizes_take_units() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("64K"), Ok(64 * 1024));
+        assert_eq!(parse_size("64kib"), Ok(64 * 1024));
+        assert_eq!(parse_size("1M"), Ok(1 << 20));
+        assert_eq!(parse_size("1MB"), Ok(1_000_000));
+        assert_eq!(parse_size("2 KB"), Ok(2000));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert!(parse_size("1.5M").is_err());
+        assert!(parse_size("M").is_err());
+        assert!(parse_size("12Q").is_err());
+        assert!(parse_size("99999999999999999999").is_err());
+        assert!(parse_chunk_size("0").is_err());
+        assert!(parse_chunk_size("65M").is_err());
+        assert_eq!(parse_chunk_size("64M"), Ok(64 << 20));
     }
 }

@@ -59,6 +59,32 @@ pub fn solve_rows(
     })
 }
 
+/// Runs `analysis` on every row of `puzzles` (cells, `0` blank, boxes
+/// `boxes`) in parallel on the current rayon pool: each row's grid goes to
+/// the same row of `grids` (zeros for a bad row), its text fields to
+/// `fields[row]` (empty for a bad row). Outcomes in row order.
+pub fn analyse_rows(
+    boxes: Boxes,
+    analysis: &dyn record::Analysis,
+    puzzles: &[u8],
+    grids: &mut [u8],
+    fields: &mut [Vec<String>],
+) -> Vec<Outcome> {
+    let n = boxes.side() * boxes.side();
+    assert_eq!(puzzles.len(), grids.len(), "one grid row per puzzle row");
+    assert_eq!(fields.len() * n, puzzles.len(), "one field list per row");
+    grids
+        .par_chunks_mut(n)
+        .zip(fields.par_iter_mut())
+        .enumerate()
+        .with_min_len(MIN_ROWS_PER_JOB)
+        .map(|(row, (grid, fields))| {
+            let cells = &puzzles[row * n..(row + 1) * n];
+            record::analyse(boxes, analysis, cells, grid, fields)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +161,77 @@ mod tests {
                 &again[k * 81..(k + 1) * 81],
             )
             .unwrap();
+        }
+    }
+
+    /// Relabels digit d as 10 - d; the field is the number of givens, and
+    /// a puzzle without givens is bad.
+    struct Mirror;
+
+    impl record::Analysis for Mirror {
+        fn name(&self) -> &'static str {
+            "mirror"
+        }
+        fn grid_column(&self) -> Option<&'static str> {
+            Some("mirrored")
+        }
+        fn columns(&self) -> &[&'static str] {
+            &["givens"]
+        }
+        fn keeps_puzzle(&self) -> bool {
+            false
+        }
+        fn analyse(
+            &self,
+            _: Boxes,
+            cells: &[u8],
+            grid: &mut [u8],
+            fields: &mut Vec<String>,
+        ) -> Result<(), crate::format::RecordError> {
+            let givens = cells.iter().filter(|&&v| v != 0).count();
+            if givens == 0 {
+                return Err(crate::format::RecordError::NoSolution);
+            }
+            for (g, &v) in grid.iter_mut().zip(cells) {
+                *g = if v == 0 { 0 } else { 10 - v };
+            }
+            fields.push(givens.to_string());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn analysed_rows_keep_their_order_and_bad_rows_are_empty() {
+        let mut puzzles = Vec::new();
+        for k in 0..1000u32 {
+            // Row k has k % 81 givens (row 0, 81, ... none: bad).
+            let mut row = [0u8; 81];
+            for (i, c) in row.iter_mut().enumerate().take((k % 81) as usize) {
+                *c = 1 + ((i as u32 + k) % 9) as u8;
+            }
+            puzzles.extend_from_slice(&row);
+        }
+        let mut grids = vec![7u8; puzzles.len()];
+        let mut fields = vec![Vec::new(); 1000];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let out =
+            pool.install(|| analyse_rows(Boxes::NINE, &Mirror, &puzzles, &mut grids, &mut fields));
+        for k in 0..1000 {
+            let p = &puzzles[k * 81..(k + 1) * 81];
+            let g = &grids[k * 81..(k + 1) * 81];
+            if k % 81 == 0 {
+                assert!(matches!(out[k].verdict, Verdict::Bad(_)), "row {k}");
+                assert!(g.iter().all(|&v| v == 0) && fields[k].is_empty(), "row {k}");
+                continue;
+            }
+            assert_eq!(out[k].verdict, Verdict::Answered(1), "row {k}");
+            assert_eq!(fields[k], vec![(k % 81).to_string()], "row {k}");
+            for (&a, &b) in p.iter().zip(g) {
+                assert_eq!(b, if a == 0 { 0 } else { 10 - a }, "row {k}");
+            }
         }
     }
 }

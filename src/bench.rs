@@ -82,6 +82,64 @@ pub fn load(data: &[u8], forced: &Forced) -> Result<Set, String> {
     Ok(set)
 }
 
+/// Collects the puzzles of a table or array (Parquet, Arrow, `.npy`) as
+/// the columnar readers decode them, through the record-analysis seam
+/// (`Task::Analyse`): every format `solve` reads is loaded by the very
+/// code `solve` uses, with its checks and messages. Rows arrive in order
+/// when the job runs on one thread.
+#[derive(Default)]
+pub struct Collect {
+    got: std::sync::Mutex<(Option<Boxes>, Vec<u8>, bool)>,
+}
+
+impl Collect {
+    /// The puzzles collected, as a set with `bad` unreadable rows; an
+    /// error when the rows hold grids of different sizes.
+    pub fn into_set(&self, bad: usize) -> Result<Set, String> {
+        let mut got = self.got.lock().map_err(|_| "a reader panicked")?;
+        let (boxes, cells, mixed) = std::mem::take(&mut *got);
+        if mixed {
+            return Err(" rows hold grids of different sizes; bench one size at a time".into());
+        }
+        Ok(Set {
+            boxes: boxes.unwrap_or(Boxes::NINE),
+            cells,
+            bad,
+        })
+    }
+}
+
+impl crate::record::Analysis for Collect {
+    fn name(&self) -> &'static str {
+        "bench"
+    }
+    fn grid_column(&self) -> Option<&'static str> {
+        None
+    }
+    fn columns(&self) -> &[&'static str] {
+        &[]
+    }
+    fn keeps_puzzle(&self) -> bool {
+        true
+    }
+    fn analyse(
+        &self,
+        boxes: Boxes,
+        cells: &[u8],
+        _grid: &mut [u8],
+        _fields: &mut Vec<String>,
+    ) -> Result<(), crate::record::RecordError> {
+        if let Ok(mut got) = self.got.lock() {
+            match got.0 {
+                Some(b) if b != boxes => got.2 = true,
+                _ => got.0 = Some(boxes),
+            }
+            got.1.extend_from_slice(cells);
+        }
+        Ok(())
+    }
+}
+
 /// What one timed run measured.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Measure {

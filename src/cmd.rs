@@ -123,7 +123,10 @@ fn bulk_columnar(
         asked,
         output: cfg.output.as_deref(),
         progress: cfg.progress,
-        reporter: std::sync::Mutex::new(Reporter::new(name.to_string(), None, cfg.progress)),
+        // Rows, not bytes: a table is read by row groups and pages, not
+        // front to back. The format sets the total when its metadata
+        // gives one (Parquet, .npy).
+        reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, cfg.progress)),
     };
     let target = columnar::target(kind, name, job.output)?;
     let mut out = Output::create(job.output, cfg.compress)?;
@@ -185,7 +188,14 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(auto);
     let data = &data[found.skip_bytes..];
     let chunks = pipeline::slice_chunks(data, &found.layout, chunk_bytes);
-    finish(cfg, name, &found, Some(total), chunk_bytes, chunks)
+    finish(
+        cfg,
+        name,
+        &found,
+        Progress::Bytes(total),
+        chunk_bytes,
+        chunks,
+    )
 }
 
 /// Reads the head of a stream for detection: at least `STDIN_HEAD` bytes
@@ -292,21 +302,43 @@ fn bulk_stream(
     };
     let rest = pipeline::strip_bom(&head)[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
-    let input::Stream { reader, pause, .. } = stream;
+    let input::Stream {
+        reader,
+        pause,
+        stored,
+        ..
+    } = stream;
     let chunks = pipeline::stream_chunks(
         std::io::Cursor::new(rest).chain(reader),
         &found.layout,
         chunk_bytes,
         move || pause.paused(),
     );
-    finish(cfg, name, &found, None, chunk_bytes, chunks)
+    // A file read front to back (compressed, or --no-mmap): the bar
+    // follows the bytes read from the file, out of its size, so a `.gz`
+    // has a total and an ETA although its decoded size is unknown.
+    let size = match stored {
+        Some(s) => Progress::Stored(s),
+        None => Progress::Unknown,
+    };
+    finish(cfg, name, &found, size, chunk_bytes, chunks)
+}
+
+/// What a text run's progress bar counts.
+enum Progress {
+    /// The input's bytes, of this total (a mapped file).
+    Bytes(u64),
+    /// The bytes read from a file of known size (compressed or streamed).
+    Stored(input::Stored),
+    /// Bytes with no total (stdin, pipes).
+    Unknown,
 }
 
 fn finish<'a>(
     cfg: &BulkConfig,
     name: &str,
     found: &Detected,
-    total: Option<u64>,
+    size: Progress,
     chunk_bytes: usize,
     chunks: impl pipeline::Chunks<'a>,
 ) -> anyhow::Result<ExitCode> {
@@ -327,7 +359,15 @@ fn finish<'a>(
         overwrite: cfg.overwrite,
         keep_lines: cfg.keep_lines,
     };
-    let mut reporter = Reporter::new(name.to_string(), total, cfg.progress);
+    let mut reporter = match size {
+        Progress::Bytes(total) => Reporter::new(name.to_string(), Some(total), cfg.progress),
+        Progress::Stored(s) => {
+            let mut r = Reporter::new(name.to_string(), Some(s.size), cfg.progress);
+            r.follow(s.read);
+            r
+        }
+        Progress::Unknown => Reporter::new(name.to_string(), None, cfg.progress),
+    };
     let mut preamble = match cfg.task {
         Task::Solve { .. } => found.preamble.clone(),
         Task::Count { .. } => Vec::new(),
@@ -584,7 +624,10 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
     for (i, path) in cfg.files.iter().enumerate() {
         let data = input::read_all(path)?;
         let name = input::display_name(Some(path));
-        let set = bench::load(&data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+        let set = match input::sniff(&data) {
+            Some(kind) => bench_table(cfg, path, &name, kind, &data)?,
+            None => bench::load(&data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?,
+        };
         if set.is_empty() {
             anyhow::bail!("{name}: no puzzles to measure ({} bad records)", set.bad);
         }
@@ -651,6 +694,55 @@ fn bench_rows(cfg: &BenchConfig, w: &mut impl Write) -> anyhow::Result<bool> {
         writeln!(w, "]").map_err(stdout_error)?;
     }
     Ok(all_solved)
+}
+
+/// Loads the puzzles of a table or array for `bench` with the columnar
+/// readers `solve` uses (a [`bench::Collect`] analysis on one thread, the
+/// text it writes thrown away).
+fn bench_table(
+    cfg: &BenchConfig,
+    path: &std::path::Path,
+    name: &str,
+    kind: input::Kind,
+    data: &[u8],
+) -> anyhow::Result<bench::Set> {
+    // `Task::Analyse` takes a `'static` analysis: one small collector per
+    // benched table, its puzzles moved out below.
+    let collect: &'static bench::Collect = Box::leak(Box::default());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let asked = Asked::of(&cfg.forced);
+    asked.fits(name, kind)?;
+    let job = Job {
+        pool: &pool,
+        name,
+        task: Task::Analyse(collect),
+        threads: 1,
+        on_error: pipeline::OnError::Mark,
+        stats: false,
+        overwrite: false,
+        asked,
+        output: None,
+        progress: false,
+        reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, false)),
+    };
+    let sink = if cfg!(windows) { "NUL" } else { "/dev/null" };
+    let mut out = Output::create(
+        Some(std::path::Path::new(sink)),
+        crate::output::Compress::None,
+    )?;
+    let tally = match columnar::run(
+        &job,
+        kind,
+        Data::File(path, data),
+        columnar::Target::Text,
+        &mut out,
+    )? {
+        Run::Done(tally) => tally,
+        Run::Failed => anyhow::bail!("{name}: stopped at a bad row"),
+    };
+    collect
+        .into_set(tally.bad as usize)
+        .map_err(|e| anyhow::anyhow!("{name}:{e}"))
 }
 
 /// A failed write to standard output, named as such.
@@ -746,7 +838,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let side = cfg.spec.boxes.side();
     let note = generate::slow_minimal_note(side, "--clues ");
     if let Some(note) = note.filter(|_| cfg.spec.clues.is_none()) {
-        eprintln!("sudoku-bulk: note: {note}");
+        crate::output::note(format_args!("{note}"));
     }
     if let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref())) {
         let csv = cfg.with_solution && named == Named::Csv;
@@ -763,14 +855,14 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()?;
-    let mut reporter = Reporter::new("generate".into(), None, cfg.progress);
+    let mut reporter = Reporter::records("generate".into(), Some(cfg.count), cfg.progress);
     let mut written = 0u64;
     let spec = &cfg.spec;
     let b = spec.boxes;
     let layout = Layout::one_line(b);
     let text = |cells: &[u8]| -> String {
         let mut v = Vec::new();
-        layout.write_cells(cells, b'.', &mut v);
+        layout.write_cells(cells, cfg.blank, &mut v);
         String::from_utf8(v).expect("symbols are ASCII")
     };
     // Numbers (sides past 36) are space-separated themselves.
@@ -786,11 +878,9 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let run = (|| -> std::io::Result<()> {
         let w = out.writer();
         if cfg.with_solution {
-            w.write_all(if cfg.stats {
-                b"puzzle,solution,guesses,level\n"
-            } else {
-                b"puzzle,solution\n"
-            })?;
+            let (p, s) = &cfg.header;
+            let stats = if cfg.stats { ",guesses,level" } else { "" };
+            w.write_all(format!("{p},{s}{stats}\n").as_bytes())?;
         }
         let mut index = 0;
         while index < cfg.count {
@@ -827,18 +917,37 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     }
     reporter.clear();
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \
+    let quiet = crate::output::chatter() == crate::output::Chatter::Quiet;
+    if !quiet {
+        eprintln!(
+            "sudoku-bulk: generated {} puzzles in {secs:.2}s ({:.0}/s), mean {:.1} clues; \
          easy {}, medium {}, hard {}, extreme {}; {off_target} off target, {} repeats replaced",
-        cfg.count,
-        cfg.count as f64 / secs.max(1e-9),
-        clues as f64 / cfg.count.max(1) as f64,
-        levels[0],
-        levels[1],
-        levels[2],
-        levels[3],
-        puzzles.duplicates,
-    );
+            cfg.count,
+            cfg.count as f64 / secs.max(1e-9),
+            clues as f64 / cfg.count.max(1) as f64,
+            levels[0],
+            levels[1],
+            levels[2],
+            levels[3],
+            puzzles.duplicates,
+        );
+    }
+    if off_target > 0 && !cfg.best_effort {
+        // The puzzles are written (each is valid and unique), but the run
+        // did not give what was asked: a script must not take them for
+        // the asked level or clue count without saying so.
+        let asked = match (cfg.spec.level, cfg.spec.clues) {
+            (Some(l), _) => format!("--difficulty {}", l.name()),
+            (None, Some(k)) => format!("--clues {k}"),
+            (None, None) => "the target".to_string(),
+        };
+        eprintln!(
+            "sudoku-bulk: generate: {off_target} of {} puzzles missed {asked} (written \
+             anyway; --best-effort exits 0 for them)",
+            cfg.count
+        );
+        return Ok(ExitCode::from(EXIT_BAD_RECORDS));
+    }
     Ok(ExitCode::from(EXIT_OK))
 }
 

@@ -302,6 +302,49 @@ pub struct Stream {
     pub codec: Option<Codec>,
     /// Asks the source whether a read would block.
     pub pause: Pause,
+    /// For a regular file: its size and the bytes read from it so far
+    /// (compressed bytes for a compressed file), the progress bar's
+    /// position and total. `None` for stdin, pipes and devices.
+    pub stored: Option<Stored>,
+}
+
+/// A regular file's size and how much of it was read (see [`Stream`]).
+#[derive(Clone, Debug)]
+pub struct Stored {
+    /// The file's size in bytes.
+    pub size: u64,
+    /// Bytes read from the file so far, shared with the reader.
+    pub read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Stored {
+    /// Wraps `file` (of `size` bytes) so reads from it are counted here.
+    fn count(file: File, size: u64) -> (Stored, Box<dyn Read + Send>) {
+        let stored = Stored {
+            size,
+            read: Default::default(),
+        };
+        let counter = Counted {
+            inner: file,
+            read: stored.read.clone(),
+        };
+        (stored, Box::new(counter))
+    }
+}
+
+/// A reader that adds what it reads to a shared counter.
+struct Counted {
+    inner: File,
+    read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// For plain pipes and terminals: the descriptor to ask whether a read would
@@ -549,8 +592,9 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
             Ok(map) => {
                 if let Some(codec) = Codec::sniff(&map[..map.len().min(Codec::MAGIC_LEN)]) {
                     drop(map);
+                    let (stored, file) = Stored::count(file, meta.len());
                     let reader = codec
-                        .decoder(Box::new(file))
+                        .decoder(file)
                         .with_context(|| format!("{name}: cannot read"))?;
                     return Ok(Input::Stream(Stream {
                         reader,
@@ -559,6 +603,7 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
                             #[cfg(unix)]
                             fd: None,
                         },
+                        stored: Some(stored),
                     }));
                 }
                 // One front-to-back pass: let the kernel read ahead and
@@ -573,9 +618,10 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
             }
         }
     }
-    stream(Box::new(file), None)
-        .with_context(|| format!("{name}: cannot read"))
-        .map(Input::Stream)
+    let (stored, file) = Stored::count(file, meta.len());
+    let mut s = stream(file, None).with_context(|| format!("{name}: cannot read"))?;
+    s.stored = Some(stored);
+    Ok(Input::Stream(s))
 }
 
 /// Standard input as a stream. Reads the descriptor directly (a duplicate of
@@ -633,6 +679,7 @@ fn stream(mut raw: Box<dyn Read + Send>, poll: Option<File>) -> io::Result<Strea
                 Some(_) => None,
             },
         },
+        stored: None,
     })
 }
 

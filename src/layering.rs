@@ -41,7 +41,7 @@ fn code_of(text: &str) -> String {
 }
 
 fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_lowercase() || b == b'_'
+    b.is_ascii_alphabetic() || b == b'_'
 }
 
 fn is_ident(b: u8) -> bool {

@@ -22,6 +22,8 @@
 //! assert!(solver::verify(solver::Boxes::square(3), &cells, &answer).is_ok());
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod args;
 pub mod batch;
 pub mod bench;

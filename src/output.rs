@@ -520,9 +520,58 @@ fn persist(tmp: BufWriter<tempfile::NamedTempFile>, dest: &Path) -> anyhow::Resu
     Ok(())
 }
 
+/// How much the program says on stderr besides errors, for the whole
+/// process (one CLI run): set once from `-q` and `--progress` before any
+/// command runs, read by every [`Reporter`] (the columnar path makes its
+/// own) and by notes. A process-wide setting, as a logger's level is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Chatter {
+    /// A progress bar when stderr is a terminal, notes and a summary.
+    #[default]
+    Normal,
+    /// As `Normal`, but progress as plain `NAME: progress ...` lines
+    /// (at most one a second, and the last), terminal or not: for logs of
+    /// batch jobs, and tests.
+    Plain,
+    /// Errors only: no progress, notes or summary.
+    Quiet,
+}
+
+static CHATTER: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Sets what stderr gets besides errors (see [`Chatter`]).
+pub fn set_chatter(c: Chatter) {
+    CHATTER.store(c as u8, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// What stderr gets besides errors.
+pub fn chatter() -> Chatter {
+    match CHATTER.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => Chatter::Plain,
+        2 => Chatter::Quiet,
+        _ => Chatter::Normal,
+    }
+}
+
+/// Prints `sudoku-bulk: note: MSG` on stderr unless `-q`.
+pub fn note(msg: std::fmt::Arguments<'_>) {
+    if chatter() != Chatter::Quiet {
+        eprintln!("sudoku-bulk: note: {msg}");
+    }
+}
+
 /// Bad-record messages printed on stderr before the rest are only counted
 /// (the output file still marks every one).
 pub const SHOWN_BAD_RECORDS: u64 = 100;
+
+/// What a progress position counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unit {
+    /// Input bytes (of the file as stored: compressed bytes for `.gz`).
+    Bytes,
+    /// Records (table rows, generated puzzles).
+    Records,
+}
 
 /// Progress bar plus bad-record reporting, on stderr.
 pub struct Reporter {
@@ -532,32 +581,71 @@ pub struct Reporter {
     start: Instant,
     /// Bad records reported so far (shown or not).
     bad_seen: u64,
+    unit: Unit,
+    total: Option<u64>,
+    /// `--progress plain`: when the last line was printed (`None` before
+    /// the first), and the last position seen, printed by `finish`.
+    plain: Option<(Option<Instant>, u64, u64)>,
+    /// Bytes read from the stored file (see [`Reporter::follow`]).
+    follow: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl Reporter {
     /// A reporter for input `name` of `total` bytes (unknown for stdin). The
-    /// bar is drawn only if `show` and stderr is a terminal.
+    /// bar is drawn only if `show` and stderr is a terminal (or as lines
+    /// with `--progress plain`), never with `-q`.
     pub fn new(name: String, total: Option<u64>, show: bool) -> Reporter {
-        let target = if show && io::stderr().is_terminal() {
+        Reporter::with_unit(name, total, show, Unit::Bytes)
+    }
+
+    /// A reporter whose bar counts records (table rows, generated puzzles)
+    /// out of `total`, when known.
+    pub fn records(name: String, total: Option<u64>, show: bool) -> Reporter {
+        Reporter::with_unit(name, total, show, Unit::Records)
+    }
+
+    fn with_unit(name: String, total: Option<u64>, show: bool, unit: Unit) -> Reporter {
+        let chatter = chatter();
+        let show = show && chatter != Chatter::Quiet;
+        let plain = show && chatter == Chatter::Plain;
+        let target = if show && !plain && io::stderr().is_terminal() {
             ProgressDrawTarget::stderr_with_hz(8)
         } else {
             ProgressDrawTarget::hidden()
         };
         let bar = ProgressBar::with_draw_target(total, target);
-        let style = if total.is_some() {
-            "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg} ETA {eta}"
-        } else {
-            "{spinner} [{elapsed_precise}] {bytes} {msg}"
+        let style = match (unit, total.is_some()) {
+            (Unit::Bytes, true) => {
+                "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg} ETA {eta}"
+            }
+            (Unit::Bytes, false) => "{spinner} [{elapsed_precise}] {bytes} {msg}",
+            (Unit::Records, true) => {
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} ETA {eta}"
+            }
+            (Unit::Records, false) => "{spinner} [{elapsed_precise}] {human_pos} {msg}",
         };
         bar.set_style(ProgressStyle::with_template(style).expect("valid template"));
-        bar.enable_steady_tick(Duration::from_millis(250));
+        if !bar.is_hidden() {
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
         Reporter {
             name,
             bar,
             errors: BufWriter::new(io::stderr()),
             start: Instant::now(),
             bad_seen: 0,
+            unit,
+            total,
+            plain: plain.then_some((None, 0, 0)),
+            follow: None,
         }
+    }
+
+    /// Makes a byte bar follow `read` (bytes read from the file as
+    /// stored: a `.gz` file's compressed bytes) instead of the decoded
+    /// bytes the pipeline reports.
+    pub fn follow(&mut self, read: std::sync::Arc<std::sync::atomic::AtomicU64>) {
+        self.follow = Some(read);
     }
 
     /// Time since the reporter was made.
@@ -565,12 +653,71 @@ impl Reporter {
         self.start.elapsed()
     }
 
-    /// Clears the bar and prints `sudoku-bulk: NAME: records …` on stderr.
-    pub fn finish(mut self, task: Task, tally: &Tally) {
+    /// Sets the total (bytes or records, as made) once it is known.
+    pub fn set_total(&mut self, total: u64) {
+        self.total = Some(total);
+        self.bar.set_length(total);
+    }
+
+    /// One `--progress plain` line: position, total, share and ETA.
+    fn plain_line(&self, pos: u64, records: u64) {
+        let secs = self.start.elapsed().as_secs_f64();
+        let what = |n: u64| match self.unit {
+            Unit::Bytes => format!("{} bytes", n),
+            Unit::Records => format!("{n} puzzles"),
+        };
+        let mut line = format!("sudoku-bulk: {}: progress {}", self.name, what(pos));
+        if let Some(total) = self.total {
+            let share = pos as f64 / total.max(1) as f64;
+            let eta = if pos > 0 {
+                secs * (total.saturating_sub(pos)) as f64 / pos as f64
+            } else {
+                f64::NAN
+            };
+            line = format!(
+                "sudoku-bulk: {}: progress {}/{} ({:.0}%), ETA {}",
+                self.name,
+                pos,
+                what(total),
+                100.0 * share,
+                if eta.is_finite() {
+                    format!("{eta:.0}s")
+                } else {
+                    "unknown".to_string()
+                }
+            );
+        }
+        if self.unit == Unit::Bytes {
+            line.push_str(&format!(", {records} puzzles"));
+        }
+        eprintln!("{line}");
+    }
+
+    /// Prints the last `--progress plain` line and clears the bar.
+    fn end_progress(&mut self) {
+        if let Some((_, pos, records)) = self.plain.take() {
+            let _ = self.errors.flush();
+            self.plain_line(pos, records);
+        }
         self.bar.finish_and_clear();
+    }
+
+    /// Clears the bar and prints `sudoku-bulk: NAME: records …` on stderr
+    /// (not with `-q`). Records whose existing solution (label) was
+    /// verified and written back are `kept`, not `solved`.
+    pub fn finish(mut self, task: Task, tally: &Tally) {
+        self.end_progress();
         let _ = self.errors.flush();
+        if chatter() == Chatter::Quiet {
+            return;
+        }
         let secs = self.start.elapsed().as_secs_f64();
         let what = match task {
+            Task::Solve { .. } if tally.kept > 0 => format!(
+                "{} solved, {} kept",
+                tally.solved - tally.kept.min(tally.solved),
+                tally.kept
+            ),
             Task::Solve { .. } => format!("{} solved", tally.solved),
             Task::Analyse(a) => format!("{} done ({})", tally.solved, a.name()),
             Task::Count { limit } => {
@@ -599,12 +746,13 @@ impl Reporter {
     }
 
     /// Clears the bar without a summary (for commands that print their own).
-    pub fn clear(self) {
-        self.bar.finish_and_clear();
+    pub fn clear(mut self) {
+        self.end_progress();
     }
 
     /// Prints a fatal `NAME:LINE: reason` for the record that stopped a run.
     pub fn fail(mut self, line: u64, err: &RecordError) {
+        self.plain = None;
         self.bar.finish_and_clear();
         let _ = self.errors.flush();
         eprintln!("sudoku-bulk: {}:{line}: {err}", self.name);
@@ -634,12 +782,33 @@ impl Observer for Reporter {
         self.bad_at(format_args!("{line}"), err);
     }
 
+    /// `bytes` is the input read so far (in the bar's unit for a byte
+    /// bar); a record bar follows `records`.
     fn progress(&mut self, bytes: u64, records: u64) {
-        self.bar.set_position(bytes);
+        let pos = match (self.unit, &self.follow) {
+            (Unit::Bytes, Some(read)) => read.load(std::sync::atomic::Ordering::Relaxed),
+            (Unit::Bytes, None) => bytes,
+            (Unit::Records, _) => records,
+        };
+        if let Some((last, p, r)) = &mut self.plain {
+            (*p, *r) = (pos, records);
+            if last.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                *last = Some(Instant::now());
+                let _ = self.errors.flush();
+                self.plain_line(pos, records);
+            }
+            return;
+        }
+        self.bar.set_position(pos);
         let secs = self.start.elapsed().as_secs_f64().max(1e-9);
-        self.bar.set_message(format!(
-            "{records} puzzles ({:.0}/s)",
-            records as f64 / secs
-        ));
+        match self.unit {
+            Unit::Bytes => self.bar.set_message(format!(
+                "{records} puzzles ({:.0}/s)",
+                records as f64 / secs
+            )),
+            Unit::Records => self
+                .bar
+                .set_message(format!("puzzles ({:.0}/s)", records as f64 / secs)),
+        }
     }
 }

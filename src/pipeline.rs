@@ -61,6 +61,9 @@ pub struct Tally {
     pub records: u64,
     /// Records answered.
     pub solved: u64,
+    /// Of `solved`, records whose existing solution (label) was verified
+    /// and written back instead of ours ("kept" in the summary).
+    pub kept: u64,
     /// Records that got an error mark.
     pub bad: u64,
     /// Search branch points over all puzzles.
@@ -74,6 +77,7 @@ impl Tally {
     fn add(&mut self, other: &Tally) {
         self.records += other.records;
         self.solved += other.solved;
+        self.kept += other.kept;
         self.bad += other.bad;
         self.guesses += other.guesses;
         for (a, b) in self.by_count.iter_mut().zip(other.by_count) {
@@ -273,6 +277,7 @@ fn one_record(
         }
         Verdict::Kept => {
             res.tally.solved += 1;
+            res.tally.kept += 1;
             layout.write_kept(raw, out);
         }
         Verdict::Bad(err) => {
@@ -459,7 +464,7 @@ pub fn max_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()) * THREADS_PER_CORE
 }
 
-/// Test hook, documented in the README: `SUDOKU_BULK_PANIC_AT_CHUNK=N` makes
+/// Test hook, documented in docs/guide.md: `SUDOKU_BULK_PANIC_AT_CHUNK=N` makes
 /// the worker solving chunk N (0-based) panic, so tests can prove a panic
 /// ends the run cleanly. Read once; costs one comparison per chunk.
 fn panic_at_chunk() -> Option<usize> {

@@ -16,6 +16,10 @@ from helpers import box_grid, cells_to_text, count_naive, text_to_cells, valid_s
 # 3 rows tall, 2 columns wide: not the usual 2x3 boxes of 6x6 grids.
 H, W = 3, 2
 
+# These tests give bad rows on purpose and read them from the results; the
+# warning about them is tested in test_bad_rows_and_arguments.py.
+pytestmark = pytest.mark.filterwarnings("ignore:.* rows are bad:UserWarning")
+
 
 def box_puzzles(h, w, count, blanks, seed):
     """`count` (grids, puzzles): random valid h x w box grids, each with
@@ -54,7 +58,7 @@ def test_numpy_6x6_with_3x2_boxes(six, box, shape):
     assert status == [None] * len(p)
     assert valid_solutions(p, out, H, W).all()
     # The same puzzles under the usual 2x3 boxes: no row gets a 3x2 answer.
-    usual = sudoku_bulk.solve(p)
+    usual = sudoku_bulk.solve(p, on_error="ignore")
     assert not valid_solutions(p, usual, H, W).any()
 
 
@@ -135,7 +139,7 @@ def test_count_against_a_naive_counter():
     clash = np.zeros((1, 36), dtype=np.uint8)
     clash[0, 0], clash[0, 2 * 6 + 1] = 5, 5  # r1c1, r3c2: one 3x2 box, two 2x3 boxes
     assert count_naive(clash[0], H, W) == 0
-    assert sudoku_bulk.count(clash, box="3x2").tolist() == [-1]
+    assert sudoku_bulk.count(clash, box="3x2", on_error="ignore").tolist() == [-1]
     assert sudoku_bulk.count(clash).tolist() == [2]
 
 
@@ -172,7 +176,9 @@ def test_grade_with_box(six):
     assert (guesses >= 0).all()
     assert set(levels) <= {"easy", "medium", "hard", "extreme"}
     # Under the usual boxes the givens clash: every row is bad.
-    guesses, levels = sudoku_bulk.grade(p)
+    with pytest.raises(ValueError, match="all 40 rows are bad; the first, puzzle 0: duplicate given"):
+        sudoku_bulk.grade(p)
+    guesses, levels = sudoku_bulk.grade(p, on_error="ignore")
     assert (guesses == -1).all() and levels == [None] * len(p)
 
 
@@ -259,9 +265,10 @@ def test_usual_box_named_explicitly_equals_default(six):
 
 
 def test_box_with_nothing_to_detect_the_size_from():
-    """No strings (or only nulls): the box alone says the size, no error."""
+    """No strings (or only nulls): the box alone says the size, no error
+    about it (only nulls are bad rows, marked with on_error="ignore")."""
     assert sudoku_bulk.solve([], box="3x2") == []
-    assert sudoku_bulk.solve([None, None], box=(3, 2)) == [None, None]
+    assert sudoku_bulk.solve([None, None], box=(3, 2), on_error="ignore") == [None, None]
     assert sudoku_bulk.count(pa.array([], type=pa.string()), box="3x2").tolist() == []
     assert sudoku_bulk.solve(np.zeros((0, 6, 6), dtype=np.uint8), box="3x2").shape == (0, 6, 6)
 

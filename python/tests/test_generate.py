@@ -91,15 +91,16 @@ def test_generate_argument_errors():
         sudoku_bulk.generate(1, difficulty="tricky")
     with pytest.raises(ValueError, match="n must be"):
         sudoku_bulk.generate(-1)
-    # Out of range or of the wrong type: a ValueError naming the argument,
-    # never a bare OverflowError or TypeError from the conversion.
+    # Out of range: a ValueError naming the argument, never a bare
+    # OverflowError from the conversion (wrong types: TypeError, see
+    # test_bad_rows_and_arguments.py).
     for kwargs, name in [
         (dict(n=2**64), "n"),
         (dict(size=-9), "size"),
         (dict(clues=10**30), "clues"),
         (dict(clues=82), "clues"),
-        (dict(difficulty=3), "difficulty"),
-        (dict(symmetry=None), "symmetry"),
+        (dict(difficulty="tricky"), "difficulty"),
+        (dict(symmetry="spiral"), "symmetry"),
     ]:
         n = kwargs.pop("n", 1)
         with pytest.raises(ValueError, match=f"^{name} must be"):

@@ -99,7 +99,7 @@ def test_an_array_written_during_solve_never_reaches_the_solver_unchecked():
     t.start()
     try:
         for _ in range(100):
-            out, status = sudoku_bulk.solve(p, threads=1, return_status=True)
+            out, status = sudoku_bulk.solve(p, threads=1, return_status=True, on_error="ignore")
             for row, why in enumerate(status):
                 if why is None:
                     assert sorted(out[row][:9]) == list(range(1, 10))

@@ -11,6 +11,10 @@ from helpers import pattern_grid, read_lines, relabel, to_cells, valid_solutions
 
 DTYPES = [np.uint8, np.int8, np.int16, np.int32, np.int64, np.uint16, np.uint32, np.uint64]
 
+# These tests give bad rows on purpose and read them from the results; the
+# warning about them is tested in test_bad_rows_and_arguments.py.
+pytestmark = pytest.mark.filterwarnings("ignore:.* rows are bad:UserWarning")
+
 
 @pytest.fixture(scope="module")
 def puzzles():
@@ -103,7 +107,7 @@ def test_bad_rows_are_zero_and_reasons_given(puzzles):
     # A u64 past i64::MAX is named as the array holds it.
     big = good[:1].astype(np.uint64)
     big[0, 3] = 2**64 - 1
-    _, status = sudoku_bulk.solve(big, return_status=True)
+    _, status = sudoku_bulk.solve(big, return_status=True, on_error="ignore")
     assert status == [f"cell 4: value {2**64 - 1} is not in 0..=9"]
 
 
@@ -173,7 +177,7 @@ def test_usage_errors_are_exceptions(bad, err, match):
 
 def test_argument_errors(puzzles):
     with pytest.raises(ValueError, match="on_error"):
-        sudoku_bulk.solve(puzzles[:2], on_error="ignore")
+        sudoku_bulk.solve(puzzles[:2], on_error="skip")
     with pytest.raises(ValueError, match="threads"):
         sudoku_bulk.solve(puzzles[:2], threads=0)
     with pytest.raises(ValueError, match="limit"):

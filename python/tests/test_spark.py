@@ -126,8 +126,9 @@ def test_cli_route_through_rdd_pipe(spark, cli):
     lines = read_lines("serg_benchmark_sub.txt") + read_lines("forum_hardest_1106.txt")
     lines = [l for l in lines if len(l) == 81] + ["not a puzzle"]
     df = spark.createDataFrame([(l,) for l in lines], "puzzle string")
-    # The README's recipe: pipe keeps one output line per input line, in
-    # order, within each partition, so zip pairs each puzzle with its answer.
+    # The recipe of docs/guide.md and python/README.md: pipe keeps one output
+    # line per input line, in order, within each partition, so zip pairs each
+    # puzzle with its answer.
     rows = df.rdd.map(lambda r: r.puzzle).cache()
     assert rows.getNumPartitions() >= 2
     answers_rdd = rows.pipe(f"{cli} solve --format line")
@@ -141,3 +142,62 @@ def test_cli_route_through_rdd_pipe(spark, cli):
     assert valid_solutions(
         to_cells([puzzles[i] for i in good]), to_cells([answers[i] for i in good])
     ).all()
+
+
+def test_spark_column_names_with_dots_and_driver_checks(spark):
+    """Column names are taken as names: `a.b` was read by mapInArrow as
+    field b of a struct a (UNRESOLVED_COLUMN). Wrong argument types fail on
+    the driver, before any task."""
+    good = read_lines("17_clue_sub.txt", 6)
+    df = spark.createDataFrame(
+        [(i, p) for i, p in enumerate(good)] + [(6, "x")], "`id.x` long, `a.b` string"
+    )
+    solved = sudoku_bulk.spark.solve(df, column="a.b", output="s.t")
+    assert solved.columns == ["id.x", "a.b", "s.t"]
+    got = {r[0]: r[2] for r in solved.collect()}
+    assert got[6] is None
+    assert valid_solutions(to_cells(good), to_cells([got[i] for i in range(6)])).all()
+    counts = sudoku_bulk.spark.count(df, column="a.b", output="n.sol").select("`n.sol`")
+    assert sorted(r[0] for r in counts.collect() if r[0] is not None) == [1] * 6
+    for kwargs, err, match in [
+        (dict(unique="false"), TypeError, "unique must be True or False"),
+        (dict(threads=2**70), ValueError, "threads must be"),
+        (dict(format=3), TypeError, "format must be one of"),
+        (dict(column=1), TypeError, "column must be a column name"),
+    ]:
+        with pytest.raises(err, match=match):
+            sudoku_bulk.spark.solve(df, **{"column": "a.b", **kwargs})
+    with pytest.raises(TypeError, match="limit must be an int"):
+        sudoku_bulk.spark.count(df, column="a.b", limit="2")
+
+
+def test_spark_says_how_to_fix_executors_without_the_package(spark, tmp_path):
+    """A worker Python without sudoku_bulk (the venv's Python not first on
+    PATH): a short RuntimeError with the fix, raised at call time, instead
+    of ~300 lines of Java trace from the first task. Then a worker Python
+    that does not exist."""
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    sc = spark.sparkContext
+    df = spark.createDataFrame([(read_lines("17_clue_sub.txt", 1)[0],)], "puzzle string")
+    before = sc.pythonExec
+    try:
+        sc.pythonExec = str(bare / "bin" / "python")
+        with pytest.raises(RuntimeError) as e:
+            sudoku_bulk.spark.solve(df)
+        message = str(e.value)
+        assert message.startswith(
+            f"sudoku_bulk.spark: the executors' Python ({bare}/bin/python) cannot import the "
+            "package: ModuleNotFoundError: No module named "
+        ), message
+        assert "PYSPARK_PYTHON" in message and "--archives env.tar.gz#env" in message
+        assert len(message.splitlines()) < 15
+        sc.pythonExec = str(tmp_path / "no-such-python")
+        with pytest.raises(RuntimeError, match=r"could not start its Python workers with .*no-such-python.*"
+                           r"Cannot run program") as e:
+            sudoku_bulk.spark.count(df)
+        assert "PYSPARK_PYTHON" in str(e.value) and len(str(e.value).splitlines()) < 15
+    finally:
+        sc.pythonExec = before
+    # The right Python again: it works (the failures were not remembered).
+    assert sudoku_bulk.spark.solve(df).collect()[0].solution is not None

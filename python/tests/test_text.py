@@ -8,6 +8,10 @@ import pytest
 import sudoku_bulk
 from helpers import letters_to_cells, pattern_grid, read_lines, relabel, to_cells, valid_solutions
 
+# These tests give bad rows on purpose and read them from the results; the
+# warning about them is tested in test_bad_rows_and_arguments.py.
+pytestmark = pytest.mark.filterwarnings("ignore:.* rows are bad:UserWarning")
+
 
 @pytest.fixture(scope="module")
 def lines():
@@ -138,13 +142,16 @@ def test_a_bad_row_anywhere_is_that_rows_problem(lines):
     # Nulls before a bad row: its index is its own, not one counted without them.
     out, status = sudoku_bulk.solve([None, lines[0], None, nul], return_status=True)
     assert out[2:] == [None] * 2 and status[3] == "cell 41: invalid character '\\x00'"
-    # No row is a puzzle: each is None with its own reason, nothing raises.
-    out, status = sudoku_bulk.solve([lines[0][:80], "x", nul[:41]], return_status=True)
+    # No row is a puzzle: each is None with its own reason (the call raises
+    # unless on_error="ignore").
+    out, status = sudoku_bulk.solve(
+        [lines[0][:80], "x", nul[:41]], return_status=True, on_error="ignore"
+    )
     assert out == [None] * 3
     assert status[0].startswith("80 characters: expected N*N cells for a grid side N")
     assert status[1].startswith("1 character: expected N*N cells")
     assert status[2] == 'binary data, not text: byte "\\x00" at character 41'
-    _, status = sudoku_bulk.solve([lines[0][:35]], box="2x3", return_status=True)
+    _, status = sudoku_bulk.solve([lines[0][:35]], box="2x3", return_status=True, on_error="ignore")
     assert status == ["35 characters: expected 36 cells for 6x6 grids"]
     with pytest.raises(ValueError, match=r"^puzzle 0: 80 characters"):
         sudoku_bulk.solve([lines[0][:80]], on_error="raise")
@@ -211,14 +218,18 @@ def test_grids_past_36_are_numbers_both_ways():
     for fmt in (None, "numbers"):
         out = sudoku_bulk.solve(nine, format=fmt)
         assert valid_solutions(numbers_to_cells(nine), numbers_to_cells(out)).all()
-    _, status = sudoku_bulk.solve(["." * 81], format="numbers", return_status=True)
+    _, status = sudoku_bulk.solve(["." * 81], format="numbers", return_status=True, on_error="ignore")
     assert status == ["81 characters, not numbers separated by spaces or commas as the format given asks"]
 
 
 def test_all_null_and_empty_inputs_are_rows_not_errors():
+    """All-null input is rows of nulls with on_error="ignore" (by default
+    every row bad raises); empty input is no rows, never an error."""
     pd = pytest.importorskip("pandas")
     for x in [pd.Series([None, None]), pd.Series([np.nan, np.nan]), pa.array([None, None])]:
-        out, status = sudoku_bulk.solve(x, return_status=True)
+        with pytest.raises(ValueError, match="all 2 rows are bad; the first, puzzle 0: null: no puzzle"):
+            sudoku_bulk.solve(x)
+        out, status = sudoku_bulk.solve(x, return_status=True, on_error="ignore")
         assert len(out) == 2 and status == ["null: no puzzle"] * 2
         assert list(pd.Series(out).isna()) == [True, True]
     for x in [pd.Series([], dtype=object), pa.array([])]:

@@ -307,7 +307,10 @@ pub fn account(job: &Job<'_>, first_row: u64, solved: &Solved, tally: &mut Tally
                     tally.by_count[(*count).min(2) as usize] += 1;
                 }
             }
-            Verdict::Kept => tally.solved += 1,
+            Verdict::Kept => {
+                tally.solved += 1;
+                tally.kept += 1;
+            }
             Verdict::Bad(e) => {
                 tally.bad += 1;
                 // The first 100 messages, as for text (the reporter counts

@@ -434,6 +434,9 @@ impl<'a> Array<'a> {
 pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyhow::Result<Run> {
     let arr =
         Array::open(data, job.asked.boxes).map_err(|e| anyhow::anyhow!("{}: {e}", job.name))?;
+    if let Ok(mut r) = job.reporter.lock() {
+        r.set_total(arr.rows as u64);
+    }
     let text = match target {
         Target::Text => true,
         Target::Columnar(Kind::Npy) => false,

@@ -39,6 +39,13 @@ pub struct Input {
     name: String,
 }
 
+impl Input {
+    /// Rows in the file, from its footer (the progress bar's total).
+    pub fn rows(&self) -> u64 {
+        self.meta.file_metadata().num_rows().max(0) as u64
+    }
+}
+
 /// An error of the input file found while writing (a column chunk that
 /// cannot be copied): reported as it is, not as a write error.
 #[derive(Debug, thiserror::Error)]

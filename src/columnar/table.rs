@@ -1173,6 +1173,9 @@ pub fn run_to(
     let (schema, batches, props, input): (SchemaRef, Batches<'_>, _, _) = match kind {
         Kind::Parquet => {
             let (schema, it, props, input) = super::parquet::open(job.name, data)?;
+            if let Ok(mut r) = job.reporter.lock() {
+                r.set_total(input.rows());
+            }
             (schema, it, Some(props), Some(input))
         }
         _ => {

@@ -1,6 +1,7 @@
 //! Integration tests: the real `sudoku-bulk` binary on real files.
 
 mod columnar;
+mod conventions;
 mod detect;
 mod formats;
 mod grids;

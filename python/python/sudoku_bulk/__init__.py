@@ -48,6 +48,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
@@ -68,7 +69,7 @@ SIZES = {
     if any(s % r == 0 for r in range(2, int(s**0.5) + 1))
 }
 
-_ON_ERROR = ("mark", "raise")
+_ON_ERROR = ("mark", "raise", "ignore")
 _LEVELS = ("easy", "medium", "hard", "extreme")
 _SYMMETRIES = ("none", "rotate180", "rotate90", "mirror", "diagonal")
 
@@ -81,13 +82,53 @@ FORMATS = ("digits", "letters", "hex0", "hex1", "numbers")
 _Box = Union[str, Tuple[int, int], None]
 
 
-def _threads(threads: Optional[int]) -> Optional[int]:
+#: The largest ``threads=`` taken (the pool is lowered to 4 per core, as
+#: the command's ``-j``); past it the number cannot be a thread count, and
+#: says so rather than overflowing in the conversion.
+_MAX_THREADS = 2**63 - 1
+
+
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def _int(name: str, value: Any) -> int:
+    """`value` as an int when it is one (NumPy integers too, never bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {_type_name(value)}")
+    return int(value)
+
+
+def _flag(name: str, value: Any) -> bool:
+    """A bool argument: True/False (NumPy's too), never a truthy string such
+    as ``"false"`` (which ``bool()`` would take as True)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {value!r}")
+    return bool(value)
+
+
+def _choice(name: str, value: Any, allowed: Sequence[str], optional: bool = False) -> Any:
+    """A str argument from `allowed` (or None when `optional`)."""
+    if value is None and optional:
+        return None
+    names = ", ".join(map(repr, allowed)) + (" or None" if optional else "")
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {names}, not {_type_name(value)}")
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {names}, not {value!r}")
+    return value
+
+
+def _threads(threads: Any) -> Optional[int]:
     if threads is None:
         return None
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads}")
+        raise TypeError(f"threads must be an int or None, not {_type_name(threads)}")
+    if not 1 <= threads <= _MAX_THREADS:
+        raise ValueError(
+            "threads must be an int from 1 to 2**63-1 (more than 4 per core are lowered to "
+            f"that) or None (all cores), not {threads}"
+        )
     return int(threads)
 
 
@@ -185,6 +226,147 @@ def _arrow_parts(arr: Any) -> Tuple[Any, tuple]:
     return arr, (v, view(offsets), view(data), arr.offset, len(arr), large)
 
 
+def _have_pyarrow() -> bool:
+    """pyarrow is optional (``pip install ./python[arrow]``): without it
+    pandas Series go through the list-of-str path."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _row_name(series: Any, i: int) -> str:
+    """Row `i` of a pandas Series, by position and, when it differs, its
+    index label."""
+    label = _label(series, i)
+    return f"row {i}" if label == i else f"row {i} (index {label!r})"
+
+
+def _label(series: Any, i: int) -> Any:
+    """The index label of row `i` of a pandas Series, a NumPy scalar as
+    the Python value it holds (``20``, not ``np.int64(20)``)."""
+    label = series.index[i]
+    return label.item() if isinstance(label, np.generic) else label
+
+
+#: The grid of integer puzzles by the longest number's digits, unless
+#: box= names it: up to 16 digits 4x4, up to 36 6x6, else 9x9. A 9x9
+#: puzzle with one solution never has 5 empty rows (two would share a band,
+#: and swapping them gives a second solution), so it never has 45 leading
+#: blanks and is never taken for 6x6; a 9x9 set starting with 17 or more
+#: blanks, as the 17-clue sets in their usual form all do, stays 9x9
+#: (taking the smallest grid that fits read those as 8x8). 8x8 integers
+#: need ``box="2x4"``.
+_DIGIT_GRIDS = ((16, 16), (36, 36), (10**9, 81))
+
+
+def _digit_rows(values: List[Any], box: _Box) -> List[Optional[str]]:
+    """Integers of digits (a Kaggle-style ``quizzes`` column read as
+    numbers) as one-line puzzles: a number drops its leading zeros (blank
+    cells), so each is left-padded with ``0`` to the grid's cells (`box`'s
+    grid, else see `_DIGIT_GRIDS`). A negative number or one longer than
+    the grid stays as written: a bad row, with the engine's reason."""
+    text = [None if v is None else str(v) for v in values]
+    if box is not None:
+        rows, cols = _native.box_shape(box)
+        cells = (rows * cols) ** 2
+    else:
+        longest = max((len(t) for t in text if t is not None), default=81)
+        cells = next(c for most, c in _DIGIT_GRIDS if longest <= most)
+    return [t if t is None or t.startswith("-") else t.zfill(cells) for t in text]
+
+
+def _series_rows(series: Any, box: _Box, what: str) -> Tuple[Any, bool]:
+    """A pandas Series of puzzles as rows the string converters read (a
+    pyarrow array when pyarrow is installed, else a list of str or None)
+    and whether the Series held text (its dtype is then kept for the
+    answers). Integer Series (int64 with leading zeros dropped, or object
+    Series of 81-digit Python ints) become zero-padded digits; floats,
+    bytes and a Series mixing text and numbers raise TypeError naming the
+    first row that breaks the pattern."""
+    import pandas as pd
+    from pandas.api.types import infer_dtype
+
+    dtype = series.dtype
+    nulls = series.isna().to_numpy()
+    kind = getattr(dtype, "kind", "O")
+    if isinstance(dtype, pd.CategoricalDtype):
+        inner = infer_dtype(dtype.categories, skipna=True)
+        if inner not in ("string", "empty"):
+            return _series_rows(series.astype(object), box, what)
+        kind = "text"
+    elif isinstance(dtype, pd.StringDtype) or (
+        isinstance(dtype, pd.ArrowDtype) and kind in "OU"
+    ):
+        kind = "text"
+    if kind == "O":
+        found = infer_dtype(series, skipna=True)
+        if found == "integer":
+            kind = "i"
+        elif found in ("string", "empty"):
+            kind = "text"
+        else:
+            kind = _object_kind(series, nulls, what)
+    if kind in "iu":
+        values = [None if null else int(v) for v, null in zip(series.tolist(), nulls)]
+        return _text_rows(_digit_rows(values, box)), False
+    if kind == "f" and nulls.all():
+        kind = "text"  # all NaN: no puzzle in any row (null rows)
+    if kind != "text":
+        first = int(np.argmin(nulls))
+        raise TypeError(
+            f"{what} is a pandas Series of {dtype}, {_row_name(series, first)} holds "
+            f"{series.iloc[first]!r}: expected one-line puzzles as str, or integers of "
+            "digits (0 blank). A float cannot hold 81 digits exactly; read the column "
+            "as text, e.g. pd.read_csv(path, dtype=str)"
+        )
+    if _have_pyarrow():
+        import pyarrow as pa
+
+        return pa.array(series, from_pandas=True), True
+    return [None if null else v for v, null in zip(series.tolist(), nulls)], True
+
+
+def _object_kind(series: Any, nulls: np.ndarray, what: str) -> str:
+    """``"text"`` or ``"i"`` (integers) for an object Series whose rows are
+    all one or the other (nulls aside); else TypeError naming the first row
+    that is neither, or whose kind differs from the first row's
+    (``[puzzle, 5]``)."""
+    first = None
+    for i, (v, null) in enumerate(zip(series.tolist(), nulls)):
+        if null:
+            continue
+        if isinstance(v, str):
+            this = "str"
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            this = "int"
+        else:
+            this = None
+        if this is not None and first in (None, this):
+            first = this
+            continue
+        want = (
+            f"{first}, as the rows before it (a Series of puzzles holds one kind)"
+            if this is not None
+            else "str (a one-line puzzle) or an int of digits (0 blank)"
+        )
+        raise TypeError(
+            f"{what} {_row_name(series, i)} is {_type_name(v)} ({v!r}), expected {want}"
+        )
+    return "i" if first == "int" else "text"
+
+
+def _text_rows(rows: List[Optional[str]]) -> Any:
+    """Rows of text as the string converters take them: a pyarrow array when
+    pyarrow is installed (as text Series go), else the list itself."""
+    if _have_pyarrow():
+        import pyarrow as pa
+
+        return pa.array(rows, type=pa.string())
+    return rows
+
+
 def _call(
     puzzles: Any,
     kind: str,
@@ -203,17 +385,14 @@ def _call(
     `_side` is the grid side of the other chunks of a chunked array."""
     threads = _threads(threads)
     k = _kind(puzzles)
-    if format is not None and format not in FORMATS:
-        raise ValueError(
-            f"format must be one of {', '.join(map(repr, FORMATS))} or None, not {format!r}"
-        )
+    format = _choice("format", format, FORMATS, optional=True)
     if format is not None and k == "numpy":
         raise ValueError("format= applies to string puzzles; arrays hold numbers already")
     if solutions is not None and _kind(solutions) != k:
         raise TypeError(
             f"solutions must be the same kind as puzzles ({k}), not {_kind(solutions)}"
         )
-    opts = dict(unique=bool(unique), limit=int(limit), threads=threads, box=box)
+    opts = dict(unique=unique, limit=limit, threads=threads, box=box)
     if k == "numpy":
         flat, _ = _rows(puzzles)
         sol = None
@@ -235,19 +414,23 @@ def _call(
         return _native.run_strings(list(puzzles), kind, solutions=sol, **opts)
     if k == "pandas":
         import pandas as pd
-        import pyarrow as pa
 
-        arr = pa.array(puzzles, from_pandas=True)
-        sol = pa.array(solutions, from_pandas=True) if solutions is not None else None
-        answers, values, bad = _call(arr, kind, solutions=sol, **opts)
+        rows, text = _series_rows(puzzles, box, "puzzles")
+        sol = None
+        if solutions is not None:
+            sol, _ = _series_rows(solutions, box, "solutions")
+        answers, values, bad = _call(rows, kind, solutions=sol, **opts)
         if answers is not None:
-            answers = answers.to_pandas()
+            if isinstance(answers, list):
+                answers = pd.Series(answers, dtype=object)
+            else:
+                answers = answers.to_pandas()
             dtype = puzzles.dtype
-            if isinstance(dtype, pd.CategoricalDtype):
+            if text and isinstance(dtype, pd.CategoricalDtype):
                 # New values: categories of their own (the puzzles' would
                 # turn every answer into NaN).
                 answers = answers.astype("category")
-            elif isinstance(dtype, (pd.StringDtype, pd.ArrowDtype)):
+            elif text and isinstance(dtype, (pd.StringDtype, pd.ArrowDtype)):
                 answers = answers.astype(dtype)
             answers.index = puzzles.index
             answers.name = puzzles.name
@@ -331,6 +514,45 @@ def _length(puzzles: Any) -> int:
     return int(puzzles.shape[0]) if isinstance(puzzles, np.ndarray) else len(puzzles)
 
 
+def _puzzle_name(puzzles: Any, i: int) -> str:
+    """Puzzle `i` (by position) as messages name it: with its index label
+    too for a pandas Series whose label differs."""
+    if _module_of(puzzles) == "pandas":
+        label = _label(puzzles, i)
+        if label != i:
+            return f"puzzle {i} (index {label!r})"
+    return f"puzzle {i}"
+
+
+def _settle(
+    puzzles: Any, bad: List[Tuple[int, str]], on_error: str, marked: str
+) -> None:
+    """What a call does about its bad rows, by ``on_error``: ``"raise"``
+    raises on the first; ``"mark"`` (the default) raises when every row is
+    bad (nothing useful came back: the wrong column, the wrong size, a
+    blank written as -1) and otherwise warns with their count and the first
+    reason, so they are never missed; ``"ignore"`` only marks them.
+    `marked` says how they show in the result."""
+    if not bad or on_error == "ignore":
+        return
+    i, reason = bad[0]
+    first = f"{_puzzle_name(puzzles, i)}: {reason}"
+    if on_error == "raise":
+        raise ValueError(first)
+    n = _length(puzzles)
+    if len(bad) == n:
+        raise ValueError(
+            f"no puzzle could be used: all {n} rows are bad; the first, {first} "
+            '(on_error="ignore" returns them marked instead)'
+        )
+    warnings.warn(
+        f"{len(bad)} of {n} rows are bad ({marked}); the first, {first}. "
+        'return_status=True gives every reason; on_error="ignore" silences this',
+        UserWarning,
+        stacklevel=3,
+    )
+
+
 def solve(
     puzzles: Any,
     *,
@@ -347,13 +569,19 @@ def solve(
         puzzles: a NumPy integer array (N, 81) / (N, 9, 9) / (N, 256) /
             (N, 16, 16) / (N, 625) / (N, 25, 25), 0 = blank; a list of str in
             a one-line layout; a pyarrow string array or chunked array; or a
-            pandas Series of str.
+            pandas Series of str or of integers of digits (see below).
         threads: worker threads (default: all cores). The GIL is released
-            while they work.
+            while they work, and Ctrl-C stops them within a fraction of a
+            second (``KeyboardInterrupt``).
         unique: treat puzzles with more than one solution as bad rows.
-        on_error: ``"mark"`` (default) marks a bad row (an array row of zeros,
-            ``None`` in a list, null in pyarrow); ``"raise"`` raises
-            ``ValueError`` naming the first bad row and why.
+        on_error: what to do about bad rows (no solution, clashing givens,
+            unreadable; several solutions with ``unique=True``). Every mode
+            marks them in the answers (an array row of zeros, ``None`` in a
+            list, null in pyarrow and pandas). ``"mark"`` (default) also
+            warns (``UserWarning``) with how many there are and the first
+            reason, and raises ``ValueError`` when every row is bad;
+            ``"ignore"`` only marks; ``"raise"`` raises ``ValueError``
+            naming the first bad row and why.
         return_status: also return a list with, per row, ``None`` when it was
             solved or the reason it is bad (``"no solution"``,
             ``"multiple solutions"``, ``"duplicate given 5 at r1c1 and r1c4"``,
@@ -370,25 +598,35 @@ def solve(
             None: told from the first 200 puzzles (a 16x16 set whose givens
             are only ``A``-``G`` reads as hex; say ``"letters"``).
 
+    A pandas Series of integers (int64, or object holding 81-digit Python
+    ints: a Kaggle-style ``quizzes`` column read as numbers) is read as
+    digits with ``0`` blank, each number left-padded with zeros (its
+    leading blanks) to the grid's cells: ``box``'s grid, else 4x4 when the
+    longest number has at most 16 digits, 6x6 up to 36, otherwise 9x9
+    (8x8 needs ``box="2x4"``). Its answers are str.
+
     Returns:
         The answers: an array of the input's shape and dtype, a list of str
         (in the input's symbols), a pyarrow array of the input's type or a
         pandas Series. With ``return_status=True``, ``(answers, status)``.
 
     Raises:
-        TypeError: puzzles of an unsupported kind or dtype.
+        TypeError: puzzles of an unsupported kind or dtype (a float Series,
+            a Series mixing str and int rows: the message names the row), an
+            argument of the wrong type (``unique="false"``).
         ValueError: a shape that is no grid size, bad arguments, a ``box``
             that is no box shape or makes another grid size than the
-            puzzles', or (with ``on_error="raise"``) a bad puzzle.
+            puzzles', every row bad (``on_error="mark"``) or a bad row
+            (``on_error="raise"``).
+        KeyboardInterrupt: Ctrl-C during the call.
     """
-    if on_error not in _ON_ERROR:
-        raise ValueError(f'on_error must be "mark" or "raise", not {on_error!r}')
+    on_error = _choice("on_error", on_error, _ON_ERROR)
+    unique = _flag("unique", unique)
+    return_status = _flag("return_status", return_status)
     answers, _, bad = _call(
         puzzles, "solve", unique=unique, threads=threads, box=box, format=format
     )
-    if on_error == "raise" and bad:
-        i, reason = bad[0]
-        raise ValueError(f"puzzle {i}: {reason}")
+    _settle(puzzles, bad, on_error, "no answer: zeros, None or null")
     if return_status:
         return answers, _status(_length(puzzles), bad)
     return answers
@@ -399,6 +637,7 @@ def count(
     limit: int = 2,
     *,
     threads: Optional[int] = None,
+    on_error: str = "mark",
     return_status: bool = False,
     box: _Box = None,
     format: Optional[str] = None,
@@ -409,6 +648,8 @@ def count(
         puzzles: as for :func:`solve`.
         limit: stop counting there (default 2: 0 none, 1 unique, 2 several).
         threads: worker threads (default: all cores).
+        on_error: as for :func:`solve`: bad rows (not a puzzle: clashing
+            givens, unreadable) count ``-1``; ``"mark"`` warns about them.
         return_status: also return the per-row reasons (see :func:`solve`).
         box: the box shape, as for :func:`solve`.
         format: the symbols of string puzzles, as for :func:`solve`.
@@ -417,16 +658,40 @@ def count(
         An int64 NumPy array: the number of solutions, at most ``limit``;
         ``-1`` for a row that is not a puzzle (clashing givens, bad cells).
     """
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)):
-        raise TypeError(f"limit must be an int, not {type(limit).__name__}")
+    limit = _int("limit", limit)
     if not 1 <= limit <= 2**32 - 1:
         raise ValueError(f"limit must be in 1..=4294967295, not {limit}")
+    on_error = _choice("on_error", on_error, _ON_ERROR)
+    return_status = _flag("return_status", return_status)
     _, values, bad = _call(
         puzzles, "count", limit=limit, threads=threads, box=box, format=format
     )
+    _settle(puzzles, bad, on_error, "counted -1")
     if return_status:
         return values, _status(len(values), bad)
     return values
+
+
+def _aligned(puzzles: Any, solutions: Any) -> Any:
+    """`solutions` paired with `puzzles` by index when both are pandas
+    Series, as pandas pairs Series: the same labels in another order are
+    reordered to the puzzles'; other labels raise, as pandas refuses to
+    compare differently-labelled Series (pairing by position would judge
+    each solution against another row's puzzle)."""
+    if _module_of(puzzles) != "pandas" or _module_of(solutions) != "pandas":
+        return solutions
+    p, s = puzzles.index, solutions.index
+    if p.equals(s):
+        return solutions
+    if p.is_unique and s.is_unique and len(p) == len(s) and p.isin(s).all():
+        return solutions.reindex(p)
+    missing = p.difference(s)[:3].tolist() if p.is_unique and s.is_unique else []
+    raise ValueError(
+        "puzzles and solutions are pandas Series with different index labels"
+        + (f" (puzzle labels {missing} have no solution)" if missing else "")
+        + ": check pairs rows by label; align them first, e.g. solutions.reindex(puzzles.index),"
+        " or pass .reset_index(drop=True) of both to pair by position"
+    )
 
 
 def check(
@@ -434,6 +699,7 @@ def check(
     solutions: Any,
     *,
     threads: Optional[int] = None,
+    on_error: str = "mark",
     box: _Box = None,
     format: Optional[str] = None,
 ) -> np.ndarray:
@@ -444,7 +710,13 @@ def check(
     Args:
         puzzles: as for :func:`solve`.
         solutions: the same kind and length (for arrays the same shape).
+            Two pandas Series are paired by index label, as pandas does: the
+            same labels in another order are aligned; different labels
+            raise ``ValueError``.
         threads: worker threads (default: all cores).
+        on_error: as for :func:`solve`, for puzzles that cannot be checked
+            (unreadable, clashing givens): they are False; ``"mark"`` warns
+            about them. A wrong solution is just False.
         box: the box shape the grids are checked with, as for :func:`solve`.
         format: the symbols of string puzzles and solutions, as for
             :func:`solve`.
@@ -454,13 +726,16 @@ def check(
     """
     if solutions is None:
         raise TypeError("check needs solutions")
+    on_error = _choice("on_error", on_error, _ON_ERROR)
     if _length(solutions) != _length(puzzles):
         raise ValueError(
             f"{_length(solutions)} solutions for {_length(puzzles)} puzzles"
         )
-    _, values, _ = _call(
+    solutions = _aligned(puzzles, solutions)
+    _, values, bad = _call(
         puzzles, "check", solutions=solutions, threads=threads, box=box, format=format
     )
+    _settle(puzzles, bad, on_error, "checked False")
     return values == 1
 
 
@@ -468,20 +743,32 @@ def grade(
     puzzles: Any,
     *,
     threads: Optional[int] = None,
+    on_error: str = "mark",
     box: _Box = None,
     format: Optional[str] = None,
 ) -> Tuple[np.ndarray, List[Optional[str]]]:
     """Grade puzzles as ``sudoku-bulk solve --stats`` does: the guesses the
     solver needs to prove the puzzle unique (count to 2), and the level they
     give (``easy`` 0, ``medium`` 1-4, ``hard`` 5-29, ``extreme`` 30+).
-    ``box`` and ``format``: as for :func:`solve`.
+    ``on_error``, ``box`` and ``format``: as for :func:`solve` (bad rows
+    and rows without a solution grade -1 and None).
 
     Returns:
         ``(guesses, levels)``: an int64 array (-1 for a bad row or one without
         a solution) and a list of level names (None for those rows).
     """
-    _, guesses, _ = _call(puzzles, "grade", threads=threads, box=box, format=format)
+    on_error = _choice("on_error", on_error, _ON_ERROR)
+    _, guesses, bad = _call(puzzles, "grade", threads=threads, box=box, format=format)
+    _settle(puzzles, bad, on_error, "graded -1 and None")
     return guesses, _native.level_names(guesses)
+
+
+def _memory() -> Optional[int]:
+    """This machine's physical memory in bytes, when the OS says."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def generate(
@@ -503,7 +790,9 @@ def generate(
     threads.
 
     Args:
-        n: how many.
+        n: how many. A count whose puzzles would not fit in this machine's
+            memory raises ``ValueError`` before any work (the command
+            streams any count to a file).
         size: grid side: 9, 16, 25, or any side from 4 to 64 that boxes
             tile (6 as 2x3 boxes, 12 as 3x4 ...). Default: the side ``box``
             makes, else 9.
@@ -515,62 +804,81 @@ def generate(
         seed: run seed (each puzzle comes from (seed, index)).
         clues: stop removing clues at this many (when reachable).
         difficulty: ``"easy"``, ``"medium"``, ``"hard"`` or ``"extreme"``.
+            Each puzzle is retried until it has that level, a bounded number
+            of times; puzzles that missed it (or the ``clues`` count) are
+            the nearest found, and a ``UserWarning`` says how many (the
+            command's "off target").
         symmetry: ``"none"``, ``"rotate180"``, ``"rotate90"``, ``"mirror"``
             or ``"diagonal"``.
-        threads: worker threads (default: all cores).
+        threads: worker threads (default: all cores). Ctrl-C stops them
+            within a second (``KeyboardInterrupt``).
         as_array: return a uint8 array of shape (n, side*side) (0 = blank)
             instead of a list of str (``.`` blank, digits for 9x9, letters
             ``A``.. up to 26x26, ``1``-``9`` then letters up to 35x35,
             ``0``-``9`` then letters for 36x36, space-separated numbers with
             ``0`` blank beyond, as the command writes them).
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n < 2**63:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be an int, not {_type_name(n)}")
+    if not 0 <= n < 2**63:
         raise ValueError(f"n must be an int in 0..2**63, not {n!r}")
-    if size is not None and (
-        isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 4 <= size <= 64
-    ):
-        raise ValueError(
-            f"size must be an int grid side from 4 to 64 (9, 16, 25, 6, 12 ...), not {size!r}"
-        )
     if size is not None:
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+            raise TypeError(f"size must be an int grid side or None, not {_type_name(size)}")
+        if not 4 <= size <= 64:
+            raise ValueError(
+                f"size must be an int grid side from 4 to 64 (9, 16, 25, 6, 12 ...), "
+                f"not {size!r}"
+            )
         size = int(size)
     # The boxes box= and size= fix together (ValueError when they disagree).
     rows, cols = _native.box_shape(box, size)
     side = rows * cols
-    if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+    seed = _int("seed", seed)
+    if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int in 0..2**64, not {seed!r}")
-    if clues is not None and (
-        isinstance(clues, bool)
-        or not isinstance(clues, (int, np.integer))
-        or not 0 <= clues <= side * side
-    ):
+    if clues is not None:
+        clues = _int("clues", clues)
+        if not 0 <= clues <= side * side:
+            raise ValueError(
+                f"clues must be an int in 0..={side * side} (the cells of a {side}x{side} "
+                f"grid), not {clues!r}"
+            )
+    difficulty = _choice("difficulty", difficulty, _LEVELS, optional=True)
+    symmetry = _choice("symmetry", symmetry, _SYMMETRIES)
+    as_array = _flag("as_array", as_array)
+    threads = _threads(threads)
+    cells = side * side
+    # Held at once: the cells and guesses, then the strings (about 50 bytes
+    # of str object each besides the text) or the array.
+    need = int(n) * (cells + 8 + (cells if as_array else cells + 64))
+    memory = _memory()
+    if memory is not None and need > memory:
         raise ValueError(
-            f"clues must be an int in 0..={side * side} (the cells of a {side}x{side} grid), "
-            f"not {clues!r}"
-        )
-    if difficulty is not None and difficulty not in _LEVELS:
-        raise ValueError(
-            f"difficulty must be one of {', '.join(map(repr, _LEVELS))} or None, "
-            f"not {difficulty!r}"
-        )
-    if symmetry not in _SYMMETRIES:
-        raise ValueError(
-            f"symmetry must be one of {', '.join(map(repr, _SYMMETRIES))}, not {symmetry!r}"
+            f"generate({n}) would need about {need / 2**30:,.0f} GiB for {side}x{side} "
+            f"puzzles, more than this machine's {memory / 2**30:,.0f} GiB of memory: ask for "
+            f"fewer, or stream them to a file with `sudoku-bulk generate -n {n} -o FILE`"
         )
     note = _native.slow_minimal_note(side) if clues is None else None
     if note is not None:
         # The command's note, as a warning: without clues= the call looks hung.
         warnings.warn(note, stacklevel=2)
-    cells, _, _ = _native.generate_cells(
-        int(n),
-        side,
-        int(seed),
-        None if clues is None else int(clues),
-        difficulty,
-        symmetry,
-        _threads(threads),
-        box=(rows, cols),
+    flat, guesses, off_target = _native.generate_cells(
+        int(n), side, seed, clues, difficulty, symmetry, threads, box=(rows, cols),
     )
+    if off_target:
+        asked = ", ".join(
+            f"{k}={v!r}" for k, v in (("difficulty", difficulty), ("clues", clues)) if v is not None
+        )
+        levels = _native.level_names(guesses)
+        tally = ", ".join(f"{name} {levels.count(name)}" for name in _LEVELS)
+        warnings.warn(
+            f"{off_target} of {n} puzzles are off target: {asked} was not reached within "
+            f"the attempts each puzzle gets, so they are the nearest found (levels: {tally}); "
+            "each is still a proper puzzle with one solution",
+            UserWarning,
+            stacklevel=2,
+        )
     if as_array:
-        return cells.reshape(int(n), side * side)
-    return _native.cells_to_strings(cells, side, box=(rows, cols))
+        return flat.reshape(int(n), cells)
+    return _native.cells_to_strings(flat, side, box=(rows, cols))

@@ -11,7 +11,7 @@ FORMATS: Tuple[str, ...]
 
 _A = TypeVar("_A", bound=np.ndarray)
 _Status = List[Optional[str]]
-_OnError = Literal["mark", "raise"]
+_OnError = Literal["mark", "raise", "ignore"]
 # box=: "RxC" (such as "3x2": 3 rows tall, 2 wide) or (rows, cols); None for
 # the usual boxes of the size.
 _Box = Union[str, Tuple[int, int], None]
@@ -81,6 +81,7 @@ def count(
     limit: int = ...,
     *,
     threads: Optional[int] = ...,
+    on_error: _OnError = ...,
     return_status: Literal[False] = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
@@ -91,6 +92,7 @@ def count(
     limit: int = ...,
     *,
     threads: Optional[int] = ...,
+    on_error: _OnError = ...,
     return_status: Literal[True],
     box: _Box = ...,
     format: Optional[_Format] = ...,
@@ -100,6 +102,7 @@ def check(
     solutions: Any,
     *,
     threads: Optional[int] = ...,
+    on_error: _OnError = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
 ) -> npt.NDArray[np.bool_]: ...
@@ -107,6 +110,7 @@ def grade(
     puzzles: Any,
     *,
     threads: Optional[int] = ...,
+    on_error: _OnError = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
 ) -> Tuple[npt.NDArray[np.int64], List[Optional[str]]]: ...

@@ -6,15 +6,28 @@ puzzle column goes, buffers and all, to :func:`sudoku_bulk.solve` (Rust, no
 Python work per row), and the batch comes back with one more column.
 
 Every executor needs ``sudoku_bulk`` installed (``pip install ./python`` on
-each node, or ship a wheel with ``--py-files``/an environment archive). For a
-cluster without the package, see README "Python": pipe the rows through the
-``sudoku-bulk`` binary shipped with ``--files`` instead.
+each node or in its image, or a packed venv shipped with ``--archives``; not
+``--py-files``, whose zips cannot hold a compiled extension). For a
+cluster without the package, see the package README, "Spark": pipe the rows
+through the ``sudoku-bulk`` binary shipped with ``--files`` instead.
 
 Threads: Spark already runs one task per core, so each task solves on one
 thread by default (``threads=1``); scale with partitions, not threads.
 
 Boxes: ``box="3x2"`` or ``box=(3, 2)`` as in :func:`sudoku_bulk.solve`; it is
-checked on the driver, before any task runs.
+checked on the driver, before any task runs, as every other argument is.
+
+Set-up check: the first call in a Spark application (per worker Python;
+not under Spark Connect, which has no SparkContext to run it) runs a
+one-task-per-core probe job that imports ``sudoku_bulk`` and
+``pyarrow`` on the executors; when they cannot, the call raises a short
+``RuntimeError`` saying which Python failed and how to fix it
+(``PYSPARK_PYTHON``, or ``--archives`` with a packed venv), instead of the
+job failing later with hundreds of lines of Java trace.
+
+Bad rows: null in the output column, without the ``UserWarning`` of
+:func:`sudoku_bulk.solve` (it would go to the executors' logs) and without
+failing a partition whose rows are all bad.
 """
 
 from __future__ import annotations
@@ -24,9 +37,12 @@ from typing import Any, Iterator, Optional, Tuple, Union
 __all__ = ["solve", "count"]
 
 
-def _check_column(df: Any, column: str, output: str) -> None:
+def _check_column(df: Any, column: Any, output: Any) -> None:
     from pyspark.sql.types import StringType
 
+    for name, value in (("column", column), ("output", output)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a column name (str), not {type(value).__name__}")
     names = df.schema.names
     if column not in names:
         raise ValueError(f"no column {column!r} in the DataFrame (columns: {names})")
@@ -46,6 +62,121 @@ def _box(box: Union[str, Tuple[int, int], None]) -> Optional[Tuple[int, int]]:
     from . import _native
 
     return _native.box_shape(box)
+
+
+def _options(
+    unique: Any = False, threads: Any = 1, format: Any = None, limit: Any = None
+) -> None:
+    """The arguments checked on the driver as :func:`sudoku_bulk.solve`
+    checks them, so a wrong one fails here, not in every task."""
+    import sudoku_bulk as sb
+
+    sb._flag("unique", unique)
+    sb._threads(threads)
+    sb._choice("format", format, sb.FORMATS, optional=True)
+    if limit is not None:
+        limit = sb._int("limit", limit)
+        if not 1 <= limit <= 2**32 - 1:
+            raise ValueError(f"limit must be in 1..=4294967295, not {limit}")
+
+
+#: (application id, worker Python) pairs whose executors imported the
+#: package: the probe runs once per pair, not per call.
+_checked: set = set()
+
+#: How to give the executors the package, for the error below.
+_HOW_TO_FIX = """Spark's Python workers must run a Python that has sudoku_bulk (and pyarrow):
+- one machine (local mode), or the same path on every node: set
+  PYSPARK_PYTHON to that Python before the SparkSession starts, e.g.
+  export PYSPARK_PYTHON=$VIRTUAL_ENV/bin/python
+- a cluster: pack the venv and ship it with the job:
+  venv-pack -o env.tar.gz
+  spark-submit --archives env.tar.gz#env \\
+    --conf spark.pyspark.python=./env/bin/python job.py
+(the sudoku_bulk package README, "Spark", has the whole recipe)"""
+
+
+def _check_workers(df: Any) -> None:
+    """Runs a probe task per core that imports ``sudoku_bulk`` and
+    ``pyarrow`` where the executors' Python workers run, once per Spark
+    application and worker Python; raises ``RuntimeError`` with the fix
+    when they cannot. The probe is a nested function, so Spark ships it by
+    value: unpickling it needs neither package."""
+    try:
+        sc = df.sparkSession.sparkContext
+    except Exception:  # noqa: BLE001 - any "not available" error
+        # Spark Connect has no SparkContext (the probe is an RDD job): no
+        # check there; the tasks' own errors remain.
+        return
+    key = (sc.applicationId, sc.pythonExec)
+    if key in _checked:
+        return
+
+    def probe(_: Any) -> Tuple[str, str]:
+        import sys
+
+        try:
+            import sudoku_bulk  # noqa: F401
+
+            import pyarrow  # noqa: F401
+        except Exception as e:  # noqa: BLE001 - reported on the driver
+            return sys.executable, f"{type(e).__name__}: {e}"
+        return sys.executable, ""
+
+    tasks = max(1, min(int(sc.defaultParallelism), 64))
+    try:
+        results = sc.parallelize(range(tasks), tasks).map(probe).collect()
+    except Exception as e:  # noqa: BLE001 - summarised below
+        # The worker did not start at all (no such program, no pyspark
+        # there): the cause is one line deep in a Java trace.
+        import re
+
+        text = str(e)
+        found = re.search(r"Cannot run program [^\n]*", text) or re.findall(
+            r"^\w*(?:Error|Exception): [^\n]*", text, re.M
+        )
+        cause = found.group(0) if isinstance(found, re.Match) else (
+            found[-1] if found else text.strip().splitlines()[0]
+        )
+        raise RuntimeError(
+            f"sudoku_bulk.spark: Spark could not start its Python workers with "
+            f"{sc.pythonExec!r}: {cause}\n{_HOW_TO_FIX}"
+        ) from None
+    for exe, error in results:
+        if error:
+            raise RuntimeError(
+                f"sudoku_bulk.spark: the executors' Python ({exe}) cannot import the "
+                f"package: {error}\n{_HOW_TO_FIX}"
+            ) from None
+    _checked.add(key)
+
+
+def _with_column(df: Any, column: str, output: str, out_type: Any, make: Any) -> Any:
+    """`df` with one more column `output` of Spark type `out_type`, made by
+    `make(puzzles)` from each Arrow batch's `column` on the executors.
+
+    The columns go through ``mapInArrow`` under positional names (``_0``,
+    ``_1`` ...) and get theirs back after (``toDF``): ``mapInArrow``
+    resolves each input column by name, and a name such as ``a.b`` reads
+    there as field ``b`` of a struct ``a`` (``UNRESOLVED_COLUMN``)."""
+    from pyspark.sql.types import StructField, StructType
+
+    names = list(df.columns)
+    at = names.index(column)
+    safe = df.toDF(*[f"_{i}" for i in range(len(names))])
+    out_name = f"_{len(names)}"
+    schema = StructType(safe.schema.fields + [StructField(out_name, out_type, True)])
+
+    def batches(it: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        for batch in it:
+            yield pa.RecordBatch.from_arrays(
+                list(batch.columns) + [make(batch.column(at))],
+                names=list(batch.schema.names) + [out_name],
+            )
+
+    return safe.mapInArrow(batches, schema).toDF(*names, output)
 
 
 def solve(
@@ -72,26 +203,21 @@ def solve(
         format: the puzzles' symbols (``"letters"``, ``"hex0"`` ...), as for
             :func:`sudoku_bulk.solve`; default: told from each Arrow batch.
     """
-    from pyspark.sql.types import StringType, StructField, StructType
+    from pyspark.sql.types import StringType
 
     _check_column(df, column, output)
     box = _box(box)
-    schema = StructType(df.schema.fields + [StructField(output, StringType(), True)])
+    _options(unique=unique, threads=threads, format=format)
+    _check_workers(df)
 
-    def batches(it: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
+    def make(puzzles: Any) -> Any:
         import sudoku_bulk
 
-        for batch in it:
-            answers = sudoku_bulk.solve(
-                batch.column(column), unique=unique, threads=threads, box=box, format=format
-            )
-            yield pa.RecordBatch.from_arrays(
-                list(batch.columns) + [answers], names=list(batch.schema.names) + [output]
-            )
+        return sudoku_bulk.solve(
+            puzzles, unique=unique, threads=threads, box=box, format=format, on_error="ignore"
+        )
 
-    return df.mapInArrow(batches, schema)
+    return _with_column(df, column, output, StringType(), make)
 
 
 def count(
@@ -108,24 +234,21 @@ def count(
     clashing givens, unreadable text). ``box`` and ``format``: as for
     :func:`solve`.
     """
-    from pyspark.sql.types import LongType, StructField, StructType
+    from pyspark.sql.types import LongType
 
     _check_column(df, column, output)
     box = _box(box)
-    schema = StructType(df.schema.fields + [StructField(output, LongType(), True)])
+    _options(threads=threads, format=format, limit=limit)
+    _check_workers(df)
 
-    def batches(it: Iterator[Any]) -> Iterator[Any]:
+    def make(puzzles: Any) -> Any:
         import pyarrow as pa
 
         import sudoku_bulk
 
-        for batch in it:
-            counts = sudoku_bulk.count(
-                batch.column(column), limit=limit, threads=threads, box=box, format=format
-            )
-            col = pa.array(counts, type=pa.int64(), mask=counts < 0)
-            yield pa.RecordBatch.from_arrays(
-                list(batch.columns) + [col], names=list(batch.schema.names) + [output]
-            )
+        counts = sudoku_bulk.count(
+            puzzles, limit=limit, threads=threads, box=box, format=format, on_error="ignore"
+        )
+        return pa.array(counts, type=pa.int64(), mask=counts < 0)
 
-    return df.mapInArrow(batches, schema)
+    return _with_column(df, column, output, LongType(), make)

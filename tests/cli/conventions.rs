@@ -1,0 +1,710 @@
+//! The command-line conventions users of rg and fd expect (issue 34):
+//! completions and a man page from the tool itself, `-q`, `-j 0`, sizes
+//! with units, `--progress plain`, `generate`'s dataset options and exit
+//! status, and summaries that tell kept labels from solved ones.
+
+use crate::util::*;
+
+const DIGITS: &str = "123456789";
+
+/// Each shell's script names the subcommands and their flags, and the
+/// shell itself parses it (`bash -n`, `zsh -n`, `fish --no-execute`) when
+/// that shell is installed.
+#[test]
+fn completions_for_bash_zsh_fish_parse() {
+    for (shell, check) in [
+        ("bash", &["bash", "-n"][..]),
+        ("zsh", &["zsh", "-n"][..]),
+        ("fish", &["fish", "--no-execute"][..]),
+    ] {
+        let o = run(&["completions", shell], b"");
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        assert!(script.len() > 1000, "{shell}: {script}");
+        for word in ["solve", "generate", "chunk-size", "quiet"] {
+            assert!(script.contains(word), "{shell} script lacks {word}");
+        }
+        let (_dir, path) = temp_file("completion", script.as_bytes());
+        match std::process::Command::new(check[0])
+            .args(&check[1..])
+            .arg(&path)
+            .output()
+        {
+            Ok(c) => assert!(
+                c.status.success(),
+                "{shell} rejects its script: {}",
+                String::from_utf8_lossy(&c.stderr)
+            ),
+            Err(e) => eprintln!("{shell} not installed ({e}); script not parsed"),
+        }
+    }
+    let o = run(&["completions", "tcsh"], b"");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// The man page is roff with the usual sections and a section per
+/// subcommand holding its own flags; `man -l` renders it when installed.
+#[test]
+fn man_page_lists_every_subcommand_and_its_flags() {
+    let o = run(&["man"], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let page = stdout(&o);
+    assert!(page.starts_with(".ie") || page.starts_with(".TH"), "{page}");
+    assert!(page.contains(".TH sudoku-bulk 1"), "{page}");
+    for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH VERSION"] {
+        assert!(page.contains(section), "no {section}");
+    }
+    for (sub, flag) in [
+        ("SOLVE", "chunk\\-size"),
+        ("COUNT", "limit"),
+        ("BENCH", "seconds"),
+        ("CHECK", "column"),
+        ("GENERATE", "best\\-effort"),
+    ] {
+        let at = page
+            .find(&format!("COMMAND: {sub}"))
+            .unwrap_or_else(|| panic!("no section for {sub}"));
+        let next = page[at + 1..]
+            .find("COMMAND: ")
+            .map_or(page.len(), |n| at + 1 + n);
+        assert!(page[at..next].contains(flag), "{sub} section lacks {flag}");
+    }
+    if let Ok(m) = std::process::Command::new("man")
+        .env("MANWIDTH", "80")
+        .args(["-l", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        use std::io::Write;
+        let mut m = m;
+        m.stdin.take().unwrap().write_all(page.as_bytes()).unwrap();
+        let r = m.wait_with_output().unwrap();
+        if r.status.success() {
+            let text = String::from_utf8_lossy(&r.stdout);
+            assert!(text.contains("--best-effort"), "{text}");
+        }
+    }
+}
+
+/// `-j 0` means all cores (as `xz -T0`), and answers like `-j 1`.
+#[test]
+fn threads_zero_means_all_cores() {
+    let input = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let one = run(&["solve", "-j", "1"], input.as_bytes());
+    let all = run(&["solve", "-j", "0"], input.as_bytes());
+    assert_eq!(all.status.code(), Some(0), "{}", stderr(&all));
+    assert_answers_9x9(&puzzle_lines(&input), &stdout(&all));
+    assert_eq!(all.stdout, one.stdout);
+    let g = run(&["generate", "-n", "30", "-j", "0"], b"");
+    assert_eq!(g.status.code(), Some(0), "{}", stderr(&g));
+    assert_eq!(
+        g.stdout,
+        run(&["generate", "-n", "30", "-j", "1"], b"").stdout
+    );
+    let b = run(
+        &[
+            "bench",
+            "-j",
+            "0",
+            "--seconds",
+            "0",
+            data("sample.txt").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert!(
+        stdout(&b).contains(&format!("{cores} thread(s)")),
+        "{}",
+        stdout(&b)
+    );
+}
+
+/// `--chunk-size` takes K/M units; odd ones are refused with a reason.
+#[test]
+fn chunk_size_takes_units() {
+    let input = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let want = run(&["solve", "-j", "2"], input.as_bytes()).stdout;
+    for size in ["1K", "64k", "4KiB", "1M", "2000", "3KB"] {
+        let o = run(
+            &["solve", "-j", "2", "--chunk-size", size],
+            input.as_bytes(),
+        );
+        assert_eq!(o.status.code(), Some(0), "{size}: {}", stderr(&o));
+        assert_eq!(o.stdout, want, "{size}");
+    }
+    for (size, why) in [
+        ("1.5M", "not a size"),
+        ("65M", "64 MiB"),
+        ("2X", "unknown unit"),
+    ] {
+        let o = run(&["solve", "--chunk-size", size], input.as_bytes());
+        assert_eq!(o.status.code(), Some(2), "{size}");
+        assert!(stderr(&o).contains(why), "{size}: {}", stderr(&o));
+    }
+}
+
+/// `-q`: nothing on stderr but errors; bad records still are.
+#[test]
+fn quiet_prints_errors_only() {
+    let good = blank_out(&full_grid(3, 8), 50, 8);
+    let input = format!("{}\n{}\n", encode(&good, DIGITS, '.'), "12345");
+    let o = run(&["solve", "-q"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("<stdin>:2:"), "{err}");
+    let o = run(
+        &["-q", "solve", "-j", "60000"],
+        format!("{}\n", encode(&good, DIGITS, '.')).as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "");
+    let o = run(&["generate", "-n", "5", "--quiet"], b"");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!((stdout(&o).lines().count(), stderr(&o)), (5, String::new()));
+    // Without -q the same runs say what they did.
+    let o = run(&["solve"], input.as_bytes());
+    assert!(
+        stderr(&o).contains("2 records, 1 solved, 1 bad"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `--progress plain` prints progress lines with the total and an ETA
+/// where the total is known: generated puzzles, a file's bytes.
+#[test]
+fn plain_progress_has_total_and_eta() {
+    let o = run(&["generate", "-n", "300", "--progress", "plain"], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains(": progress ")).collect();
+    assert!(!lines.is_empty(), "{err}");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("progress 300/300 puzzles (100%), ETA 0s"),
+        "{err}"
+    );
+    let path = data("sample.txt");
+    let size = std::fs::metadata(&path).unwrap().len();
+    let o = run(
+        &["solve", "--progress", "plain", path.to_str().unwrap()],
+        b"",
+    );
+    let err = stderr(&o);
+    let last = err.lines().rfind(|l| l.contains(": progress ")).unwrap();
+    assert!(
+        last.contains(&format!(
+            "progress {size}/{size} bytes (100%), ETA 0s, 354 puzzles"
+        )),
+        "{err}"
+    );
+    // -q wins over --progress.
+    let o = run(
+        &["solve", "-q", "--progress", "plain", path.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(stderr(&o), "");
+}
+
+/// Rows of a `generate --with-solution` CSV: (puzzle, solution) cells,
+/// after checking that each solution is a valid grid keeping the givens.
+fn generated_rows(csv: &str, blank: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
+    csv.lines()
+        .skip(1)
+        .map(|row| {
+            let f: Vec<&str> = row.split(',').collect();
+            let p = cells(f[0], blank, DIGITS);
+            let s = cells(f[1], "", DIGITS);
+            assert_valid(3, &p, &s);
+            (p, s)
+        })
+        .collect()
+}
+
+/// A Kaggle-style file (`quizzes,solutions`, `0` blanks) straight from
+/// `generate`, read back by `solve` and `check` without flags.
+#[test]
+fn generate_writes_kaggle_style_datasets() {
+    let args = [
+        "generate",
+        "-n",
+        "40",
+        "--seed",
+        "9",
+        "--with-solution",
+        "--blank",
+        "0",
+        "--header",
+        "quizzes,solutions",
+    ];
+    let o = run(&args, b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let csv = stdout(&o);
+    assert_eq!(csv.lines().next(), Some("quizzes,solutions"));
+    assert!(!csv.contains('.'));
+    let rows = generated_rows(&csv, "0");
+    assert_eq!(rows.len(), 40);
+    // The same puzzles as the default `.`-blank CSV.
+    let dotted = run(
+        &["generate", "-n", "40", "--seed", "9", "--with-solution"],
+        b"",
+    );
+    assert_eq!(generated_rows(&stdout(&dotted), "."), rows);
+    let (_dir, path) = temp_file("kaggle.csv", csv.as_bytes());
+    let c = run(&["check", path.to_str().unwrap()], b"");
+    assert_eq!(c.status.code(), Some(0), "{}{}", stdout(&c), stderr(&c));
+    assert!(stdout(&c).contains("40 good, 0 bad"), "{}", stdout(&c));
+    // Solving it keeps every label: the summary says so.
+    let s = run(&["solve", path.to_str().unwrap()], b"");
+    assert_eq!(s.stdout, csv.as_bytes());
+    assert!(
+        stderr(&s).contains("40 records, 0 solved, 40 kept, 0 bad"),
+        "{}",
+        stderr(&s)
+    );
+    // Refused: a header without solutions, one name, `0` blanks in 36x36.
+    for bad in [
+        &["generate", "-n", "1", "--header", "a,b"][..],
+        &[
+            "generate",
+            "-n",
+            "1",
+            "--with-solution",
+            "--header",
+            "quizzes",
+        ][..],
+        &["generate", "-n", "1", "--with-solution", "--header", "a,a"][..],
+        &[
+            "generate", "-n", "1", "--size", "36", "--blank", "0", "--clues", "803",
+        ][..],
+        &["generate", "-n", "1", "--blank", "_"][..],
+    ] {
+        let o = run(bad, b"");
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
+}
+
+/// Puzzles that miss `--difficulty` are written, counted on stderr, and
+/// make the exit status 1 unless `--best-effort`. The count matches the
+/// levels `--stats` prints per puzzle.
+#[test]
+fn generate_off_target_exits_1_unless_best_effort() {
+    let args = [
+        "generate",
+        "-n",
+        "12",
+        "--seed",
+        "2",
+        "--difficulty",
+        "extreme",
+        "--stats",
+    ];
+    let o = run(&args, b"");
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 12);
+    let missed = text.lines().filter(|l| !l.ends_with(" extreme")).count();
+    assert!(
+        missed > 0,
+        "seed 2 gives 12 extreme puzzles now; pick another\n{text}"
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{missed} of 12 puzzles missed --difficulty extreme"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    let b = run(&[&args[..], &["--best-effort"]].concat(), b"");
+    assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    assert_eq!(b.stdout, o.stdout);
+    // On target: exit 0 without the flag.
+    let e = run(
+        &[
+            "generate",
+            "-n",
+            "12",
+            "--seed",
+            "2",
+            "--difficulty",
+            "easy",
+            "--stats",
+        ],
+        b"",
+    );
+    assert_eq!(e.status.code(), Some(0), "{}", stderr(&e));
+    assert!(stdout(&e).lines().all(|l| l.ends_with(" easy")));
+}
+
+/// Labels verified and written back are `kept` in the summary; empty ones
+/// filled are `solved`.
+#[test]
+fn summary_counts_kept_labels() {
+    let mut csv = String::from("puzzle,solution\n");
+    for seed in 0..5 {
+        let full = full_grid(3, seed);
+        let p = encode(&blank_out(&full, 55, seed), DIGITS, '.');
+        let label = if seed == 3 {
+            String::new()
+        } else {
+            encode(&full, DIGITS, '.')
+        };
+        csv.push_str(&format!("{p},{label}\n"));
+    }
+    let o = run(&["solve"], csv.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("5 records, 1 solved, 4 kept, 0 bad"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["solve", "--overwrite"], csv.as_bytes());
+    assert!(
+        stderr(&o).contains("5 records, 5 solved, 0 bad"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `solve A B --output-dir DIR` writes DIR/A and DIR/B, each in its
+/// input's layout; without it the answers follow each other on stdout.
+/// Ambiguous combinations are refused before anything is written.
+#[test]
+fn several_inputs_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let grids: Vec<(Vec<u8>, Vec<u8>)> = (20..26)
+        .map(|seed| {
+            let full = full_grid(3, seed);
+            (blank_out(&full, 50, seed), full)
+        })
+        .collect();
+    let lines: String = grids[..3]
+        .iter()
+        .map(|(p, _)| encode(p, DIGITS, '.') + "\n")
+        .collect();
+    let mut csv = String::from("id,puzzle,solution\n");
+    for (i, (p, _)) in grids[3..].iter().enumerate() {
+        csv.push_str(&format!("{i},{},\n", encode(p, DIGITS, '0')));
+    }
+    std::fs::write(d("a.txt"), &lines).unwrap();
+    std::fs::write(d("b.csv"), &csv).unwrap();
+    let out = d("out");
+    let o = run(
+        &[
+            "solve",
+            &s(&d("a.txt")),
+            &s(&d("b.csv")),
+            "--output-dir",
+            &s(&out),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a.txt: 3 records, 3 solved"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("b.csv: 3 records, 3 solved"),
+        "{}",
+        stderr(&o)
+    );
+    let a = std::fs::read_to_string(out.join("a.txt")).unwrap();
+    assert_answers_9x9(&puzzle_lines(&lines), &a);
+    let b = std::fs::read_to_string(out.join("b.csv")).unwrap();
+    let mut rows = b.lines();
+    assert_eq!(rows.next(), Some("id,puzzle,solution"));
+    for ((p, _), row) in grids[3..].iter().zip(rows) {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f[1], encode(p, DIGITS, '0'));
+        assert_valid(3, p, &cells(f[2], "", DIGITS));
+    }
+    // To stdout: the same answers, one input after the other.
+    let o = run(&["solve", &s(&d("a.txt")), &s(&d("b.csv"))], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), a + &b);
+    // A missing input is reported; the others still run; exit 2.
+    let o = run(
+        &[
+            "count",
+            &s(&d("nope.txt")),
+            &s(&d("a.txt")),
+            "--output-dir",
+            &s(&d("c")),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nope.txt"), "{}", stderr(&o));
+    let alone = run(&["count", &s(&d("a.txt"))], b"");
+    assert_eq!(std::fs::read(d("c").join("a.txt")).unwrap(), alone.stdout);
+    assert_eq!(stdout(&alone).lines().count(), 3);
+    // The input's own directory: each output would be its input.
+    let o = run(
+        &["solve", &s(&d("a.txt")), "--output-dir", &s(dir.path())],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(d("a.txt")).unwrap(), lines);
+    std::fs::create_dir(d("x")).unwrap();
+    std::fs::write(d("x").join("a.txt"), &lines).unwrap();
+    for (args, why) in [
+        (
+            vec![s(&d("a.txt")), s(&d("b.csv")), "-o".into(), s(&d("o.txt"))],
+            "--output-dir",
+        ),
+        (
+            vec![s(&d("a.txt")), "--output-dir".into(), s(&d("o"))]
+                .into_iter()
+                .chain(["-".into()])
+                .collect(),
+            "stdin",
+        ),
+        (vec!["--output-dir".into(), s(&d("o"))], "stdin"),
+        (
+            vec![
+                s(&d("a.txt")),
+                s(&d("x").join("a.txt")),
+                "--output-dir".into(),
+                s(&d("o")),
+            ],
+            "both",
+        ),
+        (vec!["-".into(), "-".into()], "once"),
+        (vec![s(&d("p.npy")), s(&d("q.npy"))], "--output-dir"),
+    ] {
+        let args: Vec<&str> = std::iter::once("solve")
+            .chain(args.iter().map(|a| a.as_str()))
+            .collect();
+        let o = run(&args, lines.as_bytes());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+        assert!(!d("o").exists() && !d("o.txt").exists(), "{args:?}");
+    }
+}
+
+/// Six 9x9 puzzles built without a solver (a shuffled full grid, blanked)
+/// as cells, with their full grids.
+fn six_puzzles() -> Vec<(Vec<u8>, Vec<u8>)> {
+    (40..46)
+        .map(|seed| {
+            let full = full_grid(3, seed);
+            (blank_out(&full, 45, seed), full)
+        })
+        .collect()
+}
+
+/// `bench` on a `.npy` array: the same puzzles as the text file give the
+/// same count, all verified; a bad row is counted as bad.
+#[test]
+fn bench_reads_npy() {
+    let p = six_puzzles();
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows: Vec<Vec<u8>> = p.iter().map(|(c, _)| c.clone()).collect();
+    let text: String = rows.iter().map(|c| encode(c, DIGITS, '.') + "\n").collect();
+    std::fs::write(dir.path().join("p.txt"), &text).unwrap();
+    std::fs::write(dir.path().join("p.npy"), npy("|u1", "(6, 81)", &rows)).unwrap();
+    rows.push(vec![12; 81]);
+    std::fs::write(dir.path().join("bad.npy"), npy("<i8", "(7, 9, 9)", &rows)).unwrap();
+    for (file, bad) in [("p.txt", 0), ("p.npy", 0), ("bad.npy", 1)] {
+        let path = dir.path().join(file);
+        let o = run(
+            &["bench", "--json", "--seconds", "0", path.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(bad), "{file}: {}", stderr(&o));
+        let out = stdout(&o);
+        for want in [
+            "\"puzzles\": 6,".to_string(),
+            "\"verified\": 6,".to_string(),
+            format!("\"bad_records\": {bad},"),
+        ] {
+            assert!(out.contains(&want), "{file}: no {want} in {out}");
+        }
+    }
+}
+
+/// `--progress plain` on an array counts rows out of its shape's count;
+/// on a gzip file, the compressed bytes read out of the file's size.
+#[test]
+fn progress_totals_for_npy_and_gzip() {
+    use std::io::Write;
+    let p = six_puzzles();
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<Vec<u8>> = p.iter().map(|(c, _)| c.clone()).collect();
+    let path = dir.path().join("p.npy");
+    std::fs::write(&path, npy("|u1", "(6, 81)", &rows)).unwrap();
+    let out = dir.path().join("a.npy");
+    let o = run(
+        &[
+            "solve",
+            "--progress",
+            "plain",
+            path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let last = stderr(&o)
+        .lines()
+        .rfind(|l| l.contains(": progress "))
+        .map(String::from);
+    assert!(
+        last.as_deref()
+            .is_some_and(|l| l.ends_with("progress 6/6 puzzles (100%), ETA 0s")),
+        "{}",
+        stderr(&o)
+    );
+    let text: String = rows.iter().map(|c| encode(c, DIGITS, '.') + "\n").collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.repeat(50).as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let path = dir.path().join("p.txt.gz");
+    std::fs::write(&path, &gz).unwrap();
+    let o = run(
+        &["solve", "--progress", "plain", path.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let n = gz.len();
+    assert!(
+        stderr(&o).contains(&format!(
+            "progress {n}/{n} bytes (100%), ETA 0s, 300 puzzles"
+        )),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[cfg(feature = "columnar")]
+mod tables {
+    use super::*;
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    use parquet::arrow::ArrowWriter;
+
+    fn write_parquet(path: &std::path::Path, puzzles: Vec<Option<String>>) {
+        let column = Arc::new(StringArray::from(puzzles)) as ArrayRef;
+        let batch = RecordBatch::try_from_iter(vec![("puzzle", column)]).unwrap();
+        let mut w =
+            ArrowWriter::try_new(std::fs::File::create(path).unwrap(), batch.schema(), None)
+                .unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+    }
+
+    /// `bench` on Parquet (written by the parquet crate): all puzzles
+    /// loaded and verified, a bad row counted; and a Parquet run's
+    /// progress counts rows out of the footer's total.
+    #[test]
+    fn bench_and_progress_on_parquet() {
+        let p = six_puzzles();
+        let dir = tempfile::tempdir().unwrap();
+        let mut puzzles: Vec<Option<String>> = p
+            .iter()
+            .map(|(c, _)| Some(encode(c, DIGITS, '.')))
+            .collect();
+        let good = dir.path().join("p.parquet");
+        write_parquet(&good, puzzles.clone());
+        puzzles.push(Some("123".into()));
+        let bad = dir.path().join("bad.parquet");
+        write_parquet(&bad, puzzles);
+        for (path, code) in [(&good, 0), (&bad, 1)] {
+            let o = run(
+                &["bench", "--json", "--seconds", "0", path.to_str().unwrap()],
+                b"",
+            );
+            assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+            let out = stdout(&o);
+            for want in [
+                "\"puzzles\": 6,".to_string(),
+                "\"verified\": 6,".to_string(),
+                format!("\"bad_records\": {code},"),
+            ] {
+                assert!(out.contains(&want), "no {want} in {out}");
+            }
+        }
+        let out = dir.path().join("a.parquet");
+        let o = run(
+            &[
+                "solve",
+                "--progress",
+                "plain",
+                bad.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("progress 7/7 puzzles (100%), ETA 0s"),
+            "{}",
+            stderr(&o)
+        );
+        // The answers: valid grids keeping the givens, in row order.
+        let file = std::fs::File::open(&out).unwrap();
+        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap();
+        let batch = reader.map(|b| b.unwrap()).next().unwrap();
+        let col = batch.column_by_name("solution").unwrap();
+        let col = col.as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(arrow_array::Array::len(col), 7);
+        for (k, (puzzle, _)) in p.iter().enumerate() {
+            assert_valid(3, puzzle, &cells(col.value(k), "", DIGITS));
+        }
+    }
+}
+
+/// With stdin on a terminal and no input named, `solve` says it reads the
+/// terminal (`script` runs it on a pseudo-terminal; Ctrl-D ends the
+/// input). Not with `-q`, and never for a pipe.
+#[cfg(target_os = "linux")]
+#[test]
+fn terminal_stdin_gets_a_hint() {
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-bulk");
+    let on_tty = |args: &str| -> Option<String> {
+        let o = std::process::Command::new("script")
+            .args(["-qec", &format!("{} {args}", bin.display()), "/dev/null"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .ok()?;
+        let mut o = o;
+        use std::io::Write;
+        let mut stdin = o.stdin.take().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let _ = stdin.write_all(b"\x04");
+        drop(stdin);
+        let out = o.wait_with_output().ok()?;
+        Some(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let Some(said) = on_tty("solve") else {
+        eprintln!("no `script` command; hint not tested");
+        return;
+    };
+    assert!(
+        said.contains("reading puzzles from the terminal"),
+        "{said:?}"
+    );
+    let said = on_tty("solve -q").unwrap();
+    assert!(!said.contains("reading puzzles"), "{said:?}");
+    let o = run(&["solve"], b"");
+    assert!(!stderr(&o).contains("reading puzzles"), "{}", stderr(&o));
+}
