@@ -98,13 +98,13 @@ fn is_skippable_frame(head: &[u8]) -> bool {
 /// `invalid gzip header`.
 struct GzMembers<R: io::BufRead> {
     /// The member being read; `None` once the data ended.
-    member: Option<flate2::bufread::GzDecoder<Counted<R>>>,
+    member: Option<flate2::bufread::GzDecoder<CountedBuf<R>>>,
 }
 
 impl<R: io::BufRead> GzMembers<R> {
     fn new(raw: R) -> Self {
         GzMembers {
-            member: Some(flate2::bufread::GzDecoder::new(Counted {
+            member: Some(flate2::bufread::GzDecoder::new(CountedBuf {
                 inner: raw,
                 at: 0,
             })),
@@ -113,7 +113,7 @@ impl<R: io::BufRead> GzMembers<R> {
 
     /// What follows a member that ended at byte `end`: `Ok(true)` for
     /// another member, `Ok(false)` for the end (nothing, or zeros only).
-    fn next_member(src: &mut Counted<R>) -> io::Result<bool> {
+    fn next_member(src: &mut CountedBuf<R>) -> io::Result<bool> {
         let end = src.at;
         loop {
             let head = src.fill_buf()?;
@@ -190,12 +190,12 @@ impl<R: io::BufRead> Read for GzMembers<R> {
 
 /// A buffered reader that counts the bytes consumed from it, so messages
 /// can say where in the compressed file something is.
-struct Counted<R> {
+struct CountedBuf<R> {
     inner: R,
     at: u64,
 }
 
-impl<R: io::BufRead> Read for Counted<R> {
+impl<R: io::BufRead> Read for CountedBuf<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.at += n as u64;
@@ -203,7 +203,7 @@ impl<R: io::BufRead> Read for Counted<R> {
     }
 }
 
-impl<R: BufRead> BufRead for Counted<R> {
+impl<R: BufRead> BufRead for CountedBuf<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         self.inner.fill_buf()
     }
