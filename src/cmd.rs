@@ -66,7 +66,7 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
     // The shape of the data is decided once, here, from its first bytes:
     // text records, a table (Parquet, Arrow IPC) or an array (`.npy`).
     let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
-    let (kind, source) = input::peek_kind(source, &name)?;
+    let (kind, source) = input::peek_kind(source, cfg.input.as_deref(), &name)?;
     if let Some(kind) = kind {
         return bulk_columnar(cfg, &name, kind, source);
     }
@@ -111,6 +111,7 @@ fn bulk_columnar(
         .build()?;
     let asked = Asked::of(&cfg.forced);
     asked.fits(name, kind)?;
+    text_only_options(cfg, name, kind)?;
     let job = Job {
         pool: &pool,
         name,
@@ -149,6 +150,32 @@ fn bulk_columnar(
     } else {
         EXIT_BAD_RECORDS
     }))
+}
+
+/// Refuses an option only text input can honour on a table or array input,
+/// naming both, rather than ignore it (`--keep-lines` was taken without a
+/// word, as if each row's answer could be anything but one line).
+fn text_only_options(cfg: &BulkConfig, name: &str, kind: input::Kind) -> anyhow::Result<()> {
+    let what = kind.a_file();
+    if cfg.keep_lines {
+        anyhow::bail!(
+            "{name}: --keep-lines applies to one-puzzle-per-line text, not to {what}: every \
+             row gets exactly one answer already"
+        );
+    }
+    if cfg.chunk_bytes.is_some() {
+        anyhow::bail!(
+            "{name}: --chunk-size applies to text input, not to {what}: rows are read {} at \
+             a time",
+            columnar::ROWS_PER_STEP
+        );
+    }
+    if kind == input::Kind::Npy && cfg.forced.column.is_some() {
+        anyhow::bail!(
+            "{name}: --column applies to tables and CSV, not to {what}: an array has no columns"
+        );
+    }
+    Ok(())
 }
 
 fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitCode> {
@@ -495,14 +522,7 @@ fn analysis_preamble(
     Ok(preamble)
 }
 
-/// `OUT: cannot write` (`<stdout>` without `-o`), the context of a write
-/// error.
-pub fn write_what(output: Option<&std::path::Path>) -> String {
-    match output {
-        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
-        None => "<stdout>: cannot write".to_string(),
-    }
-}
+pub use crate::output::write_what;
 
 /// Ends the output of a run that a bad record stopped (see
 /// [`Output::abandon`]): a temporary file is deleted, stdout keeps what was
@@ -774,10 +794,10 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
                 Some((aname, answers)) => {
                     if let Some(kind) = input::sniff(answers) {
                         anyhow::bail!(
-                            "{aname} is a {} file but {pname} is text: check compares \
+                            "{aname} is {} but {pname} is text: check compares \
                              answers of the puzzles' own kind (text with text, .npy with .npy, \
                              a table with a table)",
-                            kind.name()
+                            kind.a_file()
                         );
                     }
                     check::check_files(&puzzles, answers, &cfg.forced)

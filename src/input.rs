@@ -7,7 +7,7 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use anyhow::Context;
@@ -33,7 +33,7 @@ impl Codec {
     pub fn sniff(head: &[u8]) -> Option<Codec> {
         if head.starts_with(&[0x1f, 0x8b]) {
             Some(Codec::Gzip)
-        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) || is_skippable_frame(head) {
             Some(Codec::Zstd)
         } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
             Some(Codec::Xz)
@@ -72,7 +72,7 @@ impl Codec {
     fn decoder(self, raw: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
         let raw = io::BufReader::with_capacity(1 << 16, SourceErrors(raw));
         let inner: Box<dyn Read + Send> = match self {
-            Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
+            Codec::Gzip => Box::new(GzMembers::new(raw)),
             Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(raw)?),
             Codec::Xz => Box::new(xz2::bufread::XzDecoder::new_multi_decoder(raw)),
             Codec::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
@@ -80,6 +80,152 @@ impl Codec {
         Ok(Box::new(Decoded { codec: self, inner }))
     }
 }
+
+/// True when `head` starts a zstd skippable frame (magic `0x184D2A5?`,
+/// little-endian; RFC 8878 section 3.1.2): `pzstd` writes one in front of
+/// each frame to say its size, and the decoder skips it as `zstd -d` does.
+fn is_skippable_frame(head: &[u8]) -> bool {
+    head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18]
+}
+
+/// gzip members one after another (bgzip, `cat a.gz b.gz`), read as GNU
+/// gzip reads them: zero bytes after a member (tape or block padding, a
+/// preallocated file) end the data quietly; another codec's data after a
+/// member (`cat a.gz b.zst`) is named, so the message says what the file
+/// is; other bytes are an error naming where the gzip data ended. A member
+/// after zero padding is read on: it is data.
+/// `flate2`'s `MultiGzDecoder` took any such tail for a member and said
+/// `invalid gzip header`.
+struct GzMembers<R: io::BufRead> {
+    /// The member being read; `None` once the data ended.
+    member: Option<flate2::bufread::GzDecoder<CountedBuf<R>>>,
+}
+
+impl<R: io::BufRead> GzMembers<R> {
+    fn new(raw: R) -> Self {
+        GzMembers {
+            member: Some(flate2::bufread::GzDecoder::new(CountedBuf {
+                inner: raw,
+                at: 0,
+            })),
+        }
+    }
+
+    /// What follows a member that ended at byte `end`: `Ok(true)` for
+    /// another member, `Ok(false)` for the end (nothing, or zeros only).
+    fn next_member(src: &mut CountedBuf<R>) -> io::Result<bool> {
+        let end = src.at;
+        loop {
+            let head = src.fill_buf()?;
+            match head.first() {
+                None => return Ok(false),
+                // A member after padding too: GNU gzip would drop it as
+                // garbage, but it is data, and readable.
+                Some(0x1f) => return Ok(true),
+                Some(0) => {
+                    let zeros = head.iter().take_while(|&&b| b == 0).count();
+                    src.consume(zeros);
+                }
+                Some(_) => break,
+            }
+        }
+        // Not gzip, not padding: read a few bytes to name what it is.
+        let at = src.at;
+        let mut head = Vec::with_capacity(Codec::MAGIC_LEN);
+        while head.len() < Codec::MAGIC_LEN {
+            let buf = src.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let n = buf.len().min(Codec::MAGIC_LEN - head.len());
+            head.extend_from_slice(&buf[..n]);
+            src.consume(n);
+        }
+        let msg = match Codec::sniff(&head) {
+            Some(other) if at == end => format!(
+                "gzip data ends at byte {end} and {other} data follows: one file holds one \
+                 compression (decompress the parts one by one, then join them)"
+            ),
+            Some(other) => format!(
+                "gzip data ends at byte {end} and, after zero bytes, {other} data follows at \
+                 byte {at}: one file holds one compression (decompress the parts one by one, \
+                 then join them)"
+            ),
+            None if at == end => format!(
+                "gzip data ends at byte {end} and other bytes follow ({}): not a gzip member",
+                crate::format::quote(&head)
+            ),
+            None => format!(
+                "gzip data ends at byte {end}, then zero bytes, then other bytes at byte {at} \
+                 ({}): not a gzip member",
+                crate::format::quote(&head)
+            ),
+        };
+        Err(io::Error::new(io::ErrorKind::InvalidData, Trailing(msg)))
+    }
+}
+
+impl<R: io::BufRead> Read for GzMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(member) = &mut self.member else {
+                return Ok(0);
+            };
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            let more = Self::next_member(member.get_mut());
+            let src = self
+                .member
+                .take()
+                .expect("a member was being read")
+                .into_inner();
+            if more? {
+                self.member = Some(flate2::bufread::GzDecoder::new(src));
+            }
+        }
+    }
+}
+
+/// A buffered reader that counts the bytes consumed from it, so messages
+/// can say where in the compressed file something is.
+struct CountedBuf<R> {
+    inner: R,
+    at: u64,
+}
+
+impl<R: io::BufRead> Read for CountedBuf<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for CountedBuf<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at += n as u64;
+        self.inner.consume(n);
+    }
+}
+
+/// A message about what follows compressed data, complete on its own: the
+/// decoder wrapper passes it on without `... does not decompress`.
+#[derive(Debug)]
+struct Trailing(String);
+
+impl fmt::Display for Trailing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Trailing {}
 
 impl fmt::Display for Codec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -126,6 +272,9 @@ impl Read for Decoded {
             match e.into_inner() {
                 Some(inner) => match inner.downcast::<SourceError>() {
                     Ok(src) => src.0,
+                    Err(other) if other.is::<Trailing>() => {
+                        io::Error::new(io::ErrorKind::InvalidData, other)
+                    }
                     Err(other) => io::Error::new(
                         io::ErrorKind::InvalidData,
                         format!("{} data that does not decompress: {other}", self.codec),
@@ -259,6 +408,50 @@ impl Kind {
         }
     }
 
+    /// The format a file name's extension names, read inside a compression
+    /// extension (`a.npy.gz`): `.parquet`/`.pq`, `.arrow`/`.feather`/`.ipc`,
+    /// `.arrows`, `.npy`. Output names pick the format by it; an input's
+    /// format is told by its bytes, the name only names what an empty file
+    /// was meant to be.
+    pub fn named_by(path: &Path) -> Option<Kind> {
+        let inner;
+        let path = if Codec::from_extension(path).is_some() {
+            inner = std::path::PathBuf::from(path.file_stem()?);
+            &inner
+        } else {
+            path
+        };
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "parquet" | "pq" => Kind::Parquet,
+            "arrow" | "feather" | "ipc" => Kind::ArrowFile,
+            "arrows" => Kind::ArrowStream,
+            "npy" => Kind::Npy,
+            _ => return None,
+        })
+    }
+
+    /// The format's name with its article, as a message says what a file
+    /// is: `a Parquet file`, `an Arrow IPC stream`, `a NumPy .npy file`.
+    pub fn a_file(self) -> &'static str {
+        match self {
+            Kind::Parquet => "a Parquet file",
+            Kind::ArrowFile => "an Arrow IPC file",
+            Kind::ArrowStream => "an Arrow IPC stream",
+            Kind::Npy => "a NumPy .npy file",
+        }
+    }
+
+    /// `a Parquet`, `an Arrow`: [`Kind::row_name`] with its article, for
+    /// `... (an Arrow table)`, `... to an Arrow column`.
+    pub fn a_row_name(self) -> &'static str {
+        match self {
+            Kind::Parquet => "a Parquet",
+            Kind::ArrowFile | Kind::ArrowStream => "an Arrow",
+            Kind::Npy => "a NumPy",
+        }
+    }
+
     /// The format's name for a row of it in messages (`bad Parquet row:
     /// ...`): the Arrow file and stream are both `Arrow`.
     pub fn row_name(self) -> &'static str {
@@ -289,7 +482,15 @@ pub fn sniff(head: &[u8]) -> Option<Kind> {
 /// a columnar format, or `None` for text records. A stream gives back what
 /// was peeked in front of the rest, so nothing is consumed. The peek stops at
 /// a newline, so a co-process that sends one line is not kept waiting.
-pub fn peek_kind(input: Input, name: &str) -> anyhow::Result<(Option<Kind>, Input)> {
+///
+/// An empty input whose name (`path`) says it is a table or an array
+/// (`x.parquet`, `a.npy.gz`) is refused: read as text it gave an empty
+/// answer file and exit 0, as if a table of no rows had been solved.
+pub fn peek_kind(
+    input: Input,
+    path: Option<&Path>,
+    name: &str,
+) -> anyhow::Result<(Option<Kind>, Input)> {
     match input {
         Input::Mapped(map) => Ok((sniff(&map), Input::Mapped(map))),
         Input::Stream(mut stream) => {
@@ -303,10 +504,29 @@ pub fn peek_kind(input: Input, name: &str) -> anyhow::Result<(Option<Kind>, Inpu
                     Err(e) => return Err(read_error(name, e)),
                 }
             }
+            if head.is_empty() {
+                refuse_empty(path, name)?;
+            }
             let kind = sniff(&head);
             stream.reader = Box::new(io::Cursor::new(head).chain(stream.reader));
             Ok((kind, Input::Stream(stream)))
         }
+    }
+}
+
+/// Refuses the empty input `path` (named `name`) when its name says it is
+/// a table or an array: `x.parquet: empty file (0 bytes), not a Parquet
+/// file`. Other empty inputs are empty text, no records.
+pub fn refuse_empty(path: Option<&Path>, name: &str) -> anyhow::Result<()> {
+    match path
+        .filter(|p| p.as_os_str() != "-")
+        .and_then(Kind::named_by)
+    {
+        Some(kind) => anyhow::bail!(
+            "{name}: empty file (0 bytes), not {} as its name says",
+            kind.a_file()
+        ),
+        None => Ok(()),
     }
 }
 
@@ -485,6 +705,9 @@ pub fn read_all(path: &Path) -> anyhow::Result<Whole> {
             s.reader
                 .read_to_end(&mut data)
                 .map_err(|e| read_error(&name, e))?;
+            if data.is_empty() {
+                refuse_empty(Some(path), &name)?;
+            }
             Ok(Whole::Read(data))
         }
     }

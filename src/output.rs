@@ -62,6 +62,9 @@ impl Named {
     /// The format `path`'s name asks for, if any.
     pub fn of(path: Option<&Path>) -> Option<Named> {
         let path = path.filter(|p| p.as_os_str() != "-")?;
+        if let Some(kind) = Kind::named_by(path) {
+            return Some(Named::Columnar(kind));
+        }
         let inner;
         let path = if Codec::from_extension(path).is_some() {
             inner = PathBuf::from(path.file_stem()?);
@@ -74,10 +77,6 @@ impl Named {
             "txt" | "text" | "sudoku" | "sdk" => Named::Text,
             "csv" => Named::Csv,
             "tsv" => Named::Tsv,
-            "parquet" | "pq" => Named::Columnar(Kind::Parquet),
-            "arrow" | "feather" | "ipc" => Named::Columnar(Kind::ArrowFile),
-            "arrows" => Named::Columnar(Kind::ArrowStream),
-            "npy" => Named::Columnar(Kind::Npy),
             _ => return None,
         })
     }
@@ -101,6 +100,15 @@ impl Named {
             crate::format::shown_path(&path),
             self.name()
         )
+    }
+}
+
+/// `OUT: cannot write` (`<stdout>` without `-o`), the context of a write
+/// error.
+pub fn write_what(output: Option<&Path>) -> String {
+    match output {
+        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
+        None => "<stdout>: cannot write".to_string(),
     }
 }
 

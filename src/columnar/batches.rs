@@ -83,3 +83,30 @@ pub fn failed_writing(e: &parquet::errors::ParquetError) -> bool {
         _ => false,
     }
 }
+
+/// A write error of the output as a user reads it: `OUT: cannot write:
+/// REASON`, the reason said once. The Parquet and Arrow writers wrap the
+/// OS error in their own (`External: No space left on device`, `Io error:
+/// ...`) whose cause is that same OS error again, so `{:#}` showed it
+/// twice; the OS error found in the chain (unwrapped from
+/// [`WriteFailed`]) is kept alone, still an [`std::io::Error`] for the
+/// broken-pipe check. An error with no OS error under it (an encoder's)
+/// keeps its own words.
+pub fn write_failed(output: Option<&std::path::Path>, e: anyhow::Error) -> anyhow::Error {
+    let what = crate::output::write_what(output);
+    let io = e.chain().find_map(|c| c.downcast_ref::<std::io::Error>());
+    match io {
+        Some(io) => {
+            let io = match io.get_ref().and_then(|r| r.downcast_ref::<WriteFailed>()) {
+                Some(WriteFailed(inner)) => inner,
+                None => io,
+            };
+            let plain = match io.raw_os_error() {
+                Some(code) => std::io::Error::from_raw_os_error(code),
+                None => std::io::Error::new(io.kind(), io.to_string()),
+            };
+            anyhow::Error::new(plain).context(what)
+        }
+        None => e.context(what),
+    }
+}

@@ -73,7 +73,7 @@ pub fn target(kind: Kind, name: &str, output: Option<&Path>) -> anyhow::Result<T
         (_, Named::Columnar(to)) if to != Kind::Npy => Ok(Target::Columnar(to)),
         _ => Err(named.refuse(
             path,
-            &format!("the answers of {name} (a {} table)", kind.row_name()),
+            &format!("the answers of {name} ({} table)", kind.a_row_name()),
             "Parquet (.parquet), Arrow IPC (.arrow, .arrows) or answer lines (.txt)",
         )),
     }
@@ -448,10 +448,10 @@ impl<'a> Asked<'a> {
             ),
             (_, Some(shape)) if !matches!(shape, ShapeName::Line | ShapeName::Numbers) => {
                 anyhow::bail!(
-                    "{name}: --format {} does not apply to a {} column: each string holds one \
+                    "{name}: --format {} does not apply to {} column: each string holds one \
                      puzzle, `line` (a line of symbols) or `numbers`",
                     shape.name(),
-                    kind.name()
+                    kind.a_row_name()
                 )
             }
             _ => Ok(()),

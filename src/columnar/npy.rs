@@ -475,7 +475,8 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
         } else {
             write_header(arr.header.dtype, &arr.header.shape)
         };
-        w.write_all(&header).context(write_context(job))?;
+        w.write_all(&header)
+            .with_context(|| crate::output::write_what(job.output))?;
     }
     let mut tally = Tally::default();
     let mut buf = Vec::new();
@@ -504,7 +505,8 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
         } else {
             encode(arr.header.dtype, job.task, solved, &mut buf);
         }
-        w.write_all(&buf).context(write_context(job))?;
+        w.write_all(&buf)
+            .with_context(|| crate::output::write_what(job.output))?;
         Ok(true)
     };
     let firsts = (0..arr.rows).step_by(step);
@@ -557,13 +559,6 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
 /// Rows a task solves with several threads: a few steps in flight per
 /// thread stay a few MiB (81 bytes of answers and an outcome a row).
 const PARALLEL_STEP: usize = 1 << 12;
-
-fn write_context(job: &Job<'_>) -> String {
-    match job.output {
-        Some(o) => format!("{} (reading {})", crate::format::shown_path(&o), job.name),
-        None => format!("writing output (reading {})", job.name),
-    }
-}
 
 /// Appends a step's answers (or counts, as int64) as array data.
 fn encode(dtype: Dtype, task: Task, solved: &Solved, out: &mut Vec<u8>) {

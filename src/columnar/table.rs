@@ -9,7 +9,8 @@
 //! text layout reads, via [`Layout::parse`]), dictionary-encoded strings
 //! (pandas `category`, read as their values) or lists of small integers
 //! (`list`, `large_list`, `fixed_size_list`, one level nested for
-//! `[[...9], ...]` rows), 0 or null = blank. A dictionary or `Null`
+//! `[[...9], ...]` rows), 0 = blank (a null cell is a bad row, never a
+//! blank: see [`ints`]). A dictionary or `Null`
 //! solution column is written back as plain strings.
 
 use crate::solver::Boxes;
@@ -36,6 +37,16 @@ use crate::detect::{Forced, ShapeName};
 use crate::format::{Layout, RecordError};
 use crate::pipeline::{Tally, Task};
 use crate::record::{Label, Outcome, Verdict};
+
+/// The arrow-rs crates the table converters speak, as this crate was built
+/// with them, for callers that build or read batches themselves (the fuzz
+/// targets), so they never meet a second version of the types.
+pub mod arrow {
+    pub use arrow_array as array;
+    pub use arrow_buffer as buffer;
+    pub use arrow_ipc as ipc;
+    pub use arrow_schema as schema;
+}
 
 /// Known dataset columns, (puzzle, solution), as for CSV headers.
 const KNOWN_COLUMNS: &[(&str, &str)] = &[
@@ -157,9 +168,33 @@ fn file_kind(kind: Kind) -> &'static str {
     }
 }
 
-/// A column's name in a message: escaped and cut like any input bytes.
+/// A column's name in a message, as text: `"Rätsel grid ✓"`. Column
+/// names are UTF-8 (Arrow and Parquet say so), so only what a terminal
+/// would act on or hide is escaped: ASCII control bytes, quotes and
+/// backslashes as [`crate::format::quote`] escapes them (`\x1b`, `\n`),
+/// and non-ASCII characters that are not printable (a right-to-left
+/// override) as `\u{202e}`. Cut to 40 bytes at a character boundary, with
+/// the full length, as any input bytes are.
 fn shown_name(name: &str) -> String {
-    crate::format::quote(name.as_bytes())
+    const SHOWN: usize = 40;
+    let mut cut = name.len().min(SHOWN);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut s = String::from("\"");
+    for c in name[..cut].chars() {
+        if c.is_ascii() {
+            s.extend((c as u8).escape_ascii().map(char::from));
+        } else {
+            s.extend(c.escape_debug());
+        }
+    }
+    if cut < name.len() {
+        s.push_str(&format!("...\" ({} bytes)", name.len()));
+    } else {
+        s.push('"');
+    }
+    s
 }
 
 /// A column's type in a message: as Arrow writes it, or only its outer
@@ -593,11 +628,45 @@ impl Plan {
                         &text
                     },
                 )?;
+                // The label rule of the text path (`pipeline::one_record`):
+                // a kept or wrong label stays byte for byte (a wrong one
+                // for the user to see), and so does one a bad row holds,
+                // unless `--overwrite`, which ignored every label: a bad
+                // row's would be one nobody checked. Such a row, and a bad
+                // row whose label was empty, gets null (CSV writes the
+                // error mark there).
                 let col = match old {
-                    // Kept and bad rows keep their old value, byte for byte.
                     Some(old) => {
+                        let mut scratch = Vec::new();
+                        let format = self.kind.row_name();
                         let idx: Vec<(usize, usize)> = (0..rows)
-                            .map(|r| if fresh_rows[r] { (1, r) } else { (0, r) })
+                            .map(|r| {
+                                let keep = match &solved.outcomes[r].verdict {
+                                    Verdict::Answered(_) => false,
+                                    Verdict::Kept | Verdict::Bad(RecordError::WrongLabel(_)) => {
+                                        true
+                                    }
+                                    Verdict::Bad(_) => {
+                                        !job.overwrite
+                                            && !matches!(
+                                                label(
+                                                    old.as_ref(),
+                                                    r,
+                                                    &label_layout,
+                                                    n,
+                                                    &mut scratch,
+                                                    format
+                                                ),
+                                                Label::Empty | Label::Absent
+                                            )
+                                    }
+                                };
+                                if keep {
+                                    (0, r)
+                                } else {
+                                    (1, r)
+                                }
+                            })
                             .collect();
                         arrow_select::interleave::interleave(&[old.as_ref(), fresh.as_ref()], &idx)?
                     }
@@ -762,18 +831,25 @@ fn leaf_values(col: &dyn Array) -> &ArrayRef {
     }
 }
 
+/// Decodes the leaf integers `range` of a list column into `cells`. A null
+/// cell is a bad row, not a blank: a blank is written 0, and a null is a
+/// value lost on the way (a failed cast, an outer join), which read as a
+/// blank would silently solve a different puzzle.
 fn ints<T: ArrowPrimitiveType>(
     leaf: &dyn Array,
     range: (usize, usize),
     side: usize,
     cells: &mut [u8],
+    format: &'static str,
 ) -> Result<(), RecordError> {
     let arr = leaf.as_primitive::<T>();
     let values = &arr.values()[range.0..range.1];
     for (k, (c, v)) in cells.iter_mut().zip(values).enumerate() {
         if arr.is_null(range.0 + k) {
-            *c = 0;
-            continue;
+            return Err(RecordError::Table {
+                format,
+                reason: format!("cell {} is null", k + 1),
+            });
         }
         match v.to_i64() {
             Some(x) if (0..=side as i64).contains(&x) => *c = x as u8,
@@ -821,17 +897,30 @@ fn decode(
             found: range.1 - range.0,
         });
     }
-    let leaf = leaf_values(col).as_ref();
     let side = text.boxes.side();
+    // A null grid row inside a list of row lists: its cells are lost, as
+    // a null cell's are (a fixed-size one still has `side` slots, which
+    // would read as whatever they hold).
+    let child = list_values(col);
+    if list_child(child.data_type()).is_some() {
+        let (a, b) = (boundary(col, r), boundary(col, r + 1));
+        if let Some(k) = (a..b).find(|&k| child.is_null(k)) {
+            return Err(RecordError::Table {
+                format,
+                reason: format!("grid row {} is null", k - a + 1),
+            });
+        }
+    }
+    let leaf = leaf_values(col).as_ref();
     match leaf.data_type() {
-        DataType::Int8 => ints::<Int8Type>(leaf, range, side, cells),
-        DataType::Int16 => ints::<Int16Type>(leaf, range, side, cells),
-        DataType::Int32 => ints::<Int32Type>(leaf, range, side, cells),
-        DataType::Int64 => ints::<Int64Type>(leaf, range, side, cells),
-        DataType::UInt8 => ints::<UInt8Type>(leaf, range, side, cells),
-        DataType::UInt16 => ints::<UInt16Type>(leaf, range, side, cells),
-        DataType::UInt32 => ints::<UInt32Type>(leaf, range, side, cells),
-        DataType::UInt64 => ints::<UInt64Type>(leaf, range, side, cells),
+        DataType::Int8 => ints::<Int8Type>(leaf, range, side, cells, format),
+        DataType::Int16 => ints::<Int16Type>(leaf, range, side, cells, format),
+        DataType::Int32 => ints::<Int32Type>(leaf, range, side, cells, format),
+        DataType::Int64 => ints::<Int64Type>(leaf, range, side, cells, format),
+        DataType::UInt8 => ints::<UInt8Type>(leaf, range, side, cells, format),
+        DataType::UInt16 => ints::<UInt16Type>(leaf, range, side, cells, format),
+        DataType::UInt32 => ints::<UInt32Type>(leaf, range, side, cells, format),
+        DataType::UInt64 => ints::<UInt64Type>(leaf, range, side, cells, format),
         dt => Err(RecordError::Table {
             format,
             reason: format!("a list of {dt} is not a grid"),
@@ -1065,6 +1154,17 @@ pub fn run(
     target: Target,
     out: &mut crate::output::Output,
 ) -> anyhow::Result<Run> {
+    run_to(job, kind, data, target, out.writer())
+}
+
+/// [`run`] writing to `w` (the fuzz targets run whole jobs in memory).
+pub fn run_to(
+    job: &Job<'_>,
+    kind: Kind,
+    data: Data<'_>,
+    target: Target,
+    w: &mut dyn Write,
+) -> anyhow::Result<Run> {
     let codec = match &data {
         Data::File(_, d) if kind != Kind::Parquet => super::ipc::compression(d),
         Data::Owned(d) if kind != Kind::Parquet => super::ipc::compression(d),
@@ -1084,7 +1184,9 @@ pub fn run(
         }
     };
     let mut plan = Plan::new(job, kind, &schema)?;
-    let w = out.writer();
+    // Making a writer writes the magic or schema: a write error of the
+    // output like any later one.
+    let werr = |e: anyhow::Error| written(job, Err(e)).unwrap_err();
     let mut sink = match target {
         Target::Text => Sink::Text(w, Vec::new()),
         Target::Columnar(Kind::Parquet) => {
@@ -1103,29 +1205,27 @@ pub fn run(
                 })
                 .collect();
             match input.filter(|i| i.fits(&plan.schema, &encoded)) {
-                Some(input) => Sink::Splice(Box::new(super::parquet::Splice::new(
-                    SendWriter(w),
-                    &plan.schema,
-                    props,
-                    input,
-                    encoded,
-                )?)),
+                Some(input) => Sink::Splice(Box::new(
+                    super::parquet::Splice::new(SendWriter(w), &plan.schema, props, input, encoded)
+                        .map_err(werr)?,
+                )),
                 None => {
                     let writer = parquet::arrow::ArrowWriter::try_new(
                         SendWriter(w),
                         plan.schema.clone(),
                         Some(props),
                     )
-                    .with_context(|| format!("{}: cannot write Parquet", job.name))?;
+                    .context("cannot write Parquet")
+                    .map_err(werr)?;
                     Sink::Parquet(Box::new(writer))
                 }
             }
         }
         Target::Columnar(Kind::ArrowFile) => {
-            Sink::File(super::ipc::file_writer(w, &plan.schema, codec)?)
+            Sink::File(super::ipc::file_writer(w, &plan.schema, codec).map_err(werr)?)
         }
         Target::Columnar(Kind::ArrowStream) => {
-            Sink::Stream(super::ipc::stream_writer(w, &plan.schema, codec)?)
+            Sink::Stream(super::ipc::stream_writer(w, &plan.schema, codec).map_err(werr)?)
         }
         Target::Columnar(Kind::Npy) => anyhow::bail!(
             "{}: writing .npy from a table is not supported; use .parquet, .arrow or .txt",
@@ -1177,8 +1277,7 @@ pub fn run(
                 if !super::account(job, first, &solved, &mut tally) {
                     return Ok(Run::Failed);
                 }
-                sink.write(job, &plan, &batch, &solved)
-                    .with_context(|| write_context(job))?;
+                written(job, sink.write(job, &plan, &batch, &solved))?;
                 first += batch.num_rows() as u64;
                 if ends_group {
                     written(job, sink.end_group())?;
@@ -1194,23 +1293,17 @@ pub fn run(
         })
 }
 
-/// `r` of a step that writes, a write error named by the output (an error
-/// of the input found on the way, [`super::parquet::BadInput`], as it is).
+/// `r` of a step that writes, an error of it named as a write error of the
+/// output (an error of the input found on the way,
+/// [`super::parquet::BadInput`], as it is).
 fn written(job: &Job<'_>, r: anyhow::Result<()>) -> anyhow::Result<()> {
     r.map_err(|e| {
         if e.is::<super::parquet::BadInput>() {
             e
         } else {
-            e.context(write_context(job))
+            super::batches::write_failed(job.output, e)
         }
     })
-}
-
-fn write_context(job: &Job<'_>) -> String {
-    match job.output {
-        Some(o) => format!("{} (reading {})", crate::format::shown_path(&o), job.name),
-        None => format!("writing output (reading {})", job.name),
-    }
 }
 
 /// `check` for a table: its puzzle column against its solution column, or

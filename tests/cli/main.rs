@@ -6,6 +6,7 @@ mod conventions;
 mod detect;
 mod formats;
 mod grids;
+mod hostile;
 mod io;
 mod labels;
 mod outputs;
