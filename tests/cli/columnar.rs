@@ -495,8 +495,16 @@ mod tables {
     use parquet::basic::Compression;
     use parquet::file::properties::WriterProperties;
 
+    /// A batch of `columns`, each nullable when it holds a null. Logical
+    /// nulls count: a dictionary's are in its keys and a `Null` array's
+    /// are all of it, which arrow 60's `try_from_iter` (physical nulls)
+    /// does not see, and the Parquet writer then refuses the nulls.
     fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
-        RecordBatch::try_from_iter(columns).unwrap()
+        RecordBatch::try_from_iter_with_nullable(columns.into_iter().map(|(name, array)| {
+            let nullable = array.logical_null_count() > 0;
+            (name, array, nullable)
+        }))
+        .unwrap()
     }
 
     fn write_parquet(path: &Path, batch: &RecordBatch, group_rows: usize, codec: Compression) {
