@@ -178,7 +178,29 @@ fn text_only_options(cfg: &BulkConfig, name: &str, kind: input::Kind) -> anyhow:
     Ok(())
 }
 
+/// How the input's text is written, which delimited rows keep in the
+/// output ("the input's own layout"): a UTF-8 BOM in front, and CRLF line
+/// ends (as its first line ends).
+#[derive(Clone, Copy, Debug, Default)]
+struct Style {
+    bom: bool,
+    crlf: bool,
+}
+
+impl Style {
+    /// The style of an input that starts with `raw`.
+    fn of(raw: &[u8]) -> Style {
+        let body = pipeline::strip_bom(raw);
+        let crlf = memchr::memchr(b'\n', body).is_some_and(|i| i > 0 && body[i - 1] == b'\r');
+        Style {
+            bom: body.len() != raw.len(),
+            crlf,
+        }
+    }
+}
+
 fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitCode> {
+    let style = Style::of(data);
     let data = pipeline::strip_bom(data);
     let found = detect::detect(data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
     let total = data.len() as u64;
@@ -199,6 +221,7 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
         Progress::Bytes(total),
         chunk_bytes,
         one_chunk,
+        style,
         chunks,
     )
 }
@@ -305,6 +328,7 @@ fn bulk_stream(
             Err(e) => anyhow::bail!("{name}:{e}"),
         }
     };
+    let style = Style::of(&head);
     let rest = pipeline::strip_bom(&head)[found.skip_bytes..].to_vec();
     let chunk_bytes = cfg.chunk_bytes.unwrap_or(STDIN_CHUNK);
     let input::Stream {
@@ -326,7 +350,7 @@ fn bulk_stream(
         Some(s) => Progress::Stored(s),
         None => Progress::Unknown,
     };
-    finish(cfg, name, &found, size, chunk_bytes, false, chunks)
+    finish(cfg, name, &found, size, chunk_bytes, false, style, chunks)
 }
 
 /// What a text run's progress bar counts.
@@ -346,6 +370,7 @@ fn finish<'a>(
     size: Progress,
     chunk_bytes: usize,
     one_chunk: bool,
+    style: Style,
     chunks: impl pipeline::Chunks<'a>,
 ) -> anyhow::Result<ExitCode> {
     if cfg.stats && found.layout.multiline() {
@@ -356,6 +381,11 @@ fn finish<'a>(
     }
     text_output_fits(cfg, name, &found.layout)?;
     let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
+    // Delimited rows keep the input's BOM and CRLF line ends (a count is
+    // one number a line, as for every layout).
+    let rows =
+        matches!(found.layout.shape, Shape::Csv(_)) && !matches!(cfg.task, Task::Count { .. });
+    let style = if rows { style } else { Style::default() };
     let opts = Options {
         threads: if one_chunk { 1 } else { cfg.threads },
         chunk_bytes,
@@ -364,6 +394,7 @@ fn finish<'a>(
         stats: cfg.stats,
         overwrite: cfg.overwrite,
         keep_lines: cfg.keep_lines,
+        crlf: style.crlf,
     };
     let mut reporter = match size {
         Progress::Bytes(total) => Reporter::new(name.to_string(), Some(total), cfg.progress),
@@ -404,6 +435,13 @@ fn finish<'a>(
             }
         }
         preamble.extend_from_slice(format!("{d}guesses{d}level\n").as_bytes());
+    }
+    if style.crlf && preamble.ends_with(b"\n") && !preamble.ends_with(b"\r\n") {
+        preamble.pop();
+        preamble.extend_from_slice(b"\r\n");
+    }
+    if style.bom {
+        preamble.splice(0..0, *b"\xEF\xBB\xBF");
     }
     let result = out.writer().write_all(&preamble).and_then(|()| {
         pipeline::run(
@@ -550,6 +588,25 @@ fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Re
     let rows = !count && matches!(layout.shape, Shape::Csv(_));
     // `count` writes one count per line whatever the layout.
     let one_per_line = count || !layout.multiline();
+    // Rows keep the input's delimiter: a `.tsv` name for comma-separated
+    // rows (or `.csv` for tab-separated ones) would get the other one.
+    if let (Shape::Csv(cols), false) = (layout.shape, count) {
+        let wrong = match named {
+            Named::Csv => (cols.delim == b'\t').then_some(("CSV (.csv)", "tab-separated")),
+            Named::Tsv => (cols.delim != b'\t').then_some(("TSV (.tsv)", "not tab-separated")),
+            _ => None,
+        };
+        if let Some((asked, has)) = wrong {
+            return Err(named.refuse(
+                path,
+                &format!("the answers of {name} ({has} rows)"),
+                &format!(
+                    "rows with the input's own delimiter: name the output for it (not {asked}), \
+                     or .txt"
+                ),
+            ));
+        }
+    }
     let fits = match named {
         Named::Text => true,
         Named::Csv | Named::Tsv => one_per_line,

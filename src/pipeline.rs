@@ -52,6 +52,9 @@ pub struct Options {
     /// One-per-line layout: one output line per input line, blank and `#`
     /// lines echoed.
     pub keep_lines: bool,
+    /// Delimited rows: end each output row with CRLF, as the input's
+    /// lines end (the text layouts' answers keep LF).
+    pub crlf: bool,
 }
 
 /// Counts over the records processed so far.
@@ -222,7 +225,7 @@ fn one_record(
     res: &mut ChunkResult,
 ) -> bool {
     if let Task::Analyse(analysis) = task {
-        return analysed_record(analysis, layout, line, raw, bufs, res);
+        return analysed_record(analysis, opts, layout, line, raw, bufs, res);
     }
     // Whether the record holds a label that a bad verdict must leave in
     // place (a solve without `--overwrite`): an error mark written over it
@@ -304,6 +307,7 @@ fn one_record(
             } else {
                 layout.write_error(raw, &err, out);
             }
+            crlf_end(opts, out);
             res.errors.push((line, err));
             return false;
         }
@@ -311,13 +315,26 @@ fn one_record(
     if opts.stats {
         append_stats(layout, &bufs.cells, out);
     }
+    crlf_end(opts, out);
     true
+}
+
+/// With [`Options::crlf`], turns the line end of the row just written into
+/// CRLF (only the row's own end: a line break inside a quoted field stays
+/// as it was).
+#[inline]
+fn crlf_end(opts: &Options, out: &mut Vec<u8>) {
+    if opts.crlf && out.last() == Some(&b'\n') {
+        out.pop();
+        out.extend_from_slice(b"\r\n");
+    }
 }
 
 /// [`one_record`] for an [`record::Analysis`]: parses, analyses and writes
 /// one record; false when it is bad. Existing labels are not read.
 fn analysed_record(
     analysis: &dyn record::Analysis,
+    opts: &Options,
     layout: &Layout,
     line: u64,
     raw: &[u8],
@@ -341,12 +358,14 @@ fn analysed_record(
         Verdict::Bad(err) => {
             res.tally.bad += 1;
             layout.write_analysis_error(raw, analysis, &err, &mut res.out);
+            crlf_end(opts, &mut res.out);
             res.errors.push((line, err));
             false
         }
         _ => {
             res.tally.solved += 1;
             layout.write_analysed(raw, analysis, &bufs.answer, &bufs.fields, &mut res.out);
+            crlf_end(opts, &mut res.out);
             true
         }
     }
@@ -1046,6 +1065,7 @@ mod tests {
             stats: false,
             overwrite: false,
             keep_lines: false,
+            crlf: false,
         };
         let mut log = Log(Vec::new());
         let mut out = Vec::new();
@@ -1226,6 +1246,7 @@ mod tests {
                     stats: false,
                     overwrite: false,
                     keep_lines,
+                    crlf: false,
                 };
                 let mut out = Vec::new();
                 let task = Task::Solve { unique: false };

@@ -54,6 +54,7 @@ fn run(
         stats: false,
         overwrite: false,
         keep_lines: false,
+        crlf: false,
     };
     let task = Task::Solve { unique: false };
     let mut out = Vec::new();

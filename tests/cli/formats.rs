@@ -691,3 +691,71 @@ fn csv_rows_whose_id_starts_with_a_hash_are_rows() {
     let said = stdout(&o) + &stderr(&o);
     assert!(said.contains("2 records checked, 0 good, 2 bad"), "{said}");
 }
+
+/// Delimited rows keep the input's own text: its UTF-8 BOM, its CRLF line
+/// ends (header and every row, bad ones included), and its delimiter: an
+/// output named for the other delimiter is refused before any file exists
+/// (a `.tsv` of commas was written before).
+#[test]
+fn csv_rows_keep_the_bom_crlf_and_delimiter_of_the_input() {
+    let p = encode(&blank_out(&full_grid(3, 31), 50, 31), "123456789", '.');
+    let q = encode(&blank_out(&full_grid(3, 32), 50, 32), "123456789", '.');
+    let input = format!("\u{feff}id,puzzle\r\n1,{p}\r\n2,{}\r\n3,{q}\r\n", &q[..80]);
+    let (dir, path) = temp_file("bom.csv", input.as_bytes());
+    for args in [
+        vec!["solve"],
+        vec!["solve", "-j", "2", "--chunk-size", "4096"],
+    ] {
+        let o = run(&args, input.as_bytes());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let out = o.stdout.clone();
+        assert!(
+            out.starts_with(b"\xEF\xBB\xBFid,puzzle,solution\r\n"),
+            "{out:?}"
+        );
+        let text = String::from_utf8(out[3..].to_vec()).unwrap();
+        assert!(text.ends_with("\r\n"));
+        let rows: Vec<&str> = text.split_terminator("\r\n").collect();
+        assert_eq!(rows.len(), 4, "{text:?}");
+        assert!(rows.iter().all(|r| !r.contains('\n')), "{text:?}");
+        for (row, puzzle) in [(rows[1], &p), (rows[3], &q)] {
+            let f: Vec<&str> = row.split(',').collect();
+            assert_eq!(f[1], puzzle.as_str());
+            let grid = cells(puzzle, ".", "123456789");
+            assert_valid(3, &grid, &cells(f[2], "", "123456789"));
+        }
+        assert!(rows[2].starts_with("2,"), "{}", rows[2]);
+        assert!(rows[2].contains(",error: expected 81 cells"), "{}", rows[2]);
+    }
+    // The delimiter follows the input, so a name for the other is refused.
+    let tsv = input.replace(',', "\t");
+    let (_d2, tpath) = temp_file("in.tsv", tsv.as_bytes());
+    for (inp, name) in [(&path, "out.tsv"), (&tpath, "out.csv")] {
+        let out = dir.path().join(name);
+        let o = run(
+            &["solve", inp.to_str().unwrap(), "-o", out.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("the input's own delimiter"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!out.exists(), "{name} was written");
+    }
+    // Named for its own delimiter, a TSV keeps tabs, BOM and CRLF.
+    let out = dir.path().join("out.tsv");
+    let o = run(
+        &[
+            "solve",
+            tpath.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let written = std::fs::read(&out).unwrap();
+    assert!(written.starts_with(b"\xEF\xBB\xBFid\tpuzzle\tsolution\r\n"));
+}
