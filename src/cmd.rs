@@ -218,10 +218,12 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
         cfg,
         name,
         &found,
-        Progress::Bytes(total),
-        chunk_bytes,
-        one_chunk,
-        style,
+        Feed {
+            size: Progress::Bytes(total),
+            chunk_bytes,
+            one_chunk,
+            style,
+        },
         chunks,
     )
 }
@@ -350,7 +352,13 @@ fn bulk_stream(
         Some(s) => Progress::Stored(s),
         None => Progress::Unknown,
     };
-    finish(cfg, name, &found, size, chunk_bytes, false, style, chunks)
+    let feed = Feed {
+        size,
+        chunk_bytes,
+        one_chunk: false,
+        style,
+    };
+    finish(cfg, name, &found, feed, chunks)
 }
 
 /// What a text run's progress bar counts.
@@ -363,16 +371,29 @@ enum Progress {
     Unknown,
 }
 
-fn finish<'a>(
-    cfg: &BulkConfig,
-    name: &str,
-    found: &Detected,
+/// How a text run's chunks come: what the progress bar counts, the chunk
+/// size, whether it is one chunk (solved on this thread), and the input's
+/// text style.
+struct Feed {
     size: Progress,
     chunk_bytes: usize,
     one_chunk: bool,
     style: Style,
+}
+
+fn finish<'a>(
+    cfg: &BulkConfig,
+    name: &str,
+    found: &Detected,
+    feed: Feed,
     chunks: impl pipeline::Chunks<'a>,
 ) -> anyhow::Result<ExitCode> {
+    let Feed {
+        size,
+        chunk_bytes,
+        one_chunk,
+        style,
+    } = feed;
     if cfg.stats && found.layout.multiline() {
         anyhow::bail!("{name}: --stats needs a one-puzzle-per-line or CSV layout");
     }
