@@ -134,7 +134,18 @@ fn text_input_is_written_as_text_or_refused() {
         .map(|l| l.split(',').nth(2).unwrap())
         .collect();
     assert_answers_9x9(&puzzles, &(answers.join("\n") + "\n"));
-    for out in ["a.csv", "a.tsv", "a.txt", "a.csv.bz2"] {
+    // Comma-separated rows are refused a `.tsv` name (issue 35 item 6:
+    // they were written there with their commas).
+    let tsv = cdir.path().join("a.tsv");
+    let o = run(&["solve", c, "-o", tsv.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the input's own delimiter"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!tsv.exists());
+    for out in ["a.csv", "a.txt", "a.csv.bz2"] {
         let target = cdir.path().join(out);
         let o = run(&["solve", c, "-o", target.to_str().unwrap()], b"");
         assert_eq!(o.status.code(), Some(0), "{out}: {}", stderr(&o));

@@ -288,12 +288,20 @@ fn generate_16x16_letters() {
 fn stats_refuse_a_csv_that_has_their_columns() {
     let p = first_lines("sample.txt", 1);
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.csv");
     let p = p.trim();
-    for (input, column) in [
-        (format!("puzzle,solution,guesses\n{p},,\n"), "guesses"),
-        (format!("id\tpuzzle\t\"Level\"\n1\t{p}\t\n"), "level"),
+    for (input, column, name) in [
+        (
+            format!("puzzle,solution,guesses\n{p},,\n"),
+            "guesses",
+            "out.csv",
+        ),
+        (
+            format!("id\tpuzzle\t\"Level\"\n1\t{p}\t\n"),
+            "level",
+            "out.tsv",
+        ),
     ] {
+        let out = dir.path().join(name);
         let (_d, path) = temp_file("in.csv", input.as_bytes());
         let args = [
             "solve",
