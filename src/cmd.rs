@@ -441,15 +441,7 @@ fn finish<'a>(
         // first is read back as `guesses.1` or shadows it.
         let header = preamble.trim_ascii();
         for column in ["guesses", "level"] {
-            let taken = header.split(|&b| b == d as u8).any(|f| {
-                let f = f.trim_ascii();
-                let f = f
-                    .strip_prefix(b"\"")
-                    .and_then(|f| f.strip_suffix(b"\""))
-                    .unwrap_or(f);
-                f.eq_ignore_ascii_case(column.as_bytes())
-            });
-            if taken {
+            if header_has(header, d as u8, column) {
                 anyhow::bail!(
                     "{name}: the header already has a column {column:?}, which --stats would add"
                 );
@@ -524,6 +516,20 @@ fn finish<'a>(
     }))
 }
 
+/// True when the CSV `header` (fields split by `delim`, trimmed, one pair
+/// of double quotes taken off) has a field named `column`, in any case: a
+/// run that adds that column must not add a second.
+fn header_has(header: &[u8], delim: u8, column: &str) -> bool {
+    header.split(|&b| b == delim).any(|f| {
+        let f = f.trim_ascii();
+        let f = f
+            .strip_prefix(b"\"")
+            .and_then(|f| f.strip_suffix(b"\""))
+            .unwrap_or(f);
+        f.eq_ignore_ascii_case(column.as_bytes())
+    })
+}
+
 /// The header of an [`Analysis`] run over text: a CSV header with the
 /// analysis's columns added (refused when it has one of them already: a
 /// second `canonical` column would shadow the first), nothing otherwise.
@@ -557,15 +563,7 @@ fn analysis_preamble(
     let d = cols.delim;
     let header = header.strip_suffix(b"\r").unwrap_or(header);
     for column in &added {
-        let taken = header.split(|&b| b == d).any(|f| {
-            let f = f.trim_ascii();
-            let f = f
-                .strip_prefix(b"\"")
-                .and_then(|f| f.strip_suffix(b"\""))
-                .unwrap_or(f);
-            f.eq_ignore_ascii_case(column.as_bytes())
-        });
-        if taken {
+        if header_has(header, d, column) {
             anyhow::bail!(
                 "{name}: the header already has a column {column:?}, which {} would add",
                 a.name()
