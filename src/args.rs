@@ -244,6 +244,12 @@ struct RateArgs {
     #[arg(long, value_name = "FILE")]
     steps: Option<PathBuf>,
 
+    /// Replace the `er`, `ep`, `ed` columns a CSV/TSV or Parquet/Arrow
+    /// table already has, in place (same position; the other columns
+    /// untouched), instead of refusing the table.
+    #[arg(long)]
+    overwrite: bool,
+
     #[command(flatten)]
     run: RunArgs,
 }
@@ -944,7 +950,10 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             let inputs: Vec<PathBuf> = a.input.into_iter().collect();
             let mut jobs = bulk(inputs, a.output, Task::Analyse(analysis), a.run, show)?;
             Command::Rate(RateConfig {
-                bulk: jobs.remove(0),
+                bulk: BulkConfig {
+                    overwrite: a.overwrite,
+                    ..jobs.remove(0)
+                },
                 rater,
                 steps: a.steps,
                 list,

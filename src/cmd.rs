@@ -407,7 +407,7 @@ fn finish<'a>(
     let rows =
         matches!(found.layout.shape, Shape::Csv(_)) && !matches!(cfg.task, Task::Count { .. });
     let style = if rows { style } else { Style::default() };
-    let opts = Options {
+    let mut opts = Options {
         threads: if one_chunk { 1 } else { cfg.threads },
         chunk_bytes,
         on_error: cfg.on_error,
@@ -416,6 +416,7 @@ fn finish<'a>(
         overwrite: cfg.overwrite,
         keep_lines: cfg.keep_lines,
         crlf: style.crlf,
+        fields_at: &[],
     };
     let mut reporter = match size {
         Progress::Bytes(total) => Reporter::new(name.to_string(), Some(total), cfg.progress),
@@ -429,7 +430,12 @@ fn finish<'a>(
     let mut preamble = match cfg.task {
         Task::Solve { .. } => found.preamble.clone(),
         Task::Count { .. } => Vec::new(),
-        Task::Analyse(a) => analysis_preamble(name, a, &found.layout, &found.header)?,
+        Task::Analyse(a) => {
+            let (preamble, at) =
+                analysis_preamble(name, a, &found.layout, &found.header, cfg.overwrite)?;
+            opts.fields_at = at;
+            preamble
+        }
     };
     if cfg.stats && preamble.ends_with(b"\n") {
         preamble.pop();
@@ -520,7 +526,13 @@ fn finish<'a>(
 /// of double quotes taken off) has a field named `column`, in any case: a
 /// run that adds that column must not add a second.
 fn header_has(header: &[u8], delim: u8, column: &str) -> bool {
-    header.split(|&b| b == delim).any(|f| {
+    header_position(header, delim, column).is_some()
+}
+
+/// The index of the first field of `header` named `column` (as
+/// [`header_has`] compares them).
+fn header_position(header: &[u8], delim: u8, column: &str) -> Option<usize> {
+    header.split(|&b| b == delim).position(|f| {
         let f = f.trim_ascii();
         let f = f
             .strip_prefix(b"\"")
@@ -534,13 +546,17 @@ fn header_has(header: &[u8], delim: u8, column: &str) -> bool {
 /// analysis's columns added (refused when it has one of them already: a
 /// second `canonical` column would shadow the first), nothing otherwise.
 /// Fields of an analysis that writes grids of several lines have no place
-/// to go: refused.
+/// to go: refused. With `overwrite` (`rate --overwrite`, an analysis
+/// without a grid), columns the header has are kept where they are and
+/// their fields replaced: the second value says where each column goes
+/// ([`Options::fields_at`]; empty when all are added).
 fn analysis_preamble(
     name: &str,
     a: &dyn Analysis,
     layout: &Layout,
     header: &[u8],
-) -> anyhow::Result<Vec<u8>> {
+    overwrite: bool,
+) -> anyhow::Result<(Vec<u8>, &'static [Option<usize>])> {
     let added: Vec<&str> = a
         .grid_column()
         .into_iter()
@@ -555,13 +571,29 @@ fn analysis_preamble(
         );
     }
     let Shape::Csv(cols) = layout.shape else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), &[]));
     };
     if header.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), &[]));
     }
     let d = cols.delim;
     let header = header.strip_suffix(b"\r").unwrap_or(header);
+    if overwrite && a.grid_column().is_none() {
+        let at: Vec<Option<usize>> = added
+            .iter()
+            .map(|column| header_position(header, d, column).filter(|&k| k != cols.puzzle))
+            .collect();
+        if at.iter().any(Option::is_some) {
+            let mut preamble = header.to_vec();
+            for (column, _) in added.iter().zip(&at).filter(|(_, k)| k.is_none()) {
+                preamble.push(d);
+                preamble.extend_from_slice(column.as_bytes());
+            }
+            preamble.push(b'\n');
+            // One small list per run, read by every worker for its rows.
+            return Ok((preamble, Vec::leak(at)));
+        }
+    }
     for column in &added {
         if header_has(header, d, column) {
             anyhow::bail!(
@@ -576,7 +608,7 @@ fn analysis_preamble(
         preamble.extend_from_slice(column.as_bytes());
     }
     preamble.push(b'\n');
-    Ok(preamble)
+    Ok((preamble, &[]))
 }
 
 pub use crate::output::write_what;

@@ -55,6 +55,10 @@ pub struct Options {
     /// Delimited rows: end each output row with CRLF, as the input's
     /// lines end (the text layouts' answers keep LF).
     pub crlf: bool,
+    /// Delimited rows under an analysis with `--overwrite`: per column of
+    /// the analysis, the row's field it replaces in place (`None`: added
+    /// after the others). Empty: every column is added.
+    pub fields_at: &'static [Option<usize>],
 }
 
 /// Counts over the records processed so far.
@@ -354,6 +358,32 @@ fn analysed_record(
             .verdict
         }
     };
+    if let (false, Shape::Csv(cols)) = (opts.fields_at.is_empty(), layout.shape) {
+        // `--overwrite`: the analysis's fields go where the row has them.
+        if !matches!(verdict, Verdict::Bad(RecordError::RunOnQuote)) {
+            let mark;
+            let values: Vec<&[u8]> = match &verdict {
+                Verdict::Bad(err) => {
+                    // The mark in the first column, the others empty (as
+                    // `write_analysis_error` writes added columns).
+                    mark = format!("error: {err}");
+                    let mut v = vec![&b""[..]; opts.fields_at.len()];
+                    v[0] = mark.as_bytes();
+                    v
+                }
+                _ => bufs.fields.iter().map(|f| f.as_bytes()).collect(),
+            };
+            replace_fields(raw, cols.delim, opts.fields_at, &values, &mut res.out);
+            crlf_end(opts, &mut res.out);
+            if let Verdict::Bad(err) = verdict {
+                res.tally.bad += 1;
+                res.errors.push((line, err));
+                return false;
+            }
+            res.tally.solved += 1;
+            return true;
+        }
+    }
     match verdict {
         Verdict::Bad(err) => {
             res.tally.bad += 1;
@@ -369,6 +399,71 @@ fn analysed_record(
             true
         }
     }
+}
+
+/// Appends delimited row `raw` with field `at[k]` replaced by `values[k]`
+/// (`None`: added after the others, in order), then a line end. The other
+/// fields keep their bytes, quotes included; a short row gets empty fields
+/// up to the last replaced one. A delimiter inside double quotes does not
+/// split.
+fn replace_fields(
+    raw: &[u8],
+    delim: u8,
+    at: &[Option<usize>],
+    values: &[&[u8]],
+    out: &mut Vec<u8>,
+) {
+    let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let mut fields: Vec<Vec<u8>> = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, &b) in line.iter().enumerate() {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if b == delim && !quoted {
+            fields.push(line[start..i].to_vec());
+            start = i + 1;
+        }
+    }
+    fields.push(line[start..].to_vec());
+    for (slot, value) in at.iter().zip(values) {
+        let value = csv_quoted(value, delim);
+        match *slot {
+            Some(i) => {
+                if fields.len() <= i {
+                    fields.resize(i + 1, Vec::new());
+                }
+                fields[i] = value;
+            }
+            None => fields.push(value),
+        }
+    }
+    for (k, f) in fields.iter().enumerate() {
+        if k > 0 {
+            out.push(delim);
+        }
+        out.extend_from_slice(f);
+    }
+    out.push(b'\n');
+}
+
+/// `field` as a delimited field: quoted (quotes doubled) when it holds the
+/// delimiter, a quote or a line break.
+fn csv_quoted(field: &[u8], delim: u8) -> Vec<u8> {
+    if !field
+        .iter()
+        .any(|&b| b == delim || b == b'"' || b == b'\n' || b == b'\r')
+    {
+        return field.to_vec();
+    }
+    let mut v = vec![b'"'];
+    for &b in field {
+        if b == b'"' {
+            v.push(b'"');
+        }
+        v.push(b);
+    }
+    v.push(b'"');
+    v
 }
 
 /// Replaces the line end just written with ` GUESSES LEVEL` (`,` separated
@@ -1066,6 +1161,7 @@ mod tests {
             overwrite: false,
             keep_lines: false,
             crlf: false,
+            fields_at: &[],
         };
         let mut log = Log(Vec::new());
         let mut out = Vec::new();
@@ -1247,6 +1343,7 @@ mod tests {
                     overwrite: false,
                     keep_lines,
                     crlf: false,
+                    fields_at: &[],
                 };
                 let mut out = Vec::new();
                 let task = Task::Solve { unique: false };

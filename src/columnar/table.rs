@@ -71,6 +71,9 @@ pub struct Plan {
     forced: Forced,
     /// The input's format, for messages.
     kind: Kind,
+    /// Per column of an analysis (`er`, `ep`, `ed`): the input column it
+    /// replaces in place (`--overwrite`), or `None` when it is added last.
+    fields_at: Vec<Option<usize>>,
 }
 
 /// The grid size and, for string columns, how cells are written.
@@ -234,14 +237,24 @@ impl Plan {
     /// Finds the columns in `schema` and builds the output schema for
     /// `job`'s task.
     pub fn new(job: &Job<'_>, kind: Kind, schema: &Schema) -> anyhow::Result<Plan> {
-        Plan::for_task(kind, job.name, &job.asked, job.task, job.stats, schema)
+        let overwrite = job.overwrite && matches!(job.task, Task::Analyse(_));
+        Plan::for_task(
+            kind,
+            job.name,
+            &job.asked,
+            (job.task, overwrite),
+            job.stats,
+            schema,
+        )
     }
 
+    /// `task` comes with `--overwrite` for an analysis: its columns that the
+    /// table has already are replaced where they are.
     fn for_task(
         kind: Kind,
         name: &str,
         asked: &Asked<'_>,
-        task: Task,
+        (task, overwrite): (Task, bool),
         stats: bool,
         schema: &Schema,
     ) -> anyhow::Result<Plan> {
@@ -333,6 +346,7 @@ impl Plan {
             fields.push(Arc::new(Field::new(name, dt, true)));
             Ok(())
         };
+        let mut fields_at = Vec::new();
         match job.task {
             // A dictionary puzzle column gets plain strings of its values.
             Task::Solve { .. } if solution.is_none() => {
@@ -354,13 +368,25 @@ impl Plan {
                     add(grid, plain_type(pf.data_type()))?;
                 }
                 for column in a.columns() {
-                    add(column, DataType::Utf8)?;
+                    match find(column).filter(|&k| overwrite && k != puzzle) {
+                        // `--overwrite`: the old column's place (and name as
+                        // written) is kept, its values replaced.
+                        Some(k) => fields_at.push(Some(k)),
+                        None => {
+                            add(column, DataType::Utf8)?;
+                            fields_at.push(None);
+                        }
+                    }
                 }
             }
         }
         if job.stats {
             add("guesses", DataType::Int64)?;
             add("level", DataType::Utf8)?;
+        }
+        for &k in fields_at.iter().flatten() {
+            let name = fields[k].name().clone();
+            fields[k] = Arc::new(Field::new(name, DataType::Utf8, true));
         }
         // A solution column that may now hold nulls (bad rows) must say
         // so; a dictionary or `Null` one is written as plain values.
@@ -383,6 +409,7 @@ impl Plan {
                 boxes: asked.boxes,
             },
             kind,
+            fields_at,
         })
     }
 
@@ -689,7 +716,10 @@ impl Plan {
                     let column: StringArray = (0..rows)
                         .map(|r| fields.get(r).and_then(|f| f.get(c)).map(String::as_str))
                         .collect();
-                    columns.push(Arc::new(column));
+                    match self.fields_at.get(c).copied().flatten() {
+                        Some(k) => columns[k] = Arc::new(column),
+                        None => columns.push(Arc::new(column)),
+                    }
                 }
             }
             Task::Count { .. } => {
@@ -1202,6 +1232,7 @@ pub fn run_to(
                 .map(|i| {
                     i >= inputs
                         || (Some(i) == plan.solution && matches!(job.task, Task::Solve { .. }))
+                        || plan.fields_at.contains(&Some(i))
                 })
                 .collect();
             match input.filter(|i| i.fits(&plan.schema, &encoded)) {
@@ -1336,7 +1367,7 @@ pub fn check(
             kind,
             name,
             spec,
-            Task::Solve { unique: false },
+            (Task::Solve { unique: false }, false),
             false,
             schema,
         )

@@ -135,3 +135,144 @@ fn steps_lines_place_every_blank_once() {
         }
     }
 }
+
+#[test]
+fn overwrite_replaces_er_ep_ed_columns_where_they_are() {
+    let fx = easy();
+    // Old ratings in the middle and at the end, in another case, one row
+    // quoted with the delimiter inside, one row short of its last field.
+    let mut csv = String::from("id,ER,puzzle,\"note\",ep,ed\n");
+    for (i, (p, _)) in fx.iter().take(4).enumerate() {
+        match i {
+            1 => csv += &format!("{i},9.9,{p},\"a, b\",1.0,1.0\n"),
+            3 => csv += &format!("{i},old,{p},x,old\n"),
+            _ => csv += &format!("{i},old,{p},note {i},old,old\n"),
+        }
+    }
+    let (_dir, path) = temp_file("rated.csv", csv.as_bytes());
+    let o = run(&["rate", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(2), "refused without --overwrite");
+    assert!(
+        stderr(&o).contains("already has a column"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = run(&["rate", "--overwrite", path.to_str().unwrap()], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut want = String::from("id,ER,puzzle,\"note\",ep,ed\n");
+    for (i, (p, r)) in fx.iter().take(4).enumerate() {
+        let v: Vec<&str> = r.split('/').collect();
+        let (er, ep, ed) = (v[0], v[1], v[2]);
+        match i {
+            1 => want += &format!("{i},{er},{p},\"a, b\",{ep},{ed}\n"),
+            3 => want += &format!("{i},{er},{p},x,{ep},{ed}\n"),
+            _ => want += &format!("{i},{er},{p},note {i},{ep},{ed}\n"),
+        }
+    }
+    assert_eq!(stdout(&o), want);
+
+    // Only `er` present: it is replaced, `ep` and `ed` added; a bad row
+    // gets its mark in `er`.
+    let (p, r) = &fx[0];
+    let tsv = format!("er\tpuzzle\nx\t{p}\nx\t{}\n", ".".repeat(81));
+    let (_dir, path) = temp_file("part.tsv", tsv.as_bytes());
+    let o = run(&["rate", "--overwrite", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Vec<&str> = r.split('/').collect();
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "er\tpuzzle\tep\ted\n{}\t{p}\t{}\t{}\nerror: multiple solutions\t{}\t\t\n",
+            v[0],
+            v[1],
+            v[2],
+            ".".repeat(81)
+        )
+    );
+
+    // A table without the columns: --overwrite adds them as without it.
+    let (_dir, path) = temp_file("plain.csv", format!("puzzle\n{p}\n").as_bytes());
+    let o = run(&["rate", "--overwrite", path.to_str().unwrap()], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("puzzle,er,ep,ed\n{p},{}\n", v.join(","))
+    );
+}
+
+#[cfg(feature = "columnar")]
+#[test]
+fn overwrite_replaces_parquet_columns_in_place() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+
+    let fx: Vec<(String, String)> = easy().into_iter().take(6).collect();
+    let n = fx.len() as i64;
+    let puzzles: ArrayRef = Arc::new(StringArray::from_iter_values(fx.iter().map(|(p, _)| p)));
+    let old: ArrayRef = Arc::new(Int64Array::from_iter_values(0..n));
+    let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(100..100 + n));
+    let batch = RecordBatch::try_from_iter(vec![
+        ("ed", old.clone()),
+        ("puzzle", puzzles),
+        ("id", ids.clone()),
+        ("er", old),
+    ])
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.parquet");
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(&input).unwrap(), batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+
+    let out = dir.path().join("out.parquet");
+    let args = ["rate", input.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    let o = run(&args, b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("already has a column"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[&args[..], &["--overwrite"]].concat(), b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let r = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())
+        .unwrap()
+        .build()
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    let names: Vec<&str> = r
+        .schema_ref()
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
+    assert_eq!(names, ["ed", "puzzle", "id", "er", "ep"]);
+    assert_eq!(
+        r.column(2).as_ref(),
+        ids.as_ref(),
+        "other columns untouched"
+    );
+    let col = |k: usize| -> Vec<String> {
+        r.column(k)
+            .as_string::<i32>()
+            .iter()
+            .map(|v| v.unwrap().to_string())
+            .collect()
+    };
+    let want = |k: usize| -> Vec<String> {
+        fx.iter()
+            .map(|(_, rt)| rt.split('/').nth(k).unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(col(3), want(0));
+    assert_eq!(col(4), want(1));
+    assert_eq!(col(0), want(2));
+}
