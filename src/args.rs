@@ -296,6 +296,13 @@ struct GenerateArgs {
     #[arg(long, value_enum, default_value_t = SymmetryName::None)]
     symmetry: SymmetryName,
 
+    /// Only 9x9 puzzles whose Sudoku Explainer ER (as `rate` gives it) is
+    /// in MIN..MAX, e.g. `2.0..4.4`: candidates are generated from the seed
+    /// and rated, those outside the band skipped (the summary says how
+    /// many it took). A band above what `rate` rates exactly is refused.
+    #[arg(long, value_name = "MIN..MAX", value_parser = crate::generate::RatingBand::parse)]
+    rating: Option<crate::generate::RatingBand>,
+
     /// Write `puzzle,solution` CSV (with a header) instead of puzzles only.
     #[arg(long)]
     with_solution: bool,
@@ -410,6 +417,8 @@ pub struct GenerateConfig {
     pub threads: usize,
     /// Draw a progress bar.
     pub progress: bool,
+    /// `--rating`: keep only puzzles whose ER is in this band.
+    pub rating: Option<crate::generate::RatingBand>,
 }
 
 #[derive(Args, Debug)]
@@ -920,6 +929,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             output: a.output.filter(|p| p.as_os_str() != "-"),
             threads: threads(a.threads),
             progress: show && !a.no_progress,
+            rating: a.rating,
         }),
         CliCommand::Rate(a) => {
             let list = a.techniques.as_deref() == Some("list");

@@ -965,6 +965,13 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
             return Err(named.refuse(path, "generated puzzles", allowed));
         }
     }
+    if let Some(band) = cfg.rating {
+        if cfg.spec.boxes != crate::solver::Boxes::NINE {
+            anyhow::bail!("--rating: Sudoku Explainer ratings exist for 9x9 puzzles only");
+        }
+        band.check(&crate::rate::Rater::new())
+            .map_err(|e| anyhow::anyhow!(e))?;
+    }
     let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
@@ -986,6 +993,11 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         ' '
     };
     let mut puzzles = generate::Run::new(*spec, cfg.seed);
+    let mut rated = cfg
+        .rating
+        .map(|band| generate::RatedRun::new(*spec, cfg.seed, band));
+    // `--rating` found no puzzle in its band for too long.
+    let mut dry: Option<String> = None;
     let mut levels = [0u64; 4];
     let (mut clues, mut off_target) = (0u64, 0u64);
     let start = std::time::Instant::now();
@@ -999,7 +1011,16 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         let mut index = 0;
         while index < cfg.count {
             let end = (index + generate::BATCH).min(cfg.count);
-            let batch = pool.install(|| puzzles.take_until(end));
+            let batch = match rated.as_mut() {
+                Some(r) => match pool.install(|| r.take((end - index) as usize)) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        dry = Some(e);
+                        return Ok(());
+                    }
+                },
+                None => pool.install(|| puzzles.take_until(end)),
+            };
             for p in batch {
                 let mut line = text(&p.cells);
                 if cfg.with_solution {
@@ -1025,6 +1046,10 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         r => r.with_context(|| write_what(cfg.output.as_deref()))?,
     }
+    if let Some(e) = dry {
+        // The output is dropped unfinished: a temporary file is deleted.
+        anyhow::bail!("{e}");
+    }
     match out.finish() {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r?,
@@ -1043,8 +1068,19 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
             levels[1],
             levels[2],
             levels[3],
-            puzzles.duplicates,
+            rated
+                .as_ref()
+                .map_or(puzzles.duplicates, |r| r.duplicates()),
         );
+        if let (Some(r), Some(band)) = (&rated, cfg.rating) {
+            eprintln!(
+                "sudoku-bulk: --rating {band}: {} candidates generated and rated for {} \
+                 puzzles ({:.1}%)",
+                r.candidates,
+                cfg.count,
+                100.0 * cfg.count as f64 / r.candidates.max(1) as f64
+            );
+        }
     }
     if off_target > 0 && !cfg.best_effort {
         // The puzzles are written (each is valid and unique), but the run

@@ -301,6 +301,152 @@ impl Run {
     }
 }
 
+/// An ER band for `generate --rating MIN..MAX`, in tenths, both ends in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RatingBand {
+    /// Lowest ER kept.
+    pub min: crate::rate::Tenths,
+    /// Highest ER kept.
+    pub max: crate::rate::Tenths,
+}
+
+impl RatingBand {
+    /// Parses `MIN..MAX` (`2.0..4.4`; one decimal, as serate prints).
+    pub fn parse(s: &str) -> Result<RatingBand, String> {
+        let tenths = |t: &str| -> Option<crate::rate::Tenths> {
+            let (a, b) = t.trim().split_once('.').unwrap_or((t.trim(), "0"));
+            let (a, b): (u8, u8) = (a.parse().ok()?, b.parse().ok()?);
+            (b < 10 && (1..=20).contains(&a)).then(|| a * 10 + b)
+        };
+        let band = s
+            .split_once("..")
+            .and_then(|(a, b)| Some((tenths(a)?, tenths(b)?)))
+            .map(|(min, max)| RatingBand { min, max });
+        match band {
+            Some(b) if b.min <= b.max => Ok(b),
+            _ => Err(format!(
+                "{s:?}: give an ER band MIN..MAX with one decimal, MIN <= MAX, between 1.0 \
+                 and 20.0 (`2.0..4.4`)"
+            )),
+        }
+    }
+
+    /// True when rating `r` falls in the band.
+    pub fn holds(self, r: crate::rate::Tenths) -> bool {
+        (self.min..=self.max).contains(&r)
+    }
+
+    /// Refuses a band reaching above what `rater` rates exactly
+    /// ([`crate::rate::Rater::covers`]): puzzles there would come out
+    /// `unrated`, so the band could never be filled faithfully.
+    pub fn check(self, rater: &crate::rate::Rater) -> Result<(), String> {
+        let top = rater.covers();
+        if self.max > top {
+            return Err(format!(
+                "--rating {self}: the rater gives exact ratings up to ER {} only (the \
+                 techniques above are not implemented yet); give a band within 1.0..{}",
+                crate::rate::tenths(top),
+                crate::rate::tenths(top)
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for RatingBand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let t = crate::rate::tenths;
+        write!(f, "{}..{}", t(self.min), t(self.max))
+    }
+}
+
+/// Candidates in a row without one in the band after which
+/// [`RatedRun::take`] gives up (a band that generated puzzles (nearly)
+/// never reach, such as 1.0..1.1, would otherwise run forever): about a
+/// minute of one core.
+pub const RATING_GIVE_UP: u64 = 200_000;
+
+/// `generate --rating`: the puzzles of a [`Run`] (9x9) whose serate ER
+/// falls in a band, in index order. Candidates are made and rated in
+/// batches of [`BATCH`] on the current rayon pool and kept in order, so the
+/// output is the in-band subsequence of the plain run's: it depends on the
+/// seed only, never on the thread count.
+#[derive(Debug)]
+pub struct RatedRun {
+    run: Run,
+    band: RatingBand,
+    rater: crate::rate::Rater,
+    /// Candidates made and rated, not yet looked at, with whether they
+    /// fall in the band.
+    pending: std::collections::VecDeque<(Puzzle, bool)>,
+    /// Candidates looked at so far (the last kept puzzle's included).
+    pub candidates: u64,
+    /// Candidates since the last one in the band.
+    dry: u64,
+}
+
+impl RatedRun {
+    /// A rated run of `spec` puzzles from `seed`, kept when their ER (with
+    /// serate's default techniques) is in `band`.
+    pub fn new(spec: Spec, seed: u64, band: RatingBand) -> RatedRun {
+        RatedRun {
+            run: Run::new(spec, seed),
+            band,
+            rater: crate::rate::Rater::new(),
+            pending: Default::default(),
+            candidates: 0,
+            dry: 0,
+        }
+    }
+
+    /// Repeats replaced among the candidates (see [`Run::duplicates`]).
+    pub fn duplicates(&self) -> u64 {
+        self.run.duplicates
+    }
+
+    /// The next `n` puzzles in the band (call inside `pool.install`), or an
+    /// error after [`RATING_GIVE_UP`] candidates in a row outside it.
+    pub fn take(&mut self, n: usize) -> Result<Vec<Puzzle>, String> {
+        use rayon::prelude::*;
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            let Some((p, keep)) = self.pending.pop_front() else {
+                // Small asks make small batches (the output does not depend
+                // on the batch size: candidates are looked at in order).
+                let need = (n - out.len()) as u64;
+                let end = self.run.next + (need * 8).clamp(256, BATCH);
+                let batch = self.run.take_until(end);
+                let rater = self.rater;
+                let band = self.band;
+                let keep: Vec<bool> = batch
+                    .par_iter()
+                    .map(|p| match rater.rate(&p.cells) {
+                        crate::rate::Outcome::Rated(r) => band.holds(r.er),
+                        _ => false,
+                    })
+                    .collect();
+                self.pending.extend(batch.into_iter().zip(keep));
+                continue;
+            };
+            self.candidates += 1;
+            if keep {
+                self.dry = 0;
+                out.push(p);
+            } else {
+                self.dry += 1;
+                if self.dry >= RATING_GIVE_UP {
+                    return Err(format!(
+                        "--rating {}: none of {} candidates in a row has an ER in the band; \
+                         widen it",
+                        self.band, self.dry
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// A random valid grid with boxes `b`.
 pub fn full_grid(b: Boxes, rng: &mut Rng) -> Vec<u8> {
     let n = b.side();
@@ -751,5 +897,46 @@ mod tests {
                     .unwrap_or_else(|e| panic!("set {id} of {cells:?}: {e}"));
             }
         }
+    }
+
+    #[test]
+    fn rating_bands_parse_and_beyond_the_rater_is_refused() {
+        let b = RatingBand::parse("2.0..4.4").unwrap();
+        assert_eq!((b.min, b.max), (20, 44));
+        assert_eq!(RatingBand::parse("3..3").unwrap().max, 30);
+        for bad in ["4.4..2.0", "2.0", "x..4.4", "0.5..1.0", "2.0..4.45"] {
+            assert!(RatingBand::parse(bad).is_err(), "{bad}");
+        }
+        let rater = crate::rate::Rater::new();
+        let top = rater.covers();
+        assert!(RatingBand { min: 10, max: top }.check(&rater).is_ok());
+        let e = RatingBand {
+            min: 10,
+            max: top + 1,
+        }
+        .check(&rater)
+        .unwrap_err();
+        assert!(e.contains(&crate::rate::tenths(top)), "{e}");
+    }
+
+    /// `RatedRun` keeps exactly the candidates of the plain run whose ER
+    /// (rated again here) is in the band, in order, whatever the batches.
+    #[test]
+    fn a_rated_run_is_the_in_band_subsequence_of_the_plain_run() {
+        let spec = spec(Symmetry::None);
+        let band = RatingBand { min: 20, max: 30 };
+        let mut rated = RatedRun::new(spec, 11, band);
+        let mut got = rated.take(3).unwrap();
+        got.extend(rated.take(4).unwrap());
+        let plain = Run::new(spec, 11).take_until(rated.candidates);
+        let want: Vec<Puzzle> = plain
+            .into_iter()
+            .filter(|p| {
+                matches!(crate::rate::rate(&p.cells),
+                    crate::rate::Outcome::Rated(r) if (20..=30).contains(&r.er))
+            })
+            .collect();
+        assert_eq!(got.len(), 7);
+        assert_eq!(got, want, "the last candidate looked at is the last kept");
     }
 }

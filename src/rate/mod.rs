@@ -28,7 +28,7 @@ use grid::Grid;
 use crate::solver::{self, Boxes};
 
 macro_rules! techniques {
-    ($( $id:ident = $name:literal, $implemented:literal; )*) => {
+    ($( $id:ident = $name:literal, $implemented:literal, $min:literal; )*) => {
         /// A solving technique of serate's default set, in serate's order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Technique { $( #[doc = $name] $id, )* }
@@ -51,45 +51,52 @@ macro_rules! techniques {
             pub fn implemented(self) -> bool {
                 match self { $( Technique::$id => $implemented, )* }
             }
+
+            /// The lowest rating serate gives a hint of this technique, in
+            /// tenths (its hint classes' `getDifficulty`; for the chains a
+            /// lower bound).
+            pub fn min_rating(self) -> Tenths {
+                match self { $( Technique::$id => $min, )* }
+            }
         }
     };
 }
 
 techniques! {
-    HiddenSingle = "Hidden Single", true;
-    DirectPointing = "Direct Pointing", true;
-    DirectHiddenPair = "Direct Hidden Pair", true;
-    NakedSingle = "Naked Single", true;
-    DirectHiddenTriplet = "Direct Hidden Triplet", true;
-    PointingClaiming = "Pointing & Claiming", true;
-    NakedPair = "Naked Pair", true;
-    XWing = "X-Wing", true;
-    HiddenPair = "Hidden Pair", true;
-    NakedTriplet = "Naked Triplet", true;
-    Swordfish = "Swordfish", true;
-    HiddenTriplet = "Hidden Triplet", true;
-    TurbotFish = "Scraper, Kite, Turbot", true;
-    XYWing = "XY-Wing", true;
-    XYZWing = "XYZ-Wing", true;
-    UniqueLoop = "Unique Rectangle / Loop", false;
-    NakedQuad = "Naked Quad", true;
-    Jellyfish = "Jellyfish", true;
-    HiddenQuad = "Hidden Quad", true;
-    ThreeStrongLinks = "3 Strong-linked Fishes", false;
-    WXYZWing = "WXYZ-Wing", false;
-    BivalueUniversalGrave = "Bivalue Universal Grave", false;
-    FourStrongLinks = "4 Strong-Linked Fishes", false;
-    VWXYZWing = "VWXYZ-Wing", false;
-    AlignedPairExclusion = "Aligned Pair Exclusion", false;
-    UVWXYZWing = "UVWXYZ-Wing", false;
-    ForcingChainCycle = "Forcing Chains & Cycles", false;
-    TUVWXYZWing = "TUVWXYZ-Wing", false;
-    AlignedTripletExclusion = "Aligned Triplet Exclusion", false;
-    NishioForcingChain = "Nishio Forcing Chains", false;
-    MultipleForcingChain = "Multiple Forcing Chains", false;
-    DynamicForcingChain = "Dynamic Forcing Chains", false;
-    DynamicForcingChainPlus = "Dynamic Forcing Chains (+)", false;
-    NestedForcingChain = "Nested Forcing Chains", false;
+    HiddenSingle = "Hidden Single", true, 10;
+    DirectPointing = "Direct Pointing", true, 17;
+    DirectHiddenPair = "Direct Hidden Pair", true, 20;
+    NakedSingle = "Naked Single", true, 23;
+    DirectHiddenTriplet = "Direct Hidden Triplet", true, 25;
+    PointingClaiming = "Pointing & Claiming", true, 26;
+    NakedPair = "Naked Pair", true, 30;
+    XWing = "X-Wing", true, 32;
+    HiddenPair = "Hidden Pair", true, 34;
+    NakedTriplet = "Naked Triplet", true, 36;
+    Swordfish = "Swordfish", true, 38;
+    HiddenTriplet = "Hidden Triplet", true, 40;
+    TurbotFish = "Scraper, Kite, Turbot", true, 40;
+    XYWing = "XY-Wing", true, 42;
+    XYZWing = "XYZ-Wing", true, 44;
+    UniqueLoop = "Unique Rectangle / Loop", false, 45;
+    NakedQuad = "Naked Quad", true, 50;
+    Jellyfish = "Jellyfish", true, 52;
+    HiddenQuad = "Hidden Quad", true, 54;
+    ThreeStrongLinks = "3 Strong-linked Fishes", false, 54;
+    WXYZWing = "WXYZ-Wing", false, 55;
+    BivalueUniversalGrave = "Bivalue Universal Grave", false, 56;
+    FourStrongLinks = "4 Strong-Linked Fishes", false, 58;
+    VWXYZWing = "VWXYZ-Wing", false, 62;
+    AlignedPairExclusion = "Aligned Pair Exclusion", false, 62;
+    UVWXYZWing = "UVWXYZ-Wing", false, 66;
+    ForcingChainCycle = "Forcing Chains & Cycles", false, 65;
+    TUVWXYZWing = "TUVWXYZ-Wing", false, 75;
+    AlignedTripletExclusion = "Aligned Triplet Exclusion", false, 75;
+    NishioForcingChain = "Nishio Forcing Chains", false, 75;
+    MultipleForcingChain = "Multiple Forcing Chains", false, 80;
+    DynamicForcingChain = "Dynamic Forcing Chains", false, 85;
+    DynamicForcingChainPlus = "Dynamic Forcing Chains (+)", false, 90;
+    NestedForcingChain = "Nested Forcing Chains", false, 95;
 }
 
 impl Technique {
@@ -321,6 +328,20 @@ impl Rater {
     /// A rater limited to `techniques` (serate's `--techs`).
     pub fn with_techniques(techniques: Techniques) -> Rater {
         Rater { techniques }
+    }
+
+    /// The highest ER this rater always gives exactly (in tenths): every
+    /// puzzle whose serate ER is at most this is rated, never `unrated`.
+    /// A path stops only at an enabled technique not implemented, whose
+    /// hint would rate at least that technique's [`Technique::min_rating`];
+    /// so this is the lowest of those, less 0.1 (99 when there is none).
+    pub fn covers(&self) -> Tenths {
+        Technique::ALL
+            .iter()
+            .filter(|t| self.techniques.contains(**t) && !t.implemented())
+            .map(|t| t.min_rating() - 1)
+            .min()
+            .unwrap_or(99)
     }
 
     /// Rates a 9x9 puzzle (81 cells, row-major, 0 blank).

@@ -276,3 +276,60 @@ fn overwrite_replaces_parquet_columns_in_place() {
     assert_eq!(col(4), want(1));
     assert_eq!(col(0), want(2));
 }
+
+#[test]
+fn generate_rating_gives_unique_puzzles_rated_in_the_band() {
+    let args = [
+        "generate", "-n", "30", "--seed", "7", "--rating", "3.0..4.4", "-j", "1",
+    ];
+    let o = run(&args, b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("candidates generated and rated for 30 puzzles"),
+        "{}",
+        stderr(&o)
+    );
+    let text = stdout(&o);
+    let puzzles: Vec<&str> = text.lines().collect();
+    assert_eq!(puzzles.len(), 30);
+    let distinct: std::collections::HashSet<&&str> = puzzles.iter().collect();
+    assert_eq!(distinct.len(), 30);
+    // The thread count does not change the output.
+    let mut two = args.to_vec();
+    two[8] = "2";
+    assert_eq!(stdout(&run(&two, b"")), text);
+    // Each is unique (count says 1) and rates inside the band.
+    let o = run(&["count"], text.as_bytes());
+    assert_eq!(stdout(&o), "1\n".repeat(30));
+    let o = run(&["rate"], text.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (line, p) in stdout(&o).lines().zip(&puzzles) {
+        let (puzzle, r) = line.split_once(' ').unwrap();
+        assert_eq!(puzzle, *p);
+        let er: f64 = r.split('/').next().unwrap().parse().unwrap();
+        assert!((3.0..=4.4).contains(&er), "{line}");
+    }
+}
+
+#[test]
+fn generate_rating_beyond_the_rater_or_malformed_is_refused() {
+    let o = run(&["generate", "-n", "1", "--rating", "4.0..11.0"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("exact ratings up to ER"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    let o = run(&["generate", "-n", "1", "--rating", "4.4..2.0"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("MIN..MAX"), "{}", stderr(&o));
+    let o = run(
+        &[
+            "generate", "-n", "1", "--size", "16", "--rating", "2.0..3.0",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("9x9"), "{}", stderr(&o));
+}
