@@ -79,7 +79,8 @@ fn cell_name(c: u8) -> String {
 
 /// One puzzle's `--steps` line: `{"puzzle":..., "status":..., "er":...,
 /// "ep":..., "ed":..., "steps":[{"technique":..., "id":..., "rating":...,
-/// "placed":{"cell":"r1c2","digit":5} or null, "eliminated":[...]}]}`.
+/// "placed":{"cell":"r1c2","digit":5} or null, "eliminated":[...],
+/// "cells":[...] for a pattern (a unique loop's cells, in loop order)}]}`.
 /// `status` is `rated`, `unrated` (with `"next"`: the technique the path
 /// stopped at), `no solution` or `multiple solutions`; ratings are strings
 /// as serate prints them, `null` when unknown.
@@ -142,12 +143,21 @@ pub fn steps_json(puzzle: &str, outcome: &Outcome, steps: &[Step]) -> String {
             .map(|&(c, d)| format!("{{\"cell\":\"{}\",\"digit\":{d}}}", cell_name(c)))
             .collect();
         s += &format!(
-            "{{\"technique\":\"{}\",\"id\":\"{}\",\"rating\":\"{}\",\"placed\":{placed},\"eliminated\":[{}]}}",
+            "{{\"technique\":\"{}\",\"id\":\"{}\",\"rating\":\"{}\",\"placed\":{placed},\"eliminated\":[{}]",
             st.technique.name(),
             st.technique.id(),
             tenths(st.rating),
             elims.join(",")
         );
+        if !st.cells.is_empty() {
+            let cells: Vec<String> = st
+                .cells
+                .iter()
+                .map(|&c| format!("\"{}\"", cell_name(c)))
+                .collect();
+            s += &format!(",\"cells\":[{}]", cells.join(","));
+        }
+        s.push('}');
     }
     s += "]}";
     s

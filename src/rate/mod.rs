@@ -20,6 +20,7 @@ mod intersections;
 mod links;
 mod singles;
 mod subsets;
+mod unique;
 mod wings;
 
 pub use analysis::{steps_json, tenths, RateAnalysis};
@@ -78,7 +79,7 @@ techniques! {
     TurbotFish = "Scraper, Kite, Turbot", true, 40;
     XYWing = "XY-Wing", true, 42;
     XYZWing = "XYZ-Wing", true, 44;
-    UniqueLoop = "Unique Rectangle / Loop", false, 45;
+    UniqueLoop = "Unique Rectangle / Loop", true, 45;
     NakedQuad = "Naked Quad", true, 50;
     Jellyfish = "Jellyfish", true, 52;
     HiddenQuad = "Hidden Quad", true, 54;
@@ -135,6 +136,7 @@ impl Technique {
             Jellyfish => subsets::fish(g, 4),
             HiddenQuad => subsets::hidden_set(g, 4, false),
             TurbotFish => return links::two_links(g),
+            UniqueLoop => unique::unique_loop(g),
             _ => return Err(()),
         })
     }
@@ -252,6 +254,9 @@ pub struct Step {
     pub placed: Option<(u8, u8)>,
     /// The (cell, digit) candidates removed, by cell then digit.
     pub eliminated: Vec<(u8, u8)>,
+    /// The cells of the pattern, for the techniques that have one: a
+    /// unique rectangle's or loop's cells in loop order. Empty otherwise.
+    pub cells: Vec<u8>,
 }
 
 /// A hint: what one technique found, before it is applied.
@@ -262,6 +267,8 @@ pub(crate) struct Hint {
     pub place: Option<(u8, u8)>,
     /// Candidates to remove, per digit (index `d - 1`) as cell masks.
     pub elim: [u128; 9],
+    /// The pattern's cells ([`Step::cells`]).
+    pub cells: Vec<u8>,
 }
 
 impl Hint {
@@ -271,6 +278,7 @@ impl Hint {
             rating,
             place: None,
             elim: [0; 9],
+            cells: Vec::new(),
         }
     }
 
@@ -309,6 +317,7 @@ impl Hint {
             rating: self.rating,
             placed: self.place,
             eliminated,
+            cells: self.cells.clone(),
         }
     }
 }

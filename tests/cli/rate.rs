@@ -17,7 +17,7 @@ fn serate() -> Vec<(String, String)> {
 }
 
 /// Fixtures whose ER is at most 4.4 (every technique up to XYZ-Wing is
-/// implemented; nothing rated there is left unrated).
+/// implemented; nothing rated there is left unrated). The first 40.
 fn easy() -> Vec<(String, String)> {
     serate()
         .into_iter()
@@ -332,4 +332,43 @@ fn generate_rating_beyond_the_rater_or_malformed_is_refused() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("9x9"), "{}", stderr(&o));
+}
+
+#[test]
+fn steps_of_unique_loops_name_the_loop_cells() {
+    let fx: Vec<(String, String)> = serate()
+        .into_iter()
+        .filter(|(_, r)| r.starts_with("4.5/") || r.starts_with("4.6/"))
+        .collect();
+    assert!(fx.len() >= 5);
+    let input: String = fx.iter().map(|(p, _)| format!("{p}\n")).collect();
+    let (dir, path) = temp_file("in.txt", input.as_bytes());
+    let steps = dir.path().join("steps.jsonl");
+    let o = run(
+        &[
+            "rate",
+            path.to_str().unwrap(),
+            "--steps",
+            steps.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want: String = fx.iter().map(|(p, r)| format!("{p} {r}\n")).collect();
+    assert_eq!(stdout(&o), want);
+    let text = std::fs::read_to_string(&steps).unwrap();
+    for ((_, r), line) in fx.iter().zip(text.lines()) {
+        let step = line
+            .split("{\"technique\":")
+            .find(|s| s.contains("\"id\":\"UniqueLoop\""))
+            .unwrap_or_else(|| panic!("no unique loop step: {line}"));
+        let er = &r[..3];
+        assert!(step.contains(&format!("\"rating\":\"{er}\"")), "{step}");
+        let cells = step.split("\"cells\":[").nth(1).expect("loop cells");
+        let cells = &cells[..cells.find(']').unwrap()];
+        // A rectangle for 4.5, a loop of 6 for 4.6 (type 1, 2 or 4).
+        let n = cells.split(',').count();
+        assert_eq!(n, if er == "4.5" { 4 } else { 6 }, "{step}");
+        assert!(step.contains("\"eliminated\":[{"), "{step}");
+    }
 }
