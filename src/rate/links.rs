@@ -428,3 +428,280 @@ fn rline(t0: usize, t1: usize) -> [u8; 2] {
         _ => *b"11",
     }
 }
+
+/// serate's `rLineName` for any number of links: the region types (0
+/// block, 1 row, 2 column) as the smallest of the names under swapping rows
+/// and columns and reversing, columns written `1` when there is no row.
+fn rline_name(set: &[usize]) -> String {
+    let mut original = String::new();
+    let mut lines = String::new();
+    let mut reverse_swap = String::new();
+    let mut current_swap = String::new();
+    let mut any_row = false;
+    for &t in set {
+        match t {
+            1 => {
+                any_row = true;
+                reverse_swap.insert(0, '2');
+                current_swap.push('2');
+                lines.push('1');
+            }
+            2 => {
+                reverse_swap.insert(0, '1');
+                current_swap.push('1');
+                lines.push('1');
+            }
+            _ => {
+                reverse_swap.insert(0, '0');
+                current_swap.push('0');
+                lines.push('0');
+            }
+        }
+        original.push((b'0' + t as u8) as char);
+    }
+    if reverse_swap > current_swap {
+        reverse_swap = current_swap;
+    }
+    if any_row {
+        return if original > reverse_swap {
+            reverse_swap
+        } else {
+            original
+        };
+    }
+    lines
+}
+
+/// serate's `isLex`: the sequence is not above its reverse (as digits).
+fn is_lex(q: &[usize]) -> bool {
+    let f: String = q.iter().map(|&x| (b'0' + x as u8) as char).collect();
+    let r: String = q.iter().rev().map(|&x| (b'0' + x as u8) as char).collect();
+    f <= r
+}
+
+/// The permutations of `0..n` in the order of serate's QuickPerm
+/// (Phillip Paul Fuchs's countdown version), identity first.
+fn quick_perm(n: usize) -> Vec<Vec<usize>> {
+    let mut q: Vec<usize> = (0..n).collect();
+    let mut r: Vec<usize> = (0..=n).collect();
+    let mut out = vec![q.clone()];
+    let mut s = 1;
+    while s < n {
+        r[s] -= 1;
+        let t = s % 2 * r[s];
+        q.swap(t, s);
+        out.push(q.clone());
+        s = 1;
+        while r[s] == 0 {
+            r[s] = s;
+            s += 1;
+        }
+    }
+    out
+}
+
+/// The link-type sets serate's `Permutations(n, 3n)` walk gives for `n`
+/// links: non-decreasing sequences of region types, in its order.
+fn link_sets(n: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for m in 0u32..1 << (3 * n) {
+        if m.count_ones() as usize != n {
+            continue;
+        }
+        let idx: Vec<usize> = (0..3 * n).filter(|b| m >> b & 1 != 0).collect();
+        if idx.iter().enumerate().all(|(i, &x)| x % n == i) {
+            out.push(idx.iter().map(|&x| x / n).collect());
+        }
+    }
+    out
+}
+
+/// The hint serate applies for `n` strong links on one digit (its
+/// `StrongLinks(n)`; `n` = 3 is "3 Strong-linked Fishes", 5.4 + 0.1-0.3),
+/// if any; `Err` when the position needs a case this module does not
+/// reproduce. Generalises [`two_links`]: links chosen per region type set
+/// and digit as serate's `buildLinks` does, every QuickPerm order of them
+/// that is not above its reverse and every orientation, then serate's sort
+/// (rating, most removals, pattern suffix; first found among equals).
+pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
+    let base: u8 = [0, 40, 54, 58, 62, 66, 70, 74][n - 1];
+    let mut all = Vec::new();
+    let mut span = [[[(0usize, 0usize); 9]; 3]; 10];
+    for d in 1..=9usize {
+        for t in 0..3 {
+            for i in 0..9 {
+                let from = all.len();
+                variants(g, t, i, d, &mut all)?;
+                span[d][t][i] = (from, all.len());
+            }
+        }
+    }
+    let perms: Vec<Vec<usize>> = quick_perm(n).into_iter().filter(|q| is_lex(q)).collect();
+    let mut best: Option<((u8, std::cmp::Reverse<u32>, String), usize, u128)> = None;
+    let mut chosen: Vec<Link> = Vec::with_capacity(n);
+    for set in link_sets(n) {
+        for d in 1..=9usize {
+            let mut ctx = Ctx {
+                g,
+                n,
+                d,
+                set: &set,
+                base,
+                all: &all,
+                span: &span[d],
+                perms: &perms,
+                best: &mut best,
+            };
+            ctx.choose(0, 0, 0, &mut chosen);
+        }
+    }
+    Ok(best.map(|((rating, _, _), d, elim)| {
+        let tech = match n {
+            2 => Technique::TurbotFish,
+            3 => Technique::ThreeStrongLinks,
+            _ => Technique::FourStrongLinks,
+        };
+        let mut h = Hint::new(tech, rating);
+        h.elim[d - 1] = elim;
+        h
+    }))
+}
+
+/// The search state of [`n_links`] for one type set and digit.
+struct Ctx<'a> {
+    g: &'a Grid,
+    n: usize,
+    d: usize,
+    set: &'a [usize],
+    base: u8,
+    all: &'a [Link],
+    span: &'a [[(usize, usize); 9]; 3],
+    perms: &'a [Vec<usize>],
+    #[allow(clippy::type_complexity)]
+    best: &'a mut Option<((u8, std::cmp::Reverse<u32>, String), usize, u128)>,
+}
+
+impl Ctx<'_> {
+    /// serate's `buildLinks`: link `depth` in a region of type
+    /// `set[depth]` (after the previous one's region when of the same
+    /// type), sharing no digit cell with the links before.
+    fn choose(&mut self, depth: usize, prev: usize, used: u128, chosen: &mut Vec<Link>) {
+        if depth == self.n {
+            self.arrange(chosen);
+            return;
+        }
+        let t = self.set[depth];
+        let from = if depth > 0 && self.set[depth - 1] == t {
+            prev + 1
+        } else {
+            0
+        };
+        for i in from..9 {
+            let (f, e) = self.span[t][i];
+            for k in f..e {
+                let link = self.all[k];
+                if link.cells & used != 0 {
+                    continue;
+                }
+                chosen.push(link);
+                self.choose(depth + 1, i, used | link.cells, chosen);
+                chosen.pop();
+            }
+        }
+    }
+
+    /// Every admitted order and orientation of the chosen links.
+    fn arrange(&mut self, l: &[Link]) {
+        let n = self.n;
+        let grouped = l.iter().filter(|x| x.grouped).count();
+        let bases = l.iter().fold(0u128, |m, x| m | REGION[x.region]);
+        for q in self.perms {
+            let actual: Vec<usize> = q.iter().map(|&k| self.set[k]).collect();
+            let rev: Vec<usize> = actual.iter().rev().copied().collect();
+            let suffix = format!(
+                "{grouped}{}",
+                rline_name(if is_lex(&actual) { &actual } else { &rev })
+            );
+            let tail = &suffix.as_bytes()[1..];
+            let rating = if grouped > 0 {
+                self.base + 3
+            } else if !tail.contains(&b'0') && !tail.contains(&b'2') {
+                self.base
+            } else if tail.contains(&b'0') && tail.contains(&b'2') {
+                self.base + 2
+            } else {
+                self.base + 1
+            };
+            for u in 0..1u32 << n {
+                // u[0] is the most significant bit, as serate's odometer.
+                let side = |k: usize| (u >> (n - 1 - k) & 1) as usize;
+                let mut shares = 0u128;
+                let mut bridges = Vec::with_capacity(n - 1);
+                let mut ok = true;
+                for w in 0..n - 1 {
+                    let (a, b) = (&l[q[w]], &l[q[w + 1]]);
+                    let (s1, s2) = (1 - side(w), side(w + 1));
+                    let b1 = (a.e[s1], a.s[s1], a.t[s1]);
+                    let b2 = (b.e[s2], b.s[s2], b.t[s2]);
+                    match share_region(b1.0, b1.1, b2.0, b2.1, b1.2, b2.2) {
+                        Some(r) => shares |= REGION[r],
+                        None => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    bridges.push((b1, b2));
+                }
+                if !ok {
+                    continue;
+                }
+                let (a, z) = (&l[q[0]], &l[q[n - 1]]);
+                let (u0, un) = (side(0), 1 - side(n - 1));
+                let (st, sts, sts2) = (a.e[u0], a.s[u0], a.t[u0]);
+                let (en, ens, ens2) = (z.e[un], z.s[un], z.t[un]);
+                let ring = share_region(st, sts, en, ens, sts2, ens2).is_some();
+                // A ring is taken once: from its smallest region (the
+                // first chosen), first orientation.
+                if ring && (q[0] != 0 || u0 != 0) {
+                    continue;
+                }
+                let mut v = PEERS[st as usize] & PEERS[en as usize];
+                if a.grouped && sts.is_some() {
+                    v &= peers_of(sts) & peers_of(sts2);
+                }
+                if z.grouped && ens.is_some() {
+                    v &= peers_of(ens) & peers_of(ens2);
+                }
+                v &= !(1u128 << st | 1u128 << en) & !bases;
+                if !ring {
+                    v &= !shares;
+                }
+                let e1 = self.g.pos(self.d, v);
+                let mut count = e1.count_ones();
+                let mut elim = e1;
+                if ring {
+                    for &((b1, b1s, b1s2), (b2, b2s, b2s2)) in &bridges {
+                        let mut w = PEERS[b1 as usize] & PEERS[b2 as usize];
+                        if b1s.is_some() {
+                            w &= peers_of(b1s) & peers_of(b1s2);
+                        }
+                        if b2s.is_some() {
+                            w &= peers_of(b2s) & peers_of(b2s2);
+                        }
+                        w &= !(1u128 << b1 | 1u128 << b2) & !bases;
+                        let e2 = self.g.pos(self.d, w);
+                        count += e2.count_ones();
+                        elim |= e2;
+                    }
+                }
+                if elim == 0 {
+                    continue;
+                }
+                let key = (rating, std::cmp::Reverse(count), suffix.clone());
+                if self.best.as_ref().is_none_or(|(k, _, _)| key < *k) {
+                    *self.best = Some((key, self.d, elim));
+                }
+            }
+        }
+    }
+}

@@ -83,7 +83,7 @@ techniques! {
     NakedQuad = "Naked Quad", true, 50;
     Jellyfish = "Jellyfish", true, 52;
     HiddenQuad = "Hidden Quad", true, 54;
-    ThreeStrongLinks = "3 Strong-linked Fishes", false, 54;
+    ThreeStrongLinks = "3 Strong-linked Fishes", true, 54;
     WXYZWing = "WXYZ-Wing", false, 55;
     BivalueUniversalGrave = "Bivalue Universal Grave", false, 56;
     FourStrongLinks = "4 Strong-Linked Fishes", false, 58;
@@ -137,6 +137,7 @@ impl Technique {
             HiddenQuad => subsets::hidden_set(g, 4, false),
             TurbotFish => return links::two_links(g),
             UniqueLoop => unique::unique_loop(g),
+            ThreeStrongLinks => return links::n_links(g, 3),
             _ => return Err(()),
         })
     }

@@ -603,3 +603,63 @@ fn unique_rectangles_and_loops_match_serates_steps() {
     ));
     assert!(unique::unique_loop(&g).is_none());
 }
+
+/// Three skyscrapers on 1 (columns 1, 5, 9 linked through rows 5 and 8),
+/// checked as the unique loops above: serate with only `3 Strong-linked
+/// Fishes` (29th) on says `3 Skyscrapers 0111: Cell r1c1,r5c1,r5c5,r8c5,
+/// r8c9,r2c9 on value 1`, 5.4, and removes exactly these.
+#[test]
+fn three_skyscrapers_match_serates_step() {
+    let col = |c: usize, keep: &[usize]| -> Vec<usize> {
+        (1..=9)
+            .filter(|r| !keep.contains(r))
+            .map(|r| rc(r, c))
+            .collect()
+    };
+    let g = pencilmarks(&position(
+        &[],
+        &[
+            (col(1, &[1, 5]), 1),
+            (col(5, &[5, 8]), 1),
+            (col(9, &[8, 2]), 1),
+        ],
+    ));
+    let h = links::n_links(&g, 3).unwrap().unwrap();
+    assert_eq!(h.rating, 54);
+    assert_eq!(removal_names(&h), ["r1c7-1", "r1c8-1", "r2c2-1", "r2c3-1"]);
+    // Two of the three columns make no 3-link pattern.
+    let g = pencilmarks(&position(
+        &[],
+        &[(col(1, &[1, 5]), 1), (col(5, &[5, 8]), 1)],
+    ));
+    assert!(links::n_links(&g, 3).unwrap().is_none());
+}
+
+/// The general n-link search with n = 2 takes the very hint of the
+/// two-link one (checked against serate on every set) at every step of
+/// every fixture's path.
+#[test]
+fn n_links_of_two_is_the_two_link_search() {
+    let mut steps = Vec::new();
+    let mut checked = 0;
+    for (p, _) in fixtures() {
+        Rater::new().rate_steps(&p, &mut steps);
+        let mut g = Grid::new(&p);
+        for s in &steps {
+            let want = links::two_links(&g).unwrap();
+            let got = links::n_links(&g, 2).unwrap();
+            assert_eq!(
+                got.as_ref().map(|h| (h.rating, h.elim)),
+                want.as_ref().map(|h| (h.rating, h.elim))
+            );
+            checked += usize::from(want.is_some());
+            for &(c, d) in &s.eliminated {
+                g.eliminate(d, 1 << c);
+            }
+            if let Some((c, d)) = s.placed {
+                g.place(c as usize, d);
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} grids with a two-link hint");
+}
