@@ -84,7 +84,7 @@ techniques! {
     Jellyfish = "Jellyfish", true, 52;
     HiddenQuad = "Hidden Quad", true, 54;
     ThreeStrongLinks = "3 Strong-linked Fishes", true, 54;
-    WXYZWing = "WXYZ-Wing", false, 55;
+    WXYZWing = "WXYZ-Wing", true, 55;
     BivalueUniversalGrave = "Bivalue Universal Grave", false, 56;
     FourStrongLinks = "4 Strong-Linked Fishes", false, 58;
     VWXYZWing = "VWXYZ-Wing", false, 62;
@@ -138,6 +138,7 @@ impl Technique {
             TurbotFish => return links::two_links(g),
             UniqueLoop => unique::unique_loop(g),
             ThreeStrongLinks => return links::n_links(g, 3),
+            WXYZWing => wings::wxyz_wing(g),
             _ => return Err(()),
         })
     }

@@ -663,3 +663,52 @@ fn n_links_of_two_is_the_two_link_search() {
     }
     assert!(checked > 100, "{checked} grids with a two-link hint");
 }
+
+/// WXYZ-Wings, checked as the loops above: serate with only `WXYZ-Wing`
+/// (23rd) on says `WXYZ-Wing 137: Cells r1c1,r1c2,r1c7,r2c1 on value 4`,
+/// 5.6, then (a four-digit cell) `WXYZ-Wing 148: Cells r1c1,r1c2,r2c1,
+/// r5c1 on value 4`, 5.5, with exactly these removals.
+#[test]
+fn wxyz_wings_match_serates_steps() {
+    let cases: [(&[(usize, usize, &[u8])], u8, &[&str]); 2] = [
+        (
+            &[
+                (1, 1, &[1, 2, 3]),
+                (1, 2, &[1, 4]),
+                (2, 1, &[2, 4]),
+                (1, 7, &[3, 4]),
+            ],
+            56,
+            &["r1c3-4"],
+        ),
+        (
+            &[
+                (1, 1, &[1, 2, 3, 4]),
+                (1, 2, &[1, 4]),
+                (2, 1, &[2, 4]),
+                (5, 1, &[3, 4]),
+            ],
+            55,
+            &["r3c1-4"],
+        ),
+    ];
+    for (cells, rating, want) in cases {
+        let g = pencilmarks(&position(cells, &[]));
+        let h = wings::wxyz_wing(&g).unwrap();
+        assert_eq!(
+            (h.rating, removal_names(&h)),
+            (rating, want.iter().map(|s| s.to_string()).collect())
+        );
+    }
+    // The bivalue cell sees none of the set's 4s or 3s: no wing.
+    let g = pencilmarks(&position(
+        &[
+            (1, 1, &[1, 2, 3]),
+            (1, 2, &[1, 4]),
+            (2, 1, &[2, 4]),
+            (9, 9, &[3, 4]),
+        ],
+        &[],
+    ));
+    assert!(wings::wxyz_wing(&g).is_none());
+}
