@@ -85,7 +85,7 @@ techniques! {
     HiddenQuad = "Hidden Quad", true, 54;
     ThreeStrongLinks = "3 Strong-linked Fishes", true, 54;
     WXYZWing = "WXYZ-Wing", true, 55;
-    BivalueUniversalGrave = "Bivalue Universal Grave", false, 56;
+    BivalueUniversalGrave = "Bivalue Universal Grave", true, 56;
     FourStrongLinks = "4 Strong-Linked Fishes", false, 58;
     VWXYZWing = "VWXYZ-Wing", false, 62;
     AlignedPairExclusion = "Aligned Pair Exclusion", false, 62;
@@ -139,6 +139,7 @@ impl Technique {
             UniqueLoop => unique::unique_loop(g),
             ThreeStrongLinks => return links::n_links(g, 3),
             WXYZWing => wings::wxyz_wing(g),
+            BivalueUniversalGrave => unique::bug(g),
             _ => return Err(()),
         })
     }
