@@ -86,7 +86,7 @@ techniques! {
     ThreeStrongLinks = "3 Strong-linked Fishes", true, 54;
     WXYZWing = "WXYZ-Wing", true, 55;
     BivalueUniversalGrave = "Bivalue Universal Grave", true, 56;
-    FourStrongLinks = "4 Strong-Linked Fishes", false, 58;
+    FourStrongLinks = "4 Strong-Linked Fishes", true, 58;
     VWXYZWing = "VWXYZ-Wing", false, 62;
     AlignedPairExclusion = "Aligned Pair Exclusion", false, 62;
     UVWXYZWing = "UVWXYZ-Wing", false, 66;
@@ -140,6 +140,7 @@ impl Technique {
             ThreeStrongLinks => return links::n_links(g, 3),
             WXYZWing => wings::wxyz_wing(g),
             BivalueUniversalGrave => unique::bug(g),
+            FourStrongLinks => return links::n_links(g, 4),
             _ => return Err(()),
         })
     }
