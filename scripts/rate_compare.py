@@ -7,16 +7,26 @@ get the same ER/EP/ED, how many we leave unrated, every disagreement class
 with an example, and the puzzles/s of both (one core each).
 
     SERATE=/path/to/serate-wrapper scripts/rate_compare.py [--sets gen,17,top] [--out DIR]
+        [--check-steps ID:N,...]
 
 SERATE is a command that runs `java ... diuf.sudoku.test.serate` with the
 arguments given. RATER (default: `target/release/sudoku-bulk rate`) is our
 rater reading one-line puzzles on stdin and writing `PUZZLE ER/EP/ED`.
 serate's results are cached in DIR (default /tmp/rate_compare) per set, as
 serate needs minutes to hours for the harder sets.
+
+--check-steps UniqueLoop:24,BivalueUniversalGrave:33 also checks single steps:
+for every step of technique ID on our paths (`rate --steps`), the grid before
+it goes to serate as 729-character pencilmarks with only its N-th technique
+on (`serate --techs=` lists them), and serate's first step there must have our
+rating and remove exactly our candidates.
 """
 import argparse
 import collections
+import json
 import os
+import resource
+import tempfile
 import shlex
 import subprocess
 import sys
@@ -90,16 +100,80 @@ def run_serate(serate, puzzles, cache):
         return {p: r for p, r in (l.split() for l in f if l.strip())}, secs
 
 
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run_ours(rater, puzzles):
-    t = time.time()
+    """Our ratings and CPU seconds (user + system, one thread)."""
+    t = child_cpu()
     res = subprocess.run(shlex.split(rater), input="\n".join(puzzles) + "\n", capture_output=True,
                          text=True, check=True)
-    secs = time.time() - t
+    secs = child_cpu() - t
     out = {}
     for line in res.stdout.splitlines():
         p, r = line.split(None, 1)
         out[p] = r.strip()
     return out, secs
+
+
+def peers(a, b):
+    return a != b and (a // 9 == b // 9 or a % 9 == b % 9 or (a // 27 == b // 27 and a % 9 // 3 == b % 9 // 3))
+
+
+def candidates(values):
+    return [set() if values[i] else
+            set(range(1, 10)) - {values[j] for j in range(81) if values[j] and peers(i, j)}
+            for i in range(81)]
+
+
+def cell_index(name):
+    r, c = name[1:].split("c")
+    return (int(r) - 1) * 9 + int(c) - 1
+
+
+def check_steps(serate, exe, puzzles, tech, pos):
+    """(steps checked, [mismatches]) for technique `tech` (serate's `pos`-th)."""
+    with tempfile.TemporaryDirectory() as d:
+        inp, steps = os.path.join(d, "in.txt"), os.path.join(d, "steps.jsonl")
+        with open(inp, "w") as f:
+            f.write("\n".join(puzzles) + "\n")
+        subprocess.run([exe, "rate", inp, "--steps", steps], capture_output=True, check=True)
+        techs = "".join("1" if i == pos - 1 else "0" for i in range(46))
+        checked, bad = 0, []
+        for line in open(steps):
+            o = json.loads(line)
+            if not any(s["id"] == tech for s in o["steps"]):
+                continue
+            values = [int(ch) if ch.isdigit() else 0 for ch in o["puzzle"][:81]]
+            cand = candidates(values)
+            for s in o["steps"]:
+                if s["id"] == tech:
+                    pm = "".join(
+                        "".join(str(v) if (v == values[i] if values[i] else v in cand[i]) else "."
+                                for v in range(1, 10)) for i in range(81))
+                    r = subprocess.run(shlex.split(serate) + ["--techs=" + techs, "--format=",
+                                                              "--after=%s|%r|%m", pm],
+                                       capture_output=True, text=True)
+                    got = [l for l in r.stdout.splitlines() if "|" in l]
+                    gone = []
+                    if got:
+                        _, rating, after = got[0].split("|")
+                        gone = sorted((i // 9, i % 9 + 1) for i in range(729)
+                                      if pm[i] != "." and after[i] == ".")
+                    ours = sorted((cell_index(e["cell"]), e["digit"]) for e in s["eliminated"])
+                    checked += 1
+                    if not got or rating != s["rating"] or gone != ours:
+                        bad.append((o["puzzle"], s, got[0] if got else "no step"))
+                    break
+                for e in s["eliminated"]:
+                    cand[cell_index(e["cell"])].discard(e["digit"])
+                if s["placed"]:
+                    values[cell_index(s["placed"]["cell"])] = s["placed"]["digit"]
+                    fresh = candidates(values)
+                    cand = [cand[i] & fresh[i] for i in range(81)]
+    return checked, bad
 
 
 def er(r):
@@ -113,6 +187,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", default="gen,17,top")
     ap.add_argument("--out", default="/tmp/rate_compare")
+    ap.add_argument("--check-steps", default="", help="ID:N,...: check our steps of technique ID "
+                    "against serate's N-th technique alone (see above)")
     a = ap.parse_args()
     serate = os.environ.get("SERATE")
     if not serate:
@@ -150,11 +226,18 @@ def main():
         print("of the rated: %d/%d equal" % (same, n - unrated))
         print("serate ER < 6.0: %d, of which equal %d" % (below6, below6_same))
         print("unrated by serate ER: %s" % ", ".join("%s:%d" % kv for kv in sorted(unrated_er.items())))
-        print("time: serate %.1f s (%.1f/s), ours %.3f s (%.0f/s), ratio %.0fx" % (
-            tsecs, n / tsecs, osecs, n / osecs, tsecs / osecs))
+        print("time: serate %.1f s (%.1f/s), ours %.3f CPU s (%.0f/s), ratio %.0fx" % (
+            tsecs, n / tsecs, osecs, n / max(osecs, 1e-9), tsecs / max(osecs, 1e-9)))
         for cls, ex in classes.items():
             p, o, t = ex[0]
             print("  disagreement '%s': %d, e.g. %s ours %s serate %s" % (cls, len(ex), p, o, t))
+        exe = shlex.split(rater)[0]
+        for spec in filter(None, a.check_steps.split(",")):
+            tech, pos = spec.split(":")
+            checked, bad = check_steps(serate, exe, puzzles, tech, int(pos))
+            print("steps of %s equal to serate's own: %d of %d" % (tech, checked - len(bad), checked))
+            for p, s, got in bad[:3]:
+                print("  e.g. %s: ours %s %s, serate %s" % (p, s["rating"], s["eliminated"], got[:100]))
         print()
 
 
