@@ -593,17 +593,14 @@ mod tables {
     use super::*;
     use std::sync::Arc;
 
-    use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
-    use parquet::arrow::ArrowWriter;
+    use arrow_array::{ArrayRef, StringArray};
 
+    use crate::columnar::shared::{batch, read_parquet, strings, write_parquet_default};
+
+    /// A Parquet file of one string column `puzzle`.
     fn write_parquet(path: &std::path::Path, puzzles: Vec<Option<String>>) {
         let column = Arc::new(StringArray::from(puzzles)) as ArrayRef;
-        let batch = RecordBatch::try_from_iter(vec![("puzzle", column)]).unwrap();
-        let mut w =
-            ArrowWriter::try_new(std::fs::File::create(path).unwrap(), batch.schema(), None)
-                .unwrap();
-        w.write(&batch).unwrap();
-        w.close().unwrap();
+        write_parquet_default(path, &batch(vec![("puzzle", column)]));
     }
 
     /// `bench` on Parquet (written by the parquet crate): all puzzles
@@ -656,17 +653,10 @@ mod tables {
             stderr(&o)
         );
         // The answers: valid grids keeping the givens, in row order.
-        let file = std::fs::File::open(&out).unwrap();
-        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
-            .unwrap()
-            .build()
-            .unwrap();
-        let batch = reader.map(|b| b.unwrap()).next().unwrap();
-        let col = batch.column_by_name("solution").unwrap();
-        let col = col.as_any().downcast_ref::<StringArray>().unwrap();
-        assert_eq!(arrow_array::Array::len(col), 7);
+        let answers = strings(read_parquet(&out).column_by_name("solution").unwrap());
+        assert_eq!(answers.len(), 7);
         for (k, (puzzle, _)) in p.iter().enumerate() {
-            assert_valid(3, puzzle, &cells(col.value(k), "", DIGITS));
+            assert_valid(3, puzzle, &cells(answers[k].as_ref().unwrap(), "", DIGITS));
         }
     }
 }

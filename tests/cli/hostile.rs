@@ -196,80 +196,12 @@ mod tables {
     use std::path::Path;
     use std::sync::Arc;
 
-    use arrow_array::builder::{FixedSizeListBuilder, ListBuilder, UInt8Builder};
+    use arrow_array::builder::{FixedSizeListBuilder, UInt8Builder};
     use arrow_array::cast::AsArray;
-    use arrow_array::types::UInt8Type;
     use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    use parquet::arrow::ArrowWriter;
 
-    fn digits(cells: &[u8]) -> String {
-        encode(cells, "123456789", '.')
-    }
-
-    fn write_parquet(path: &Path, batch: &RecordBatch) {
-        let file = std::fs::File::create(path).unwrap();
-        let mut w = ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-        w.write(batch).unwrap();
-        w.close().unwrap();
-    }
-
-    fn read_parquet(path: &Path) -> RecordBatch {
-        let file = std::fs::File::open(path).unwrap();
-        let b = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-        let schema = b.schema().clone();
-        let batches: Vec<RecordBatch> = b.build().unwrap().map(Result::unwrap).collect();
-        arrow_select::concat::concat_batches(&schema, &batches).unwrap()
-    }
-
-    fn write_arrow(path: &Path, batch: &RecordBatch) {
-        let file = std::fs::File::create(path).unwrap();
-        let mut w = arrow_ipc::writer::FileWriter::try_new(file, &batch.schema()).unwrap();
-        w.write(batch).unwrap();
-        w.finish().unwrap();
-    }
-
-    fn read_arrow(path: &Path) -> RecordBatch {
-        let file = std::fs::File::open(path).unwrap();
-        let r = arrow_ipc::reader::FileReader::try_new(file, None).unwrap();
-        let schema = r.schema();
-        let batches: Vec<RecordBatch> = r.map(Result::unwrap).collect();
-        arrow_select::concat::concat_batches(&schema, &batches).unwrap()
-    }
-
-    fn u8_lists(values: &[Option<Vec<Option<u8>>>]) -> ArrayRef {
-        let mut b = ListBuilder::new(UInt8Builder::new());
-        for v in values {
-            match v {
-                Some(cells) => {
-                    for c in cells {
-                        b.values().append_option(*c);
-                    }
-                    b.append(true);
-                }
-                None => b.append(false),
-            }
-        }
-        Arc::new(b.finish())
-    }
-
-    fn list_rows(col: &ArrayRef) -> Vec<Option<Vec<u8>>> {
-        let l = col.as_list::<i32>();
-        (0..l.len())
-            .map(|i| {
-                l.is_valid(i)
-                    .then(|| l.value(i).as_primitive::<UInt8Type>().values().to_vec())
-            })
-            .collect()
-    }
-
-    /// A puzzle whose givens clash (two 5s in row 1).
-    fn clashing() -> Vec<u8> {
-        let mut p = vec![0u8; 81];
-        p[0] = 5;
-        p[8] = 5;
-        p
-    }
+    use crate::columnar::clashing;
+    use crate::columnar::shared::*;
 
     /// Item 1: `--overwrite` promises to replace every existing solution;
     /// a bad row's old label stayed, unchecked, in Parquet and Arrow (CSV
@@ -305,10 +237,10 @@ mod tables {
         ])
         .unwrap();
         let path = dir.path().join("in.parquet");
-        write_parquet(&path, &input);
+        write_parquet_default(&path, &input);
         // Arrow with list<u8> puzzle and solution columns.
         let lists = |v: &[Option<Vec<u8>>]| {
-            u8_lists(
+            u8_lists_with_nulls(
                 &v.iter()
                     .map(|c| c.as_ref().map(|c| c.iter().map(|&x| Some(x)).collect()))
                     .collect::<Vec<_>>(),
@@ -418,9 +350,9 @@ mod tables {
         rows[1].as_mut().unwrap()[blank] = None;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("in.parquet");
-        write_parquet(
+        write_parquet_default(
             &path,
-            &RecordBatch::try_from_iter([("puzzle", u8_lists(&rows))]).unwrap(),
+            &RecordBatch::try_from_iter([("puzzle", u8_lists_with_nulls(&rows))]).unwrap(),
         );
         let out = dir.path().join("out.parquet");
         let o = run(
@@ -509,7 +441,7 @@ mod tables {
         ));
         let batch = RecordBatch::try_from_iter([("puzzle", strings)]).unwrap();
         let pq = dir.path().join("big.parquet");
-        write_parquet(&pq, &batch);
+        write_parquet_default(&pq, &batch);
         let arrow = dir.path().join("big.arrow");
         write_arrow(&arrow, &batch);
         let npy_path = dir.path().join("big.npy");
@@ -658,10 +590,7 @@ fn text_only_options_on_tables_and_arrays_are_refused() {
         ));
         let batch = arrow_array::RecordBatch::try_from_iter([("puzzle", strings)]).unwrap();
         let path = dir.path().join("p.parquet");
-        let file = std::fs::File::create(&path).unwrap();
-        let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-        w.write(&batch).unwrap();
-        w.close().unwrap();
+        crate::columnar::shared::write_parquet_default(&path, &batch);
         inputs.push((path, "a Parquet file"));
     }
     for (path, what) in &inputs {

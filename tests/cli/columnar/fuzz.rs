@@ -79,24 +79,24 @@ fn fuzz_findings_are_clean_errors() {
         let path = seeds.join(file);
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
-        let o = run(
-            &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(2), "{file}: {}", stderr(&o));
-        let err = stderr(&o);
+        let o = solve_to(&path, &out).note(file).code(2);
+        let err = o.stderr();
         assert!(err.contains(says) && err.contains(file), "{err}");
         assert!(!err.contains("panicked"), "{err}");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         // `check` reads the same way.
-        let o = run(&["check", path.to_str().unwrap()], b"");
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "check {file}: {err}");
+        let o = sb(["check"])
+            .arg(&path)
+            .note(format!("check {file}"))
+            .code(2);
+        let err = o.stderr();
         assert!(err.contains(says) && err.contains(file), "{err}");
         // From stdin: the same error, the input named as such.
-        let o = run(&["solve"], &std::fs::read(&path).unwrap());
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{file} on stdin: {err}");
+        let o = sb(["solve"])
+            .stdin(&std::fs::read(&path).unwrap())
+            .note(format!("{file} on stdin"))
+            .code(2);
+        let err = o.stderr();
         assert!(err.contains(says) && err.contains("<stdin>"), "{err}");
         assert!(!err.contains("panicked"), "{err}");
     }

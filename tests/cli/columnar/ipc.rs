@@ -42,39 +42,30 @@ fn arrow_file_stream_and_stdin_pipe() {
         let path = dir.path().join(format!("in.{ext}"));
         std::fs::write(&path, ipc_bytes(&batches, stream)).unwrap();
         let out = dir.path().join(format!("out.{ext}"));
-        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        solve_to(&path, &out).ok();
         let bytes = std::fs::read(&out).unwrap();
         assert_eq!(bytes.starts_with(b"ARROW1"), !stream, "format kept");
         check_out(&[read_ipc(&bytes)]);
         // A .parquet name converts.
         let pq = dir.path().join(format!("{ext}.parquet"));
-        let o = solve(&[path.to_str().unwrap(), "-o", pq.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let (got, _, _) = read_parquet(&pq);
+        solve_to(&path, &pq).ok();
+        let got = read_parquet(&pq);
         check_out(&[vec![got.slice(0, 10), got.slice(10, 15), got.slice(25, 5)]]);
     }
     // The list column as the puzzle column, by name.
     let path = dir.path().join("in.arrow");
-    let o = run(
-        &[
-            "count",
-            path.to_str().unwrap(),
-            "--column",
-            "grid",
-            "-o",
-            "-",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb(["count"])
+        .arg(&path)
+        .args(["--column", "grid", "-o", "-"])
+        .ok();
     let counted = read_ipc(&o.stdout);
     assert!(counted
         .iter()
         .all(|b| b.column_by_name("solutions").is_some()));
     // stdin to stdout, as a pipe filter.
-    let o = run(&["solve", "-j", "2"], &ipc_bytes(&batches, true));
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb(["solve", "-j", "2"])
+        .stdin(&ipc_bytes(&batches, true))
+        .ok();
     assert!(!o.stdout.starts_with(b"ARROW1"));
     check_out(&[read_ipc(&o.stdout)]);
 }

@@ -36,21 +36,16 @@ fn fixtures(b: usize, count: usize, blank: usize, seed: u64) -> Vec<(Vec<u8>, Ve
 }
 
 /// A puzzle whose givens clash (two 5s in row 1).
-fn clashing() -> Vec<u8> {
+pub fn clashing() -> Vec<u8> {
     let mut p = vec![0u8; 81];
     p[0] = 5;
     p[8] = 5;
     p
 }
 
-fn solve(args: &[&str]) -> std::process::Output {
-    let mut all = vec!["solve"];
-    all.extend_from_slice(args);
-    run(&all, b"")
-}
-
-/// Reads back a `.npy` answer: (descr, shape, elements as u64).
-fn read_npy(bytes: &[u8]) -> (String, String, Vec<u64>) {
+/// Reads back a `.npy` answer file: (descr, shape, elements as u64).
+fn read_npy(path: impl AsRef<Path>) -> (String, String, Vec<u64>) {
+    let bytes = &std::fs::read(path).unwrap()[..];
     assert!(bytes.starts_with(b"\x93NUMPY\x01\x00"));
     let len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
     assert_eq!((10 + len) % 64, 0, "data aligned as NumPy aligns it");

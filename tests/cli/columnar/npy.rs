@@ -18,19 +18,8 @@ fn npy_every_dtype_and_shape_solved_in_kind() {
         let (dir, path) = temp_file("p.npy", &npy(descr, shape, &puzzles));
         let out = dir.path().join("a.npy");
         for j in ["1", "2"] {
-            let o = run(
-                &[
-                    "solve",
-                    path.to_str().unwrap(),
-                    "-o",
-                    out.to_str().unwrap(),
-                    "-j",
-                    j,
-                ],
-                b"",
-            );
-            assert_eq!(o.status.code(), Some(0), "{descr}: {}", stderr(&o));
-            let (d, s, values) = read_npy(&std::fs::read(&out).unwrap());
+            solve_to(&path, &out).args(["-j", j]).note(descr).ok();
+            let (d, s, values) = read_npy(&out);
             assert_eq!((d.as_str(), s.as_str()), (descr, shape));
             for (k, p) in puzzles.iter().enumerate() {
                 let a: Vec<u8> = values[k * 81..(k + 1) * 81]
@@ -41,12 +30,8 @@ fn npy_every_dtype_and_shape_solved_in_kind() {
             }
         }
         // The answers pass `check`; a broken one does not.
-        let o = run(
-            &["check", path.to_str().unwrap(), out.to_str().unwrap()],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-        assert!(stdout(&o).contains("40 records checked, 40 good, 0 bad"));
+        let o = sb(["check"]).arg(&path).arg(&out).ok();
+        assert!(o.stdout().contains("40 records checked, 40 good, 0 bad"));
     }
 }
 
@@ -56,12 +41,8 @@ fn npy_16x16_and_text_output() {
     let puzzles: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
     let (dir, path) = temp_file("p.npy", &npy("<i4", "(6, 16, 16)", &puzzles));
     let out = dir.path().join("a.npy");
-    let o = run(
-        &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (_, shape, values) = read_npy(&std::fs::read(&out).unwrap());
+    solve_to(&path, &out).ok();
+    let (_, shape, values) = read_npy(&out);
     assert_eq!(shape, "(6, 16, 16)");
     for (k, p) in puzzles.iter().enumerate() {
         let a: Vec<u8> = values[k * 256..(k + 1) * 256]
@@ -72,11 +53,7 @@ fn npy_16x16_and_text_output() {
     }
     // `-o x.txt` writes one answer line per row, in letters.
     let txt = dir.path().join("a.txt");
-    let o = run(
-        &["solve", path.to_str().unwrap(), "-o", txt.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    solve_to(&path, &txt).ok();
     let text = std::fs::read_to_string(&txt).unwrap();
     assert_eq!(text.lines().count(), 6);
     for (p, line) in puzzles.iter().zip(text.lines()) {
@@ -92,12 +69,8 @@ fn npy_bad_rows_are_zeros_and_reported_by_index() {
     rows[3][10] = 12; // not a 9x9 value
     let (dir, path) = temp_file("p.npy", &npy("<i2", "(5, 81)", &rows));
     let out = dir.path().join("a.npy");
-    let o = run(
-        &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let o = solve_to(&path, &out).code(1);
+    let err = o.stderr();
     let name = path.display().to_string();
     assert!(
         err.contains(&format!("{name}:row 1: duplicate given 5")),
@@ -107,7 +80,7 @@ fn npy_bad_rows_are_zeros_and_reported_by_index() {
         err.contains(&format!("{name}:row 3: cell 11: invalid number 12")),
         "{err}"
     );
-    let (_, _, values) = read_npy(&std::fs::read(&out).unwrap());
+    let (_, _, values) = read_npy(&out);
     for k in [1, 3] {
         assert!(
             values[k * 81..(k + 1) * 81].iter().all(|&v| v == 0),
@@ -122,30 +95,15 @@ fn npy_bad_rows_are_zeros_and_reported_by_index() {
         assert_valid(3, &rows[k], &a);
     }
     // `check` names the zero rows.
-    let o = run(
-        &["check", path.to_str().unwrap(), out.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(1));
+    let o = sb(["check"]).arg(&path).arg(&out).code(1);
     assert!(
-        stdout(&o).contains("5 records checked, 3 good, 2 bad"),
+        o.stdout().contains("5 records checked, 3 good, 2 bad"),
         "{}",
-        stdout(&o)
+        o.stdout()
     );
     // --on-error fail leaves no output file.
     let fail = dir.path().join("f.npy");
-    let o = run(
-        &[
-            "solve",
-            path.to_str().unwrap(),
-            "-o",
-            fail.to_str().unwrap(),
-            "--on-error",
-            "fail",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(1));
+    solve_to(&path, &fail).args(["--on-error", "fail"]).code(1);
     assert!(!fail.exists());
 }
 
@@ -166,32 +124,34 @@ fn npy_follows_box_and_size_flags() {
         std::fs::write(&path, npy(descr, shape, &puzzles)).unwrap();
         let p = path.to_str().unwrap();
         let out = dir.path().join(format!("answers-{name}"));
-        let o = solve(&[p, "--box", "3x2", "-o", out.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
-        let (d, s, values) = read_npy(&std::fs::read(&out).unwrap());
+        sb(["solve", p, "--box", "3x2", "-o"])
+            .arg(&out)
+            .note(name)
+            .ok();
+        let (d, s, values) = read_npy(&out);
         assert_eq!((d.as_str(), s.as_str()), (descr, shape));
         for (p, a) in puzzles.iter().zip(values.chunks(36)) {
             let a: Vec<u8> = a.iter().map(|&v| v as u8).collect();
             assert_valid_boxes(3, 2, p, &a);
         }
-        let o = run(&["check", "--box", "3x2", p, out.to_str().unwrap()], b"");
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
-        assert!(stdout(&o).contains("6 good, 0 bad"), "{}", stdout(&o));
+        let o = sb(["check", "--box", "3x2", p]).arg(&out).note(name).ok();
+        assert!(o.stdout().contains("6 good, 0 bad"), "{}", o.stdout());
         let counts = dir.path().join(format!("counts-{name}"));
-        let o = run(
-            &["count", p, "--box", "3x2", "-o", counts.to_str().unwrap()],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
-        let (_, _, n) = read_npy(&std::fs::read(&counts).unwrap());
+        sb(["count", p, "--box", "3x2", "-o"])
+            .arg(&counts)
+            .note(name)
+            .ok();
+        let (_, _, n) = read_npy(&counts);
         assert!(n.iter().all(|&c| c >= 1), "{name}: {n:?}");
         for flags in [["--box", "2x5"], ["--size", "9"]] {
-            let o = solve(&[p, flags[0], flags[1], "-o", out.to_str().unwrap()]);
-            assert_eq!(o.status.code(), Some(2), "{name} {flags:?}");
+            let o = sb(["solve", p, flags[0], flags[1], "-o"])
+                .arg(&out)
+                .note(format!("{name} {flags:?}"))
+                .code(2);
             assert!(
-                stderr(&o).contains("--box/--size ask for"),
+                o.stderr().contains("--box/--size ask for"),
                 "{}",
-                stderr(&o)
+                o.stderr()
             );
         }
     }
@@ -211,17 +171,15 @@ fn npy_square_of_sixteen_needs_the_size() {
     let out = dir.path().join("a.npy");
     let (p, o_path) = (path.to_str().unwrap(), out.to_str().unwrap());
     std::fs::write(&path, npy("|u1", "(16, 16)", &small)).unwrap();
-    let o = solve(&[p, "-o", o_path]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let err = stderr(&o);
+    let o = sb(["solve", p, "-o", o_path]).code(2);
+    let err = o.stderr();
     assert!(
         err.contains("(16, 16)") && err.contains("--size 4"),
         "{err}"
     );
     assert!(!out.exists());
-    let o = solve(&[p, "--size", "4", "-o", o_path]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (d, s, values) = read_npy(&std::fs::read(&out).unwrap());
+    sb(["solve", p, "--size", "4", "-o", o_path]).ok();
+    let (d, s, values) = read_npy(&out);
     assert_eq!((d.as_str(), s.as_str()), ("|u1", "(16, 16)"));
     for (p, a) in small.iter().zip(values.chunks(16)) {
         let a: Vec<u8> = a.iter().map(|&v| v as u8).collect();
@@ -230,9 +188,8 @@ fn npy_square_of_sixteen_needs_the_size() {
     // The same shape holding one 16x16 puzzle, read as one with --size 16.
     let rows: Vec<Vec<u8>> = big.chunks(16).map(<[u8]>::to_vec).collect();
     std::fs::write(&path, npy("|u1", "(16, 16)", &rows)).unwrap();
-    let o = solve(&[p, "--size", "16", "-o", o_path]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (_, _, values) = read_npy(&std::fs::read(&out).unwrap());
+    sb(["solve", p, "--size", "16", "-o", o_path]).ok();
+    let (_, _, values) = read_npy(&out);
     let a: Vec<u8> = values.iter().map(|&v| v as u8).collect();
     assert_valid(4, &big, &a);
 }
@@ -250,16 +207,8 @@ fn check_refuses_text_puzzles_with_npy_answers() {
     let (dir, puzzles) = temp_file("p.txt", text.as_bytes());
     let answers = dir.path().join("a.npy");
     std::fs::write(&answers, npy("|u1", "(3, 81)", &rows)).unwrap();
-    let o = run(
-        &[
-            "check",
-            puzzles.to_str().unwrap(),
-            answers.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
-    let err = stderr(&o);
+    let o = sb(["check"]).arg(&puzzles).arg(&answers).code(2);
+    let err = o.stderr();
     assert!(err.contains("a.npy is a NumPy .npy file but"), "{err}");
     assert!(err.contains("p.txt is text"), "{err}");
 }
@@ -270,19 +219,13 @@ fn npy_count_empty_and_refusals() {
     let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
     let (dir, path) = temp_file("p.npy", &npy("|u1", "(4, 81)", &rows));
     let out = dir.path().join("c.npy");
-    let o = run(
-        &[
-            "count",
-            path.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--limit",
-            "3",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (descr, shape, values) = read_npy(&std::fs::read(&out).unwrap());
+    sb(["count"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .args(["--limit", "3"])
+        .ok();
+    let (descr, shape, values) = read_npy(&out);
     assert_eq!((descr.as_str(), shape.as_str()), ("<i8", "(4,)"));
     // 75% blanks: far more than three solutions each.
     assert_eq!(values, vec![3, 3, 3, 3]);
@@ -290,32 +233,14 @@ fn npy_count_empty_and_refusals() {
     let empty = dir.path().join("e.npy");
     std::fs::write(&empty, npy("<i8", "(0, 9, 9)", &[])).unwrap();
     let eout = dir.path().join("ea.npy");
-    let o = run(
-        &[
-            "solve",
-            empty.to_str().unwrap(),
-            "-o",
-            eout.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (_, shape, values) = read_npy(&std::fs::read(&eout).unwrap());
+    solve_to(&empty, &eout).ok();
+    let (_, shape, values) = read_npy(&eout);
     assert_eq!((shape.as_str(), values.len()), ("(0, 9, 9)", 0));
 
     let refuse = |bytes: Vec<u8>, want: &str| {
         let (d, p) = temp_file("x.npy", &bytes);
-        let o = run(
-            &[
-                "solve",
-                p.to_str().unwrap(),
-                "-o",
-                d.path().join("o.npy").to_str().unwrap(),
-            ],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(2), "{want}");
-        let err = stderr(&o);
+        let o = solve_to(&p, d.path().join("o.npy")).note(want).code(2);
+        let err = o.stderr();
         assert!(
             err.contains(&p.display().to_string()) && err.contains(want),
             "{err}"
@@ -359,12 +284,7 @@ fn arrays_written_and_read_by_numpy() {
     run_python(&py, &script, dir.path(), &[]);
     for (input, step) in [("a.npy", 1), ("b.npy", 1), ("c.npy", 2)] {
         let out = dir.path().join(format!("out-{input}"));
-        let o = solve(&[
-            dir.path().join(input).to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+        solve_to(dir.path().join(input), &out).note(input).ok();
         // NumPy reads the answer back with the input's dtype and shape.
         let stdout = run_python(&py, "import numpy as np, sys\na = np.load(sys.argv[1]); b = np.load(sys.argv[2])\nassert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, b.dtype, a.shape, b.shape)\nfor r in b.reshape(len(b), -1): print(''.join(map(str, r)))", dir.path(), &[dir.path().join(input).as_ref(), out.as_ref()]);
         let text = String::from_utf8(stdout).unwrap();

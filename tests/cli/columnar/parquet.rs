@@ -33,9 +33,9 @@ fn parquet_strings_keep_other_columns_row_groups_and_codec() {
     let mut outputs = Vec::new();
     for j in ["1", "2"] {
         let out = dir.path().join(format!("out{j}.parquet"));
-        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap(), "-j", j]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let (got, groups, codec) = read_parquet(&out);
+        solve_to(&path, &out).args(["-j", j]).ok();
+        let got = read_parquet(&out);
+        let (groups, codec) = parquet_layout(&out);
         assert_eq!(groups, vec![16, 16, 16, 2], "row groups kept");
         assert_eq!(codec, Compression::SNAPPY, "codec kept");
         let names: Vec<String> = got
@@ -73,8 +73,7 @@ fn parquet_strings_keep_other_columns_row_groups_and_codec() {
     assert_eq!(outputs[0], outputs[1], "same bytes for 1 and 2 threads");
     // Text output: one line per row.
     let txt = dir.path().join("a.txt");
-    let o = solve(&[path.to_str().unwrap(), "-o", txt.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    solve_to(&path, &txt).ok();
     let refs: Vec<&str> = puzzles.iter().map(String::as_str).collect();
     assert_answers_9x9(&refs, &std::fs::read_to_string(&txt).unwrap());
 }
@@ -107,9 +106,8 @@ fn parquet_integer_lists_fixed_size_and_nested() {
         let path = dir.path().join(format!("{kind}.parquet"));
         write_parquet(&path, &input, 1000, Compression::ZSTD(Default::default()));
         let out = dir.path().join(format!("{kind}.out.parquet"));
-        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{kind}: {}", stderr(&o));
-        let (got, _, _) = read_parquet(&out);
+        solve_to(&path, &out).note(kind).ok();
+        let got = read_parquet(&out);
         let sol = got.column_by_name("solution").unwrap();
         assert_eq!(
             sol.data_type(),
@@ -165,9 +163,8 @@ fn parquet_labels_kept_filled_and_wrong_reported() {
     let path = dir.path().join("l.parquet");
     write_parquet(&path, &input, 1000, Compression::UNCOMPRESSED);
     let out = dir.path().join("o.parquet");
-    let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let o = solve_to(&path, &out).code(1);
+    let err = o.stderr();
     let name = path.display().to_string();
     assert!(
         err.contains(&format!("{name}:row 3: existing solution is wrong")),
@@ -177,7 +174,7 @@ fn parquet_labels_kept_filled_and_wrong_reported() {
         err.contains(&format!("{name}:row 4: duplicate given")),
         "{err}"
     );
-    let (got, _, _) = read_parquet(&out);
+    let got = read_parquet(&out);
     let sol = strings(got.column(1));
     for k in [0, 5] {
         assert_eq!(sol[k], labels[k], "row {k}: valid label kept byte for byte");
@@ -190,24 +187,20 @@ fn parquet_labels_kept_filled_and_wrong_reported() {
     assert_eq!(sol[4], None);
     // --overwrite replaces every label with a solution of ours.
     let over = dir.path().join("over.parquet");
-    let o = solve(&[
-        path.to_str().unwrap(),
-        "-o",
-        over.to_str().unwrap(),
-        "--overwrite",
-    ]);
-    assert_eq!(o.status.code(), Some(1), "row 4 is still bad");
-    assert!(!stderr(&o).contains("existing solution is wrong"));
-    let (got, _, _) = read_parquet(&over);
+    let o = solve_to(&path, &over)
+        .arg("--overwrite")
+        .note("row 4 is still bad")
+        .code(1);
+    assert!(!o.stderr().contains("existing solution is wrong"));
+    let got = read_parquet(&over);
     let sol = strings(got.column(1));
     for k in [0, 1, 2, 3, 5] {
         let p = cells(&puzzles[k], ".", "123456789");
         assert_valid(3, &p, &cells(sol[k].as_ref().unwrap(), "", "123456789"));
     }
     // `check` finds exactly the wrong label and the missing answer.
-    let o = run(&["check", out.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1));
-    let report = stdout(&o);
+    let o = sb(["check"]).arg(&out).code(1);
+    let report = o.stdout();
     assert!(
         report.contains("6 records checked, 4 good, 2 bad"),
         "{report}"
@@ -230,19 +223,14 @@ fn parquet_count_stats_empty_and_corrupt() {
     let path = dir.path().join("q.parquet");
     write_parquet(&path, &input, 3, Compression::SNAPPY);
     let out = dir.path().join("c.parquet");
-    let o = run(
-        &[
-            "count",
-            path.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--limit",
-            "4",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (got, groups, _) = read_parquet(&out);
+    sb(["count"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .args(["--limit", "4"])
+        .ok();
+    let got = read_parquet(&out);
+    let (groups, _) = parquet_layout(&out);
     assert_eq!(groups, vec![3, 3, 2]);
     let counts = got
         .column_by_name("solutions")
@@ -254,9 +242,8 @@ fn parquet_count_stats_empty_and_corrupt() {
     );
     // --stats adds guesses and level.
     let s = dir.path().join("s.parquet");
-    let o = solve(&[path.to_str().unwrap(), "-o", s.to_str().unwrap(), "--stats"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (got, _, _) = read_parquet(&s);
+    solve_to(&path, &s).arg("--stats").ok();
+    let got = read_parquet(&s);
     let names: Vec<String> = got
         .schema()
         .fields()
@@ -272,9 +259,8 @@ fn parquet_count_stats_empty_and_corrupt() {
     let empty = dir.path().join("e.parquet");
     write_parquet(&empty, &input.slice(0, 0), 10, Compression::SNAPPY);
     let eout = dir.path().join("eo.parquet");
-    let o = solve(&[empty.to_str().unwrap(), "-o", eout.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (got, _, _) = read_parquet(&eout);
+    solve_to(&empty, &eout).ok();
+    let got = read_parquet(&eout);
     assert_eq!(got.num_rows(), 0);
     assert!(got.column_by_name("solution").is_some());
     // A cut file and a damaged page: exit 2, the file named, no panic,
@@ -293,9 +279,8 @@ fn parquet_count_stats_empty_and_corrupt() {
         let bad = dir.path().join(format!("{what}.parquet"));
         std::fs::write(&bad, data).unwrap();
         let bout = dir.path().join(format!("{what}.out.parquet"));
-        let o = solve(&[bad.to_str().unwrap(), "-o", bout.to_str().unwrap()]);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        let o = solve_to(&bad, &bout).note(what).code(2);
+        let err = o.stderr();
         assert!(
             err.contains(&bad.display().to_string()) && err.contains("Parquet"),
             "{what}: {err}"
@@ -358,9 +343,8 @@ fn a_short_list_in_row_0_is_one_bad_row() {
         Compression::SNAPPY,
     );
     let out = dir.path().join("out.parquet");
-    let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    let o = solve_to(&path, &out).code(1);
+    let err = o.stderr();
     let name = path.display().to_string();
     assert!(
         err.contains(&format!("{name}:row 0: expected 81 cells, found 3")),
@@ -371,7 +355,7 @@ fn a_short_list_in_row_0_is_one_bad_row() {
         "{err}"
     );
     assert!(err.contains("10 records, 8 solved, 2 bad"), "{err}");
-    let (got, _, _) = read_parquet(&out);
+    let got = read_parquet(&out);
     let sol = list_rows(got.column(1));
     assert_eq!(
         list_rows(got.column(0)),
@@ -393,9 +377,8 @@ fn a_short_list_in_row_0_is_one_bad_row() {
         Compression::SNAPPY,
     );
     let oout = dir.path().join("odd.out.parquet");
-    let o = solve(&[odd.to_str().unwrap(), "-o", oout.to_str().unwrap()]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let o = solve_to(&odd, &oout).code(2);
+    let err = o.stderr();
     assert!(
         err.contains(&format!(
             "{}: column \"quiz\": cannot tell the grid size: its first 3 puzzles have 3, 80 cells",
@@ -405,15 +388,8 @@ fn a_short_list_in_row_0_is_one_bad_row() {
     );
     assert!(!oout.exists());
     // A size that --box rules out is the same error.
-    let o = solve(&[
-        path.to_str().unwrap(),
-        "-o",
-        oout.to_str().unwrap(),
-        "--box",
-        "4x4",
-    ]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let o = solve_to(&path, &oout).args(["--box", "4x4"]).code(2);
+    let err = o.stderr();
     assert!(
         err.contains("cannot tell the grid size") && err.contains("256 for --box 4x4"),
         "{err}"
@@ -439,9 +415,8 @@ fn a_bad_string_in_row_0_is_one_bad_row() {
         let path = dir.path().join("first.parquet");
         write_puzzles(&path, StringArray::from(rows.clone()), group_rows);
         let out = dir.path().join("out.parquet");
-        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{err}");
+        let o = solve_to(&path, &out).code(1);
+        let err = o.stderr();
         let name = path.display().to_string();
         for reason in [
             "row 0: cell 41: invalid character '\\x00'",
@@ -451,7 +426,7 @@ fn a_bad_string_in_row_0_is_one_bad_row() {
             assert!(err.contains(&format!("{name}:{reason}")), "{reason}: {err}");
         }
         assert!(err.contains("8 records, 5 solved, 3 bad"), "{err}");
-        let (got, _, _) = read_parquet(&out);
+        let got = read_parquet(&out);
         let sol = strings(got.column(1));
         for (k, (p, _)) in set.iter().enumerate() {
             match k {
@@ -464,9 +439,8 @@ fn a_bad_string_in_row_0_is_one_bad_row() {
     let odd = dir.path().join("odd.parquet");
     write_puzzles(&odd, StringArray::from(vec!["12345", "x"]), 100);
     let oout = dir.path().join("odd.out.parquet");
-    let o = solve(&[odd.to_str().unwrap(), "-o", oout.to_str().unwrap()]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let o = solve_to(&odd, &oout).code(2);
+    let err = o.stderr();
     assert!(
         err.contains("none of its first 2 values is a puzzle; the first: 5 characters"),
         "{err}"
@@ -492,12 +466,14 @@ fn check_from_stdin_null_tables_and_blank_values() {
         ("solution", column_of(&|(_, s)| Some(digits(s)))),
     ]);
     write_parquet(&path, &pair, 100, Compression::SNAPPY);
-    let o = run(&["check", "-"], &std::fs::read(&path).unwrap());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb(["check", "-"])
+        .stdin(&std::fs::read(&path).unwrap())
+        .ok();
     assert!(
-        stdout(&o).contains("<stdin>: 5 records checked, 5 good, 0 bad"),
+        o.stdout()
+            .contains("<stdin>: 5 records checked, 5 good, 0 bad"),
         "{}",
-        stdout(&o)
+        o.stdout()
     );
     let nulls = batch(vec![
         ("puzzle", column_of(&|_| None)),
@@ -505,12 +481,11 @@ fn check_from_stdin_null_tables_and_blank_values() {
     ]);
     let null_path = dir.path().join("nulls.parquet");
     write_parquet(&null_path, &nulls, 100, Compression::SNAPPY);
-    let o = run(&["check", null_path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = sb(["check"]).arg(&null_path).code(1);
     assert!(
-        stdout(&o).contains("5 records checked, 0 good, 5 bad"),
+        o.stdout().contains("5 records checked, 0 good, 5 bad"),
         "{}",
-        stdout(&o)
+        o.stdout()
     );
     let mut values: Vec<String> = vec![String::new(); 120];
     values[7] = "   ".into();
@@ -519,9 +494,8 @@ fn check_from_stdin_null_tables_and_blank_values() {
     let blank_path = dir.path().join("blank.parquet");
     write_puzzles(&blank_path, StringArray::from(values), 10);
     let out = dir.path().join("blank.out.parquet");
-    let o = solve(&[blank_path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    let o = solve_to(&blank_path, &out).code(1);
+    let err = o.stderr();
     assert!(err.contains("125 records, 5 solved, 120 bad"), "{err}");
     // As for text, the first 100 bad rows are named, the rest counted.
     assert_eq!(err.matches(":row ").count(), 100, "{err}");
@@ -529,7 +503,7 @@ fn check_from_stdin_null_tables_and_blank_values() {
         err.contains("(messages for the first 100 shown, 20 more not shown"),
         "{err}"
     );
-    let (got, _, _) = read_parquet(&out);
+    let got = read_parquet(&out);
     let sol = strings(got.column(1));
     for (k, (p, _)) in set.iter().enumerate() {
         assert_valid(
@@ -544,14 +518,11 @@ fn check_from_stdin_null_tables_and_blank_values() {
 /// each answer is its whole grid of numbers, however long its text.
 #[test]
 fn parquet_strings_of_numbers_past_36() {
-    let o = run(
-        &[
-            "generate", "--size", "38", "-n", "3", "--seed", "4", "--clues", "1404",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = stdout(&o);
+    let o = sb([
+        "generate", "--size", "38", "-n", "3", "--seed", "4", "--clues", "1404",
+    ])
+    .ok();
+    let text = o.stdout();
     let puzzles: Vec<&str> = text.lines().collect();
     let numbers =
         |line: &str| -> Vec<u8> { line.split(' ').map(|t| t.parse::<u8>().unwrap()).collect() };
@@ -559,9 +530,8 @@ fn parquet_strings_of_numbers_past_36() {
     let path = dir.path().join("n38.parquet");
     write_puzzles(&path, StringArray::from(puzzles.clone()), 2);
     let out = dir.path().join("out.parquet");
-    let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (got, _, _) = read_parquet(&out);
+    solve_to(&path, &out).ok();
+    let got = read_parquet(&out);
     let sol = strings(got.column(1));
     assert_eq!(sol.len(), 3);
     for (p, s) in puzzles.iter().zip(&sol) {
@@ -589,9 +559,8 @@ fn a_float_solution_column_is_refused_with_a_hint() {
     let path = dir.path().join("nan.parquet");
     write_parquet(&path, &input, 100, Compression::SNAPPY);
     let out = dir.path().join("out.parquet");
-    let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let err = stderr(&o);
+    let o = solve_to(&path, &out).code(2);
+    let err = o.stderr();
     assert!(
         err.contains("solution column \"solution\" is Float64"),
         "{err}"
@@ -605,9 +574,8 @@ fn a_float_solution_column_is_refused_with_a_hint() {
 /// `--format` on a `.npy` array is a usage error, not silently ignored.
 #[test]
 fn format_flags_on_tables_are_followed_or_refused() {
-    let o = run(&["generate", "-n", "4", "--seed", "9"], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = stdout(&o);
+    let o = sb(["generate", "-n", "4", "--seed", "9"]).ok();
+    let text = o.stdout();
     let grids: Vec<Vec<u8>> = text.lines().map(|l| cells(l, ".0", "123456789")).collect();
     let as_numbers = |g: &[u8]| g.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
     let numbers: Vec<String> = grids.iter().map(|g| as_numbers(g)).collect();
@@ -617,9 +585,11 @@ fn format_flags_on_tables_are_followed_or_refused() {
     let input = path.to_str().unwrap();
     let out = dir.path().join("out.parquet");
 
-    let o = solve(&[input, "-o", out.to_str().unwrap(), "--format", "numbers"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (got, _, _) = read_parquet(&out);
+    sb(["solve", input, "-o"])
+        .arg(&out)
+        .args(["--format", "numbers"])
+        .ok();
+    let got = read_parquet(&out);
     let sol = strings(got.column(1));
     assert_eq!(sol.len(), grids.len());
     for (g, s) in grids.iter().zip(&sol) {
@@ -633,12 +603,15 @@ fn format_flags_on_tables_are_followed_or_refused() {
     }
     std::fs::remove_file(&out).unwrap();
 
-    let o = solve(&[input, "-o", out.to_str().unwrap(), "--format", "line"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = sb(["solve", input, "-o"])
+        .arg(&out)
+        .args(["--format", "line"])
+        .code(2);
     assert!(
-        stderr(&o).contains("81 numbers separated by spaces or commas, not a line of symbols"),
+        o.stderr()
+            .contains("81 numbers separated by spaces or commas, not a line of symbols"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     assert!(!out.exists(), "no output after a refused run");
 
@@ -647,10 +620,9 @@ fn format_flags_on_tables_are_followed_or_refused() {
         if cmd != "check" {
             args.extend(["-o", out.to_str().unwrap()]);
         }
-        let o = run(&args, b"");
-        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+        let o = sb(&args).note(cmd).code(2);
         let want = format!("--format {layout} does not apply to a Parquet column");
-        assert!(stderr(&o).contains(&want), "{cmd}: {}", stderr(&o));
+        assert!(o.stderr().contains(&want), "{cmd}: {}", o.stderr());
         assert!(!out.exists(), "{cmd}: no output after a refused run");
     }
 
@@ -658,13 +630,15 @@ fn format_flags_on_tables_are_followed_or_refused() {
     std::fs::write(&npy_path, npy("|u1", "(4, 81)", &grids)).unwrap();
     let npy_out = dir.path().join("out.npy");
     for format in ["digits", "numbers"] {
-        let args = [npy_path.to_str().unwrap(), "-o", npy_out.to_str().unwrap()];
-        let o = solve(&[&args[..], &["--format", format]].concat());
-        assert_eq!(o.status.code(), Some(2), "{format}: {}", stderr(&o));
+        let o = solve_to(&npy_path, &npy_out)
+            .args(["--format", format])
+            .note(format)
+            .code(2);
         assert!(
-            stderr(&o).contains("--format does not apply to a .npy array"),
+            o.stderr()
+                .contains("--format does not apply to a .npy array"),
             "{}",
-            stderr(&o)
+            o.stderr()
         );
         assert!(!npy_out.exists());
     }
@@ -687,11 +661,8 @@ fn column_names_in_messages_are_escaped_and_cut() {
     write_parquet(&path, &input, 100, Compression::SNAPPY);
     let out = dir.path().join("out.parquet");
     for extra in [vec![], vec!["--column", "\x1b]0;title\x07"]] {
-        let mut args = vec![path.to_str().unwrap(), "-o", out.to_str().unwrap()];
-        args.extend(extra.iter().copied());
-        let o = solve(&args);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{err}");
+        let o = solve_to(&path, &out).args(extra).code(2);
+        let err = o.stderr();
         assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
         assert!(
             err.contains(r#""\x1b[31mxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." (305 bytes) (Utf8)"#),
@@ -805,8 +776,7 @@ fn delta_pages_written_by_pyarrow() {
     let mut outs = Vec::new();
     for input in &inputs {
         let out = input.with_extension("out.parquet");
-        let o = solve(&[input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{input:?}: {}", stderr(&o));
+        solve_to(&input, &out).note(format!("{input:?}")).ok();
         outs.push(out);
     }
     // Every row back, puzzle and note as written, then its solution.

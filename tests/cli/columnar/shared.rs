@@ -33,15 +33,39 @@ pub fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
     .unwrap()
 }
 
+/// `batch` as a Parquet file of row groups of `group_rows`, in `codec`.
 pub fn write_parquet(path: &Path, batch: &RecordBatch, group_rows: usize, codec: Compression) {
     let props = WriterProperties::builder()
         .set_max_row_group_row_count(Some(group_rows))
         .set_compression(codec)
         .build();
+    write_parquet_props(path, batch, Some(props));
+}
+
+/// `batch` as a Parquet file with the parquet crate's default properties.
+pub fn write_parquet_default(path: &Path, batch: &RecordBatch) {
+    write_parquet_props(path, batch, None);
+}
+
+fn write_parquet_props(path: &Path, batch: &RecordBatch, props: Option<WriterProperties>) {
     let file = std::fs::File::create(path).unwrap();
-    let mut w = ArrowWriter::try_new(file, batch.schema(), Some(props)).unwrap();
+    let mut w = ArrowWriter::try_new(file, batch.schema(), props).unwrap();
     w.write(batch).unwrap();
     w.close().unwrap();
+}
+
+/// `batch` as an Arrow IPC file.
+pub fn write_arrow(path: &Path, batch: &RecordBatch) {
+    std::fs::write(path, ipc_bytes(std::slice::from_ref(batch), false)).unwrap();
+}
+
+/// All rows of an Arrow IPC file (not a stream), as one batch.
+pub fn read_arrow(path: &Path) -> RecordBatch {
+    let file = std::fs::File::open(path).unwrap();
+    let r = arrow_ipc::reader::FileReader::try_new(file, None).unwrap();
+    let schema = r.schema();
+    let batches: Vec<RecordBatch> = r.map(Result::unwrap).collect();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
 }
 
 /// A Parquet file of one string column `puzzle` (snappy, row groups of
@@ -56,25 +80,29 @@ pub fn write_puzzles(path: &Path, values: StringArray, group_rows: usize) {
     );
 }
 
-/// All rows of a Parquet file, plus its row-group sizes and first codec.
-pub fn read_parquet(path: &Path) -> (RecordBatch, Vec<i64>, Compression) {
+/// All rows of a Parquet file, as one batch.
+pub fn read_parquet(path: &Path) -> RecordBatch {
     let file = std::fs::File::open(path).unwrap();
     let b = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-    let md = b.metadata().clone();
     let schema = b.schema().clone();
     let batches: Vec<RecordBatch> = b.build().unwrap().map(Result::unwrap).collect();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
+/// A Parquet file's row-group sizes and its first column chunk's codec.
+pub fn parquet_layout(path: &Path) -> (Vec<i64>, Compression) {
+    let file = std::fs::File::open(path).unwrap();
+    let b = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let md = b.metadata();
     let groups = md.row_groups().iter().map(|g| g.num_rows()).collect();
     let codec = md
         .row_groups()
         .first()
         .map_or(Compression::UNCOMPRESSED, |g| g.column(0).compression());
-    (
-        arrow_select::concat::concat_batches(&schema, &batches).unwrap(),
-        groups,
-        codec,
-    )
+    (groups, codec)
 }
 
+/// The values of a Utf8 column.
 pub fn strings(col: &ArrayRef) -> Vec<Option<String>> {
     col.as_string::<i32>()
         .iter()
@@ -82,6 +110,7 @@ pub fn strings(col: &ArrayRef) -> Vec<Option<String>> {
         .collect()
 }
 
+/// A `list<u8>` column, a list a row.
 pub fn u8_lists(values: &[Vec<u8>]) -> ArrayRef {
     let mut b = ListBuilder::new(UInt8Builder::new());
     for v in values {
@@ -91,6 +120,24 @@ pub fn u8_lists(values: &[Vec<u8>]) -> ArrayRef {
     Arc::new(b.finish())
 }
 
+/// A `list<u8>` column with null lists (`None`) and null cells.
+pub fn u8_lists_with_nulls(values: &[Option<Vec<Option<u8>>>]) -> ArrayRef {
+    let mut b = ListBuilder::new(UInt8Builder::new());
+    for v in values {
+        match v {
+            Some(cells) => {
+                for c in cells {
+                    b.values().append_option(*c);
+                }
+                b.append(true);
+            }
+            None => b.append(false),
+        }
+    }
+    Arc::new(b.finish())
+}
+
+/// The rows of a `list<u8>` column, `None` for a null list.
 pub fn list_rows(col: &ArrayRef) -> Vec<Option<Vec<u8>>> {
     let l = col.as_list::<i32>();
     (0..l.len())
@@ -101,6 +148,7 @@ pub fn list_rows(col: &ArrayRef) -> Vec<Option<Vec<u8>>> {
         .collect()
 }
 
+/// `batches` as Arrow IPC: a stream, or a file (`ARROW1`).
 pub fn ipc_bytes(batches: &[RecordBatch], stream: bool) -> Vec<u8> {
     let schema = batches[0].schema();
     let mut buf = Vec::new();
@@ -120,6 +168,7 @@ pub fn ipc_bytes(batches: &[RecordBatch], stream: bool) -> Vec<u8> {
     buf
 }
 
+/// The batches of Arrow IPC bytes, file or stream.
 pub fn read_ipc(bytes: &[u8]) -> Vec<RecordBatch> {
     if bytes.starts_with(b"ARROW1") {
         arrow_ipc::reader::FileReader::try_new(std::io::Cursor::new(bytes.to_vec()), None)

@@ -83,9 +83,8 @@ fn dictionary_and_null_typed_columns() {
     for path in [&pq, &ipc] {
         let ext = path.extension().unwrap().to_str().unwrap();
         let out = dir.path().join(format!("out.{ext}"));
-        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{ext}: {err}");
+        let o = solve_to(&path, &out).note(ext).code(1);
+        let err = o.stderr();
         assert!(
             err.contains(&format!(
                 "{}:row 2: existing solution is wrong",
@@ -99,7 +98,7 @@ fn dictionary_and_null_typed_columns() {
             "{ext}: {err}"
         );
         let got = if ext == "parquet" {
-            read_parquet(&out).0
+            read_parquet(&out)
         } else {
             let b = read_ipc(&std::fs::read(&out).unwrap());
             arrow_select::concat::concat_batches(&b[0].schema(), &b).unwrap()
@@ -122,11 +121,11 @@ fn dictionary_and_null_typed_columns() {
                 None => assert_valid(3, p, &cells(sol[k].as_ref().unwrap(), "", "123456789")),
             }
         }
-        let o = run(&["check", out.to_str().unwrap()], b"");
+        let o = sb(["check"]).arg(&out).output();
         assert!(
-            stdout(&o).contains("12 records checked, 11 good, 1 bad"),
+            o.stdout().contains("12 records checked, 11 good, 1 bad"),
             "{ext}: {}",
-            stdout(&o)
+            o.stdout()
         );
     }
     // A `category` puzzle column without labels gets a plain `solution`.
@@ -138,9 +137,8 @@ fn dictionary_and_null_typed_columns() {
         Compression::SNAPPY,
     );
     let out = dir.path().join("alone.out.parquet");
-    let o = solve(&[alone.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let (got, _, _) = read_parquet(&out);
+    solve_to(&alone, &out).ok();
+    let got = read_parquet(&out);
     assert_eq!(got.column(1).data_type(), &DataType::Utf8);
     for ((p, _), s) in set.iter().zip(strings(got.column(1))) {
         assert_valid(3, p, &cells(&s.unwrap(), "", "123456789"));
@@ -159,9 +157,8 @@ fn dictionary_and_null_typed_columns() {
     std::fs::write(&nipc, ipc_bytes(std::slice::from_ref(&nulls), true)).unwrap();
     for path in [&npq, &nipc] {
         let out = dir.path().join("null.out.parquet");
-        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let (got, _, _) = read_parquet(&out);
+        solve_to(&path, &out).ok();
+        let got = read_parquet(&out);
         assert_eq!(got.column(1).data_type(), &DataType::Utf8);
         assert_eq!(strings(got.column(0)).len(), puzzles.len());
         for ((p, _), s) in set.iter().zip(strings(got.column(1))) {
@@ -189,9 +186,8 @@ fn a_null_puzzle_names_its_row_and_format() {
     std::fs::write(&ipc, ipc_bytes(&[input], false)).unwrap();
     for (path, format) in [(&pq, "Parquet"), (&ipc, "Arrow")] {
         let out = dir.path().join("out.parquet");
-        let o = solve(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{err}");
+        let o = solve_to(&path, &out).code(1);
+        let err = o.stderr();
         for row in [0, 3] {
             assert!(
                 err.contains(&format!(
@@ -202,7 +198,7 @@ fn a_null_puzzle_names_its_row_and_format() {
             );
         }
         assert!(!err.contains("CSV"), "{err}");
-        let (got, _, _) = read_parquet(&out);
+        let got = read_parquet(&out);
         for ((p, _), s) in set.iter().zip(strings(got.column(1))).skip(1) {
             if let Some(s) = s {
                 assert_valid(3, p, &cells(&s, "", "123456789"));
@@ -263,12 +259,7 @@ fn pandas_category_and_none_columns() {
         ("none.feather", false),
     ] {
         let out = dir.path().join(format!("out-{input}"));
-        let o = solve(&[
-            dir.path().join(input).to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+        solve_to(dir.path().join(input), &out).note(input).ok();
         let stdout = run_python(
             &py,
             "import pandas as pd, sys\nf = sys.argv[1]\n\
@@ -316,26 +307,16 @@ fn files_written_by_pyarrow() {
         ("a.parquet", vec!["--column", "grid"]),
     ] {
         let out = dir.path().join(format!("out-{input}.txt"));
-        let mut all = vec![
-            dir.path().join(input).to_str().unwrap().to_string(),
-            "-o".into(),
-            out.to_str().unwrap().to_string(),
-        ];
-        all.extend(args.iter().map(|s| s.to_string()));
-        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-        let o = solve(&refs);
-        assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+        solve_to(dir.path().join(input), &out)
+            .args(args)
+            .note(input)
+            .ok();
         let refs: Vec<&str> = puzzles.iter().map(String::as_str).collect();
         assert_answers_9x9(&refs, &std::fs::read_to_string(&out).unwrap());
     }
     // Our Parquet answer reads back in pyarrow with the puzzles intact.
     let out = dir.path().join("solved.parquet");
-    let o = solve(&[
-        dir.path().join("a.parquet").to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    solve_to(dir.path().join("a.parquet"), &out).ok();
     let stdout = run_python(&py, "import pyarrow.parquet as pq, sys\nt = pq.read_table(sys.argv[1])\nprint(t.num_rows, pq.ParquetFile(sys.argv[1]).metadata.num_row_groups)\nfor q, s in zip(t['quizzes'].to_pylist(), t['solution'].to_pylist()): print(q, s)", dir.path(), &[out.as_ref()]);
     let text = String::from_utf8(stdout).unwrap();
     let mut lines = text.lines();
