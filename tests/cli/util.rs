@@ -69,12 +69,6 @@ impl Sb {
         self
     }
 
-    /// An environment variable for the run.
-    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
-        self.cmd.env(key, value);
-        self
-    }
-
     /// Words shown first when a check fails (which case of a loop it was).
     pub fn note(mut self, note: impl std::fmt::Display) -> Self {
         self.note = format!("{note}: ");

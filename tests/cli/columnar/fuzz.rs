@@ -93,7 +93,7 @@ fn fuzz_findings_are_clean_errors() {
         assert!(err.contains(says) && err.contains(file), "{err}");
         // From stdin: the same error, the input named as such.
         let o = sb(["solve"])
-            .stdin(&std::fs::read(&path).unwrap())
+            .stdin(std::fs::read(&path).unwrap())
             .note(format!("{file} on stdin"))
             .code(2);
         let err = o.stderr();

@@ -64,7 +64,7 @@ fn arrow_file_stream_and_stdin_pipe() {
         .all(|b| b.column_by_name("solutions").is_some()));
     // stdin to stdout, as a pipe filter.
     let o = sb(["solve", "-j", "2"])
-        .stdin(&ipc_bytes(&batches, true))
+        .stdin(ipc_bytes(&batches, true))
         .ok();
     assert!(!o.stdout.starts_with(b"ARROW1"));
     check_out(&[read_ipc(&o.stdout)]);

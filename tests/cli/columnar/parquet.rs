@@ -466,9 +466,7 @@ fn check_from_stdin_null_tables_and_blank_values() {
         ("solution", column_of(&|(_, s)| Some(digits(s)))),
     ]);
     write_parquet(&path, &pair, 100, Compression::SNAPPY);
-    let o = sb(["check", "-"])
-        .stdin(&std::fs::read(&path).unwrap())
-        .ok();
+    let o = sb(["check", "-"]).stdin(std::fs::read(&path).unwrap()).ok();
     assert!(
         o.stdout()
             .contains("<stdin>: 5 records checked, 5 good, 0 bad"),
@@ -776,7 +774,7 @@ fn delta_pages_written_by_pyarrow() {
     let mut outs = Vec::new();
     for input in &inputs {
         let out = input.with_extension("out.parquet");
-        solve_to(&input, &out).note(format!("{input:?}")).ok();
+        solve_to(input, &out).note(format!("{input:?}")).ok();
         outs.push(out);
     }
     // Every row back, puzzle and note as written, then its solution.

@@ -83,7 +83,7 @@ fn dictionary_and_null_typed_columns() {
     for path in [&pq, &ipc] {
         let ext = path.extension().unwrap().to_str().unwrap();
         let out = dir.path().join(format!("out.{ext}"));
-        let o = solve_to(&path, &out).note(ext).code(1);
+        let o = solve_to(path, &out).note(ext).code(1);
         let err = o.stderr();
         assert!(
             err.contains(&format!(
@@ -157,7 +157,7 @@ fn dictionary_and_null_typed_columns() {
     std::fs::write(&nipc, ipc_bytes(std::slice::from_ref(&nulls), true)).unwrap();
     for path in [&npq, &nipc] {
         let out = dir.path().join("null.out.parquet");
-        solve_to(&path, &out).ok();
+        solve_to(path, &out).ok();
         let got = read_parquet(&out);
         assert_eq!(got.column(1).data_type(), &DataType::Utf8);
         assert_eq!(strings(got.column(0)).len(), puzzles.len());
@@ -186,7 +186,7 @@ fn a_null_puzzle_names_its_row_and_format() {
     std::fs::write(&ipc, ipc_bytes(&[input], false)).unwrap();
     for (path, format) in [(&pq, "Parquet"), (&ipc, "Arrow")] {
         let out = dir.path().join("out.parquet");
-        let o = solve_to(&path, &out).code(1);
+        let o = solve_to(path, &out).code(1);
         let err = o.stderr();
         for row in [0, 3] {
             assert!(
