@@ -122,30 +122,32 @@ fn npy_follows_box_and_size_flags() {
     ] {
         let path = dir.path().join(name);
         std::fs::write(&path, npy(descr, shape, &puzzles)).unwrap();
-        let p = path.to_str().unwrap();
         let out = dir.path().join(format!("answers-{name}"));
-        sb(["solve", p, "--box", "3x2", "-o"])
-            .arg(&out)
-            .note(name)
-            .ok();
+        solve_to(&path, &out).args(["--box", "3x2"]).note(name).ok();
         let (d, s, values) = read_npy(&out);
         assert_eq!((d.as_str(), s.as_str()), (descr, shape));
         for (p, a) in puzzles.iter().zip(values.chunks(36)) {
             let a: Vec<u8> = a.iter().map(|&v| v as u8).collect();
             assert_valid_boxes(3, 2, p, &a);
         }
-        let o = sb(["check", "--box", "3x2", p]).arg(&out).note(name).ok();
+        let o = sb(["check", "--box", "3x2"])
+            .arg(&path)
+            .arg(&out)
+            .note(name)
+            .ok();
         assert!(o.stdout().contains("6 good, 0 bad"), "{}", o.stdout());
         let counts = dir.path().join(format!("counts-{name}"));
-        sb(["count", p, "--box", "3x2", "-o"])
+        sb(["count"])
+            .arg(&path)
+            .args(["--box", "3x2", "-o"])
             .arg(&counts)
             .note(name)
             .ok();
         let (_, _, n) = read_npy(&counts);
         assert!(n.iter().all(|&c| c >= 1), "{name}: {n:?}");
         for flags in [["--box", "2x5"], ["--size", "9"]] {
-            let o = sb(["solve", p, flags[0], flags[1], "-o"])
-                .arg(&out)
+            let o = solve_to(&path, &out)
+                .args(flags)
                 .note(format!("{name} {flags:?}"))
                 .code(2);
             assert!(
@@ -169,16 +171,15 @@ fn npy_square_of_sixteen_needs_the_size() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.npy");
     let out = dir.path().join("a.npy");
-    let (p, o_path) = (path.to_str().unwrap(), out.to_str().unwrap());
     std::fs::write(&path, npy("|u1", "(16, 16)", &small)).unwrap();
-    let o = sb(["solve", p, "-o", o_path]).code(2);
+    let o = solve_to(&path, &out).code(2);
     let err = o.stderr();
     assert!(
         err.contains("(16, 16)") && err.contains("--size 4"),
         "{err}"
     );
     assert!(!out.exists());
-    sb(["solve", p, "--size", "4", "-o", o_path]).ok();
+    solve_to(&path, &out).args(["--size", "4"]).ok();
     let (d, s, values) = read_npy(&out);
     assert_eq!((d.as_str(), s.as_str()), ("|u1", "(16, 16)"));
     for (p, a) in small.iter().zip(values.chunks(16)) {
@@ -188,7 +189,7 @@ fn npy_square_of_sixteen_needs_the_size() {
     // The same shape holding one 16x16 puzzle, read as one with --size 16.
     let rows: Vec<Vec<u8>> = big.chunks(16).map(<[u8]>::to_vec).collect();
     std::fs::write(&path, npy("|u1", "(16, 16)", &rows)).unwrap();
-    sb(["solve", p, "--size", "16", "-o", o_path]).ok();
+    solve_to(&path, &out).args(["--size", "16"]).ok();
     let (_, _, values) = read_npy(&out);
     let a: Vec<u8> = values.iter().map(|&v| v as u8).collect();
     assert_valid(4, &big, &a);

@@ -580,13 +580,9 @@ fn format_flags_on_tables_are_followed_or_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("numbers.parquet");
     write_puzzles(&path, StringArray::from(numbers.clone()), 100);
-    let input = path.to_str().unwrap();
     let out = dir.path().join("out.parquet");
 
-    sb(["solve", input, "-o"])
-        .arg(&out)
-        .args(["--format", "numbers"])
-        .ok();
+    solve_to(&path, &out).args(["--format", "numbers"]).ok();
     let got = read_parquet(&out);
     let sol = strings(got.column(1));
     assert_eq!(sol.len(), grids.len());
@@ -601,10 +597,7 @@ fn format_flags_on_tables_are_followed_or_refused() {
     }
     std::fs::remove_file(&out).unwrap();
 
-    let o = sb(["solve", input, "-o"])
-        .arg(&out)
-        .args(["--format", "line"])
-        .code(2);
+    let o = solve_to(&path, &out).args(["--format", "line"]).code(2);
     assert!(
         o.stderr()
             .contains("81 numbers separated by spaces or commas, not a line of symbols"),
@@ -614,11 +607,11 @@ fn format_flags_on_tables_are_followed_or_refused() {
     assert!(!out.exists(), "no output after a refused run");
 
     for (cmd, layout) in [("solve", "grid"), ("count", "tdoku"), ("check", "csv")] {
-        let mut args = vec![cmd, input, "--format", layout];
+        let mut run = sb([cmd]).arg(&path).args(["--format", layout]);
         if cmd != "check" {
-            args.extend(["-o", out.to_str().unwrap()]);
+            run = run.arg("-o").arg(&out);
         }
-        let o = sb(&args).note(cmd).code(2);
+        let o = run.note(cmd).code(2);
         let want = format!("--format {layout} does not apply to a Parquet column");
         assert!(o.stderr().contains(&want), "{cmd}: {}", o.stderr());
         assert!(!out.exists(), "{cmd}: no output after a refused run");
