@@ -523,6 +523,8 @@ fn link_sets(n: usize) -> Vec<Vec<usize>> {
 /// and digit as serate's `buildLinks` does, every QuickPerm order of them
 /// that is not above its reverse and every orientation, then serate's sort
 /// (rating, most removals, pattern suffix; first found among equals).
+// Index loops mirror serate's (digit, region type, region number) walk.
+#[allow(clippy::needless_range_loop)]
 pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
     let base: u8 = [0, 40, 54, 58, 62, 66, 70, 74][n - 1];
     let mut all = Vec::new();
@@ -537,7 +539,7 @@ pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
         }
     }
     let perms: Vec<Vec<usize>> = quick_perm(n).into_iter().filter(|q| is_lex(q)).collect();
-    let mut best: Option<((u8, std::cmp::Reverse<u32>, String), usize, u128)> = None;
+    let mut best: Best = None;
     let mut chosen: Vec<Link> = Vec::with_capacity(n);
     for set in link_sets(n) {
         for d in 1..=9usize {
@@ -567,6 +569,12 @@ pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
     }))
 }
 
+/// serate's sort key of an n-link hint (rating, most removals, suffix).
+type NKey = (u8, std::cmp::Reverse<u32>, String);
+
+/// The best n-link hint so far: its key, digit and removals.
+type Best = Option<(NKey, usize, u128)>;
+
 /// The search state of [`n_links`] for one type set and digit.
 struct Ctx<'a> {
     g: &'a Grid,
@@ -577,8 +585,7 @@ struct Ctx<'a> {
     all: &'a [Link],
     span: &'a [[(usize, usize); 9]; 3],
     perms: &'a [Vec<usize>],
-    #[allow(clippy::type_complexity)]
-    best: &'a mut Option<((u8, std::cmp::Reverse<u32>, String), usize, u128)>,
+    best: &'a mut Best,
 }
 
 impl Ctx<'_> {

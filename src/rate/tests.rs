@@ -487,7 +487,9 @@ fn row2_but(keep: &[usize]) -> Vec<usize> {
 #[test]
 fn unique_rectangles_and_loops_match_serates_steps() {
     let pair: &[u8] = &[1, 2];
-    let cases: Vec<(&str, String, u8, Vec<&str>, Vec<(usize, usize)>)> = vec![
+    // (name, pencilmarks, rating, removals, loop cells)
+    type Case<'a> = (&'a str, String, u8, Vec<&'a str>, Vec<(usize, usize)>);
+    let cases: Vec<Case> = vec![
         (
             "type 1",
             position(
@@ -670,7 +672,9 @@ fn n_links_of_two_is_the_two_link_search() {
 /// r5c1 on value 4`, 5.5, with exactly these removals.
 #[test]
 fn wxyz_wings_match_serates_steps() {
-    let cases: [(&[(usize, usize, &[u8])], u8, &[&str]); 2] = [
+    // (cells with their candidates, rating, removals)
+    type Case<'a> = (&'a [(usize, usize, &'a [u8])], u8, &'a [&'a str]);
+    let cases: [Case; 2] = [
         (
             &[
                 (1, 1, &[1, 2, 3]),
@@ -818,4 +822,31 @@ fn four_strong_links_match_serates_step() {
         .unwrap();
     assert_eq!(h.rating, 59);
     assert_eq!(removal_names(&h), ["r9c3-2"]);
+}
+
+/// A unique rectangle's type 3 on a real grid (the path of
+/// `..84....9........227..9.1.8....4...6...3..82.89.......7..26..4...57......6.....1.`,
+/// a cell with one candidate is a value): the extra digits 5, 6 of r1c1,
+/// r1c2 make a naked triple with r1c7 and r1c8, whose 7 leaves only the
+/// rest of row 1, not box 3 (serate's plain-Sudoku branch): serate says
+/// `Unique Rectangle type 3: Cells r4c1,r4c2,r1c2,r1c1 on 1, 3`, 4.7,
+/// removing r1c6's 7 alone.
+#[test]
+fn a_unique_rectangle_naked_set_clears_its_region_only() {
+    let pm: &[&str] = &[
+        "1.3..6...1.3.5...........8....4......23......12....7......5.7......567..........9",
+        "1.3..6...1.3.5............91......8...3....8.1.....78....4.........567...2.......",
+        ".2.............7.....4.........56...........9....56...1..........3.............8.",
+        "1.3......1.3.......2....7......5..8....4......2..5..8.....5.7..........9.....6...",
+        "....5.......4..........6.....3............7..........9.......8..2.......1........",
+        ".......8.........9.2....7..1....6....2..5....1....6.....3..........5.7.....4.....",
+        "......7.........8.1.........2............6.....3..............9...4.........5....",
+        "........9.2...........5..........7..1...........4..........6..........8...3......",
+        "...4..........6.....3..............9....5..8.....5..8..2.......1..............7..",
+    ];
+    let h = unique::unique_loop(&pencilmarks_placed(&pm.concat())).unwrap();
+    assert_eq!(
+        (h.rating, removal_names(&h)),
+        (47, vec!["r1c6-7".to_string()])
+    );
 }

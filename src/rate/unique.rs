@@ -281,16 +281,14 @@ fn type3(g: &Grid, lp: &[usize], c1: usize, c2: usize, both: u16, base: f64) -> 
                     let Some(common) = common_tuple(&pots, degree) else {
                         continue;
                     };
-                    // Each digit of the set leaves the cells that see
-                    // every set cell (the pair counted as one) holding it.
+                    // The set's digits leave the region's other cells
+                    // (serate's branch for plain Sudoku, `isVLatin`, on by
+                    // default: not the cells outside the region that see
+                    // every holder).
+                    let rest = reg & !mask_of(&others) & !(1u128 << c1 | 1u128 << c2);
                     let mut elim = [0u128; 9];
                     for d in bits(common as u128) {
-                        let mut victims: Option<u128> = None;
-                        let holders = others.iter().chain([&c1, &c2]);
-                        for &c in holders.filter(|&&c| g.cells[c] >> d & 1 != 0) {
-                            victims = Some(victims.unwrap_or(super::grid::ALL) & PEERS[c]);
-                        }
-                        elim[d] = g.digits[d] & victims.unwrap_or(0);
+                        elim[d] = g.digits[d] & rest;
                     }
                     out.push(Found {
                         rating: base + (degree as f64 - 1.0) * 0.1,
@@ -564,15 +562,13 @@ fn bug3(g: &Grid, cells: &[usize], common: u128, all: u16) -> Option<Hint> {
                 let Some(set) = common_tuple(&pots, degree) else {
                     continue;
                 };
+                // The set's digits leave the other cells of the region
+                // that see every BUG cell (serate's `isVLatin` branch, on
+                // for plain Sudoku).
+                let rest = common & REGION[r] & !mask_of(&naked) & !mask_of(cells);
                 let mut elim = [0u128; 9];
                 for d in bits(set as u128) {
-                    let mut victims: Option<u128> = None;
-                    for &c in naked.iter().chain(cells) {
-                        if g.cells[c] >> d & 1 != 0 {
-                            victims = Some(victims.unwrap_or(super::grid::ALL) & PEERS[c]);
-                        }
-                    }
-                    elim[d] = g.digits[d] & victims.unwrap_or(0);
+                    elim[d] = g.digits[d] & rest;
                 }
                 if elim.iter().any(|&e| e != 0) {
                     let mut h = Hint::new(Technique::BivalueUniversalGrave, 57 + degree as u8 - 1);

@@ -71,6 +71,10 @@ fn seen_by_holders(g: &Grid, als: [usize; 3], yz: Option<usize>, d: usize) -> u1
     v & !wing
 }
 
+/// serate's sort key of a WXYZ-Wing: rating, most removals, suffix
+/// descending.
+type WKey = (u8, std::cmp::Reverse<u32>, std::cmp::Reverse<String>);
+
 /// The first WXYZ-Wing serate applies (5.5, 5.6 when the biggest cell of
 /// the three-cell set holds 3 digits): a three-cell almost locked set on 4
 /// digits and a bivalue cell, linked by a restricted common digit (or two:
@@ -79,12 +83,8 @@ fn seen_by_holders(g: &Grid, als: [usize; 3], yz: Option<usize>, d: usize) -> u1
 /// descending, and applies the first.
 pub(crate) fn wxyz_wing(g: &Grid) -> Option<Hint> {
     // (rating, removals, suffix) and the removals of the best so far.
-    let mut best: Option<(
-        (u8, std::cmp::Reverse<u32>, std::cmp::Reverse<String>),
-        [u128; 9],
-    )> = None;
-    for wxyz in 0..81usize {
-        let a = g.cells[wxyz];
+    let mut best: Option<(WKey, [u128; 9])> = None;
+    for (wxyz, &a) in g.cells.iter().enumerate() {
         if !(2..=4).contains(&a.count_ones()) {
             continue;
         }
