@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import pathlib
 import shutil
 import statistics
@@ -86,24 +87,35 @@ def cli_bench(binary: str, path: pathlib.Path, threads: int) -> float:
     return rec["puzzles_per_sec"]
 
 
-def cli_solve(binary: str, path: pathlib.Path, threads: int) -> float:
+def cli_solve(binary: str, path: pathlib.Path, threads: int) -> tuple:
     """Puzzles/s of the whole `solve` process on plain lines, file to file
     (process start, reading, parsing, solving, writing)."""
     out = path.with_suffix(".out.txt")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     secs, _ = timed(lambda: subprocess.run(
         [binary, "solve", "-j", str(threads), str(path), "-o", str(out)],
         check=True, capture_output=True))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     with open(out, "rb") as f:
         answers = f.read().split()
     out.unlink()
     assert len(answers) == len(path.read_bytes().split()), "one answer per puzzle"
-    return len(answers) / secs
+    return len(answers) / secs, len(answers) / cpu
 
 
 def timed(f):
     start = time.perf_counter()
     result = f()
     return time.perf_counter() - start, result
+
+
+def cpu_timed(f):
+    """Wall and CPU seconds of `f` in this process (all its threads: the
+    package's workers too)."""
+    cpu = time.process_time()
+    secs, result = timed(f)
+    return secs, time.process_time() - cpu, result
 
 
 def main() -> int:
@@ -113,39 +125,82 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     ap.add_argument("--spark", action="store_true", help="also Spark local[2] vs `solve -j 2`")
     ap.add_argument("--binary", default=str(ROOT / "target" / "release" / "sudoku-bulk"))
+    ap.add_argument(
+        "--baseline", metavar="DIR",
+        help="also time another build of the package, copied as DIR/sudoku_bulk_base "
+        "(the installed sudoku_bulk folder of that build, renamed), in the same rounds")
     args = ap.parse_args()
 
+    import pyarrow as pa
+
     import sudoku_bulk
+
+    packages = {"": sudoku_bulk}
+    if args.baseline:
+        sys.path.insert(0, args.baseline)
+        import sudoku_bulk_base
+
+        packages["base "] = sudoku_bulk_base
 
     path = puzzles_file(args.n)
     lines = path.read_text().split()
     assert len(lines) == args.n, (len(lines), args.n)
     cells = to_cells(lines)
+    column = pa.array(lines, type=pa.string())
     t = args.threads
-    rates = {"solve": [], "bench": [], "numpy": [], "str": []}
+    rates = {"solve": [], "bench": []}
+    # Puzzles per CPU second (user + system, all threads): steadier than
+    # wall time on a shared machine, where neighbours take the cores.
+    cpu_rates = {"solve": []}
     for r in range(args.rounds):
-        rates["solve"].append(cli_solve(args.binary, path, t))
+        wall, cpu = cli_solve(args.binary, path, t)
+        rates["solve"].append(wall)
+        cpu_rates["solve"].append(cpu)
         rates["bench"].append(cli_bench(args.binary, path, t))
-        secs, out = timed(lambda: sudoku_bulk.solve(cells, threads=t))
-        assert all_valid(cells, out)
-        rates["numpy"].append(args.n / secs)
-        secs, out = timed(lambda: sudoku_bulk.solve(lines, threads=t))
-        assert None not in out
-        rates["str"].append(args.n / secs)
-        del out
+        for tag, sb in packages.items():
+            for kind, data in (("numpy", cells), ("str", lines), ("arrow", column)):
+                secs, cpu, out = cpu_timed(lambda: sb.solve(data, threads=t))
+                if kind == "numpy":
+                    assert all_valid(cells, out)
+                elif kind == "str":
+                    assert None not in out
+                else:
+                    assert out.null_count == 0
+                rates.setdefault(tag + kind, []).append(args.n / secs)
+                cpu_rates.setdefault(tag + kind, []).append(args.n / cpu)
+                del out
         print(f"round {r + 1}: " + ", ".join(f"{k} {v[-1]:,.0f}/s" for k, v in rates.items()),
               file=sys.stderr)
     med = {k: statistics.median(v) for k, v in rates.items()}
-    print(f"\n{args.n:,} puzzles (17-clue, shuffled), {t} thread(s), median of {args.rounds} "
-          "alternating rounds\n")
-    c = med["solve"]
-    print("| path | puzzles/s | ratio to CLI `solve` | goal |")
-    print("|---|---:|---:|---:|")
-    print(f"| `sudoku-bulk solve -j {t}` plain lines, file to file | {c:,.0f} | 1.00 | |")
-    print(f"| `sudoku-bulk bench -j {t}` (solver only) | {med['bench']:,.0f} | "
-          f"{med['bench'] / c:.2f} | |")
-    print(f"| `solve(ndarray (N,81) u8)` | {med['numpy']:,.0f} | {med['numpy'] / c:.2f} | 1.00 |")
-    print(f"| `solve(list[str])` | {med['str']:,.0f} | {med['str'] / c:.2f} | 0.95 |")
+    # Ratios of the same round, then their median: the machine's load
+    # changes between rounds, and a ratio of two medians from different
+    # rounds mixes those loads.
+    ratio = {
+        k: statistics.median(x / c for x, c in zip(v, rates["solve"])) for k, v in rates.items()
+    }
+    cpu_ratio = {
+        k: statistics.median(x / c for x, c in zip(v, cpu_rates["solve"]))
+        for k, v in cpu_rates.items()
+    }
+    print(f"\n{args.n:,} puzzles (17-clue, shuffled), {t} thread(s), {args.rounds} alternating "
+          "rounds: median rate, median of the rounds' ratios\n")
+    print("| path | puzzles/s | ratio to CLI `solve` | goal | puzzles per CPU s | CPU ratio |")
+    print("|---|---:|---:|---:|---:|---:|")
+    names = {
+        "solve": f"`sudoku-bulk solve -j {t}` plain lines, file to file",
+        "bench": f"`sudoku-bulk bench -j {t}` (solver only)",
+        "numpy": "`solve(ndarray (N,81) u8)`",
+        "str": "`solve(list[str])`",
+        "arrow": "`solve(pa.array(..., pa.string()))`",
+    }
+    goals = {"numpy": "1.00", "str": "0.95"}
+    for k in rates:
+        tag, _, kind = k.rpartition(" ")
+        name = names[kind] + (f" ({tag} build)" if tag else "")
+        goal = goals.get(kind, "") if not tag else ""
+        cpu = (f"{statistics.median(cpu_rates[k]):,.0f} | {cpu_ratio[k]:.2f}"
+               if k in cpu_rates else " | ")
+        print(f"| {name} | {med[k]:,.0f} | {ratio[k]:.2f} | {goal} | {cpu} |")
 
     if args.spark:
         spark_vs_cli(args, path, lines)
@@ -214,16 +269,21 @@ def spark_vs_cli(args, path: pathlib.Path, lines: list) -> None:
     c, s = args.n / statistics.median(cli_t), args.n / statistics.median(spark_t)
     z = args.n / statistics.median(noop_t)
     k = args.n / statistics.median(copy_t)
-    print(f"\nEnd to end, {args.n:,} puzzles, 2 cores, median of {args.rounds} alternating rounds\n")
+
+    def ratio(times):
+        return statistics.median(c_t / x for c_t, x in zip(cli_t, times))
+
+    print(f"\nEnd to end, {args.n:,} puzzles, 2 cores, {args.rounds} alternating rounds: "
+          "median rate, median of the rounds' ratios\n")
     print("| path | puzzles/s | ratio | goal |")
     print("|---|---:|---:|---:|")
     print(f"| `sudoku-bulk solve -j 2` text file -> file | {c:,.0f} | 1.00 | |")
     print(f"| Spark local[2] Parquet -> `sudoku_bulk.spark.solve` -> Parquet | {s:,.0f} | "
-          f"{s / c:.2f} | 0.60 |")
+          f"{ratio(spark_t):.2f} | 0.60 |")
     print(f"| Spark local[2] Parquet -> `sudoku_bulk.spark.solve` -> noop sink | {z:,.0f} | "
-          f"{z / c:.2f} | |")
+          f"{ratio(noop_t):.2f} | |")
     print(f"| Spark local[2] Parquet -> Parquet copy, no solving (Spark's floor) | {k:,.0f} | "
-          f"{k / c:.2f} | |")
+          f"{ratio(copy_t):.2f} | |")
 
 
 if __name__ == "__main__":

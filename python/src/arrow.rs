@@ -1,7 +1,8 @@
 //! Arrow columns in and out of `sudoku_bulk._native`, through the Arrow C
 //! data interface (the PyCapsule protocol): a Python object exporting
-//! `__arrow_c_array__` (a pyarrow `Array`) or `__arrow_c_stream__` (a
-//! `ChunkedArray`; pyarrow 14 and later, and other Arrow libraries) is
+//! `__arrow_c_array__` (a pyarrow `Array`, pyarrow 14 and later), a list of
+//! them (a `ChunkedArray`'s chunks) or one exporting `__arrow_c_stream__`
+//! (other Arrow libraries) is
 //! imported by arrow-rs's `ffi` module as string arrays, read as the
 //! library's [`Values`], and the answers go back as [`Exported`] arrays
 //! that Python reads with `pa.array(...)`. No buffer is read by hand here.
@@ -15,7 +16,7 @@ use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyCapsule, PyCapsuleMethods};
+use pyo3::types::{PyCapsule, PyCapsuleMethods, PyList, PyTuple};
 
 use sudoku_bulk::batch::{Packed, Values};
 
@@ -106,32 +107,44 @@ fn imported(array: ArrayRef, what: &str) -> PyResult<Text> {
     }
 }
 
-/// Imports `obj` (`__arrow_c_array__` or `__arrow_c_stream__`) as a string
-/// column; `what` names it in messages (`puzzles`, `solutions`).
+/// Imports one array exporting `__arrow_c_array__`.
+fn import_array(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Text> {
+    let (schema, array): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) =
+        obj.call_method0("__arrow_c_array__")?.extract()?;
+    let schema_ptr = schema.pointer_checked(Some(c"arrow_schema"))?;
+    let array_ptr = array.pointer_checked(Some(c"arrow_array"))?;
+    // SAFETY: a capsule named "arrow_array" holds an ArrowArray struct (the
+    // PyCapsule protocol); `from_raw` moves it out and leaves the capsule's
+    // marked released, so the capsule's destructor frees nothing this array
+    // still uses, and the array's own release callback runs once, when
+    // arrow-rs drops its buffers.
+    let ffi_array = unsafe { FFI_ArrowArray::from_raw(array_ptr.as_ptr().cast()) };
+    // SAFETY: a capsule named "arrow_schema" holds an ArrowSchema struct,
+    // alive as long as the capsule (`schema`, held to the end of this
+    // function); it is only read.
+    let ffi_schema = unsafe { &*(schema_ptr.as_ptr() as *const FFI_ArrowSchema) };
+    // SAFETY: the producer promises buffers laid out as the schema says
+    // (the C data interface); their sizes and offsets are checked in
+    // `imported` before any row is read.
+    let data = unsafe { from_ffi(ffi_array, ffi_schema) }.map_err(|e| {
+        PyValueError::new_err(format!("{what}: cannot import the Arrow array: {e}"))
+    })?;
+    imported(make_array(data), what)
+}
+
+/// Imports `obj` as a string column: an array (`__arrow_c_array__`), a
+/// list or tuple of them (the chunks of a pyarrow `ChunkedArray`, which
+/// exports no stream before pyarrow 16), or a stream of them
+/// (`__arrow_c_stream__`). `what` names it in messages (`puzzles`,
+/// `solutions`).
 pub fn import(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Column> {
     let mut chunks = Vec::new();
-    if obj.hasattr("__arrow_c_array__")? {
-        let (schema, array): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) =
-            obj.call_method0("__arrow_c_array__")?.extract()?;
-        let schema_ptr = schema.pointer_checked(Some(c"arrow_schema"))?;
-        let array_ptr = array.pointer_checked(Some(c"arrow_array"))?;
-        // SAFETY: a capsule named "arrow_array" holds an ArrowArray struct
-        // (the PyCapsule protocol); `from_raw` moves it out and leaves the
-        // capsule's marked released, so the capsule's destructor frees
-        // nothing this array still uses, and the array's own release
-        // callback runs once, when arrow-rs drops its buffers.
-        let ffi_array = unsafe { FFI_ArrowArray::from_raw(array_ptr.as_ptr().cast()) };
-        // SAFETY: a capsule named "arrow_schema" holds an ArrowSchema
-        // struct, alive as long as the capsule (`schema`, held to the end
-        // of this block); it is only read.
-        let ffi_schema = unsafe { &*(schema_ptr.as_ptr() as *const FFI_ArrowSchema) };
-        // SAFETY: the producer promises buffers laid out as the schema
-        // says (the C data interface); their sizes and offsets are checked
-        // in `imported` before any row is read.
-        let data = unsafe { from_ffi(ffi_array, ffi_schema) }.map_err(|e| {
-            PyValueError::new_err(format!("{what}: cannot import the Arrow array: {e}"))
-        })?;
-        chunks.push(imported(make_array(data), what)?);
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        for chunk in obj.try_iter()? {
+            chunks.push(import_array(&chunk?, what)?);
+        }
+    } else if obj.hasattr("__arrow_c_array__")? {
+        chunks.push(import_array(obj, what)?);
     } else if obj.hasattr("__arrow_c_stream__")? {
         let stream = obj.call_method0("__arrow_c_stream__")?;
         let stream = stream.cast::<PyCapsule>()?;
@@ -153,7 +166,7 @@ pub fn import(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Column> {
     } else {
         return Err(PyTypeError::new_err(format!(
             "{what}: expected an Arrow array (an object with __arrow_c_array__ or \
-             __arrow_c_stream__)"
+             __arrow_c_stream__) or a list of them"
         )));
     }
     let mut starts = Vec::with_capacity(chunks.len());

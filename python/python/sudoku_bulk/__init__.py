@@ -431,9 +431,14 @@ def _call(
     # alike), read in one pass through the Arrow C data interface.
     import pyarrow as pa
 
+    def chunks(a: Any) -> Any:
+        # A chunked array as its chunks (each exports __arrow_c_array__;
+        # ChunkedArray exports __arrow_c_stream__ only from pyarrow 16).
+        return a.chunks if isinstance(a, pa.ChunkedArray) else a
+
     arr = _arrow_strings(puzzles)
-    sol = _arrow_strings(solutions) if solutions is not None else None
-    out, values, bad = _native.run_arrow(arr, kind, solutions=sol, **opts)
+    sol = chunks(_arrow_strings(solutions)) if solutions is not None else None
+    out, values, bad = _native.run_arrow(chunks(arr), kind, solutions=sol, **opts)
     answers = None
     if out is not None:
         if isinstance(arr, pa.ChunkedArray):
