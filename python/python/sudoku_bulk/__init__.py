@@ -198,6 +198,15 @@ def _rows(a: np.ndarray, what: str = "puzzles") -> Tuple[np.ndarray, int]:
     return flat, SIZES[cells]
 
 
+def _is_string_view(t: Any) -> bool:
+    """True for pyarrow's ``string_view`` type (pyarrow 16 and later; no
+    array of an older pyarrow has it)."""
+    import pyarrow as pa
+
+    is_view = getattr(pa.types, "is_string_view", None)
+    return is_view is not None and is_view(t)
+
+
 def _arrow_strings(arr: Any) -> Any:
     """A pyarrow array or chunked array as one of strings (``string`` or
     ``large_string``, which the engine imports through the Arrow C data
@@ -212,7 +221,7 @@ def _arrow_strings(arr: Any) -> Any:
     if pa.types.is_null(t) or arr.null_count == len(arr):
         # All null (pandas' all-None, all-NaN or empty Series): no puzzle.
         return arr.cast(pa.string())
-    if pa.types.is_string_view(t) or (
+    if _is_string_view(t) or (
         pa.types.is_dictionary(t)
         and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type))
     ):
@@ -445,7 +454,7 @@ def _call(
             answers = pa.chunked_array([pa.array(part) for part in out], type=arr.type)
         else:
             answers = pa.array(out[0])
-        if pa.types.is_string_view(puzzles.type) or pa.types.is_dictionary(puzzles.type):
+        if _is_string_view(puzzles.type) or pa.types.is_dictionary(puzzles.type):
             # string_view and dictionary puzzles were read as large_string.
             answers = answers.cast(puzzles.type)
     return answers, values, bad
