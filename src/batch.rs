@@ -24,9 +24,9 @@ use std::sync::Mutex;
 use crate::solver::Boxes;
 use rayon::prelude::*;
 
-use crate::detect::{self, Forced, ShapeName};
-use crate::format::{Layout, RecordError, Shape, Symbols};
-use crate::record::{self, Label, Outcome, Task, Verdict};
+use crate::record::{self, Label, Outcome, RecordError, Task, Verdict};
+use crate::text::detect::{self, Forced, ShapeName};
+use crate::text::{Layout, Shape, Symbols};
 
 /// Rows handed to a worker at a time: enough to make the split cost vanish
 /// next to a 9x9 solve (about 2 µs), small enough to balance hard rows.
@@ -888,10 +888,10 @@ mod tests {
             cells: &[u8],
             grid: &mut [u8],
             fields: &mut Vec<String>,
-        ) -> Result<(), crate::format::RecordError> {
+        ) -> Result<(), crate::text::RecordError> {
             let givens = cells.iter().filter(|&&v| v != 0).count();
             if givens == 0 {
-                return Err(crate::format::RecordError::NoSolution);
+                return Err(crate::text::RecordError::NoSolution);
             }
             for (g, &v) in grid.iter_mut().zip(cells) {
                 *g = if v == 0 { 0 } else { 10 - v };

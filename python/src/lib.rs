@@ -26,9 +26,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use sudoku_bulk::batch::{self, Cells, Done, Job, Values};
-use sudoku_bulk::format::Layout;
 use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::solver::Boxes;
+use sudoku_bulk::text::Layout;
 
 /// The pools built so far in this process (see [`pool`]).
 struct Pools {
@@ -310,7 +310,7 @@ fn run_cells<'py>(
 fn text_forced(
     format: Option<&str>,
     forced: Option<Boxes>,
-) -> PyResult<sudoku_bulk::detect::Forced> {
+) -> PyResult<sudoku_bulk::text::detect::Forced> {
     let mut f = batch::value_format(format).map_err(value_error)?;
     f.boxes = forced;
     Ok(f)
