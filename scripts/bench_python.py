@@ -124,6 +124,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=1, help="threads for CLI bench and package")
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     ap.add_argument("--spark", action="store_true", help="also Spark local[2] vs `solve -j 2`")
+    ap.add_argument("--spark-only", action="store_true", help="only the Spark table")
     ap.add_argument("--binary", default=str(ROOT / "target" / "release" / "sudoku-bulk"))
     ap.add_argument(
         "--baseline", metavar="DIR",
@@ -145,6 +146,9 @@ def main() -> int:
     path = puzzles_file(args.n)
     lines = path.read_text().split()
     assert len(lines) == args.n, (len(lines), args.n)
+    if args.spark_only:
+        spark_vs_cli(args, path, lines)
+        return 0
     cells = to_cells(lines)
     column = pa.array(lines, type=pa.string())
     t = args.threads
@@ -231,60 +235,99 @@ def spark_vs_cli(args, path: pathlib.Path, lines: list) -> None:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
-    cli_t, spark_t, noop_t, copy_t = [], [], [], []
+    glue = sudoku_bulk.spark
+    # (name, goal, job): each round runs every job once, in this order.
+    jobs = [
+        ("`sudoku-bulk solve -j 2` text file -> file", "", lambda df, r: subprocess.run(
+            [args.binary, "solve", "-j", "2", str(path), "-o", str(tmp / "cli.txt")],
+            check=True, capture_output=True)),
+        ("Spark local[2] Parquet -> `sudoku_bulk.spark.solve` -> Parquet", "0.60",
+         lambda df, r: glue.solve(df).write.parquet(str(tmp / f"spark{r}.parquet"))),
+        # The same job without the Parquet write: what the solve step costs
+        # inside Spark (read, Arrow to Python and back, solve).
+        ("Spark local[2] Parquet -> `sudoku_bulk.spark.solve` -> noop sink", "",
+         lambda df, r: glue.solve(df).write.format("noop").mode("overwrite").save()),
+        # And Spark's own floor: the Parquet copy with no Python step.
+        ("Spark local[2] Parquet -> Parquet copy, no solving (Spark's floor)", "",
+         lambda df, r: df.write.parquet(str(tmp / f"copy{r}.parquet"))),
+    ]
+    if glue._ARROW_UDF and hasattr(__import__("pyspark.sql.functions").sql.functions, "arrow_udf"):
+        def map_in_arrow(df, r):
+            glue._ARROW_UDF = False
+            try:
+                glue.solve(df).write.parquet(str(tmp / f"mia{r}.parquet"))
+            finally:
+                glue._ARROW_UDF = True
+
+        # The glue before PySpark 4.1 (every column to Python and back).
+        jobs.insert(2, ("Spark ... -> Parquet, through `mapInArrow` instead of an Arrow UDF",
+                        "", map_in_arrow))
+    wall = {name: [] for name, _, _ in jobs}
+    cpu = {name: [] for name, _, _ in jobs}
     try:
         # One untimed run: the JVM compiles its hot paths and starts the Python
         # workers once per session (the first run measured 2-3x slower).
-        sudoku_bulk.spark.solve(spark.read.parquet(str(src))).write.format("noop").mode(
-            "overwrite").save()
+        glue.solve(spark.read.parquet(str(src))).write.format("noop").mode("overwrite").save()
         for r in range(args.rounds):
-            out = tmp / "cli.txt"
-            secs, _ = timed(lambda: subprocess.run(
-                [args.binary, "solve", "-j", "2", str(path), "-o", str(out)],
-                check=True, capture_output=True))
-            cli_t.append(secs)
-            dst = tmp / f"spark{r}.parquet"
             df = spark.read.parquet(str(src))
-            secs, _ = timed(lambda: sudoku_bulk.spark.solve(df).write.parquet(str(dst)))
-            spark_t.append(secs)
-            # The same job without the Parquet write: what the solve step costs
-            # inside Spark (read, Arrow to Python and back, solve).
-            secs, _ = timed(lambda: sudoku_bulk.spark.solve(df).write.format("noop")
-                            .mode("overwrite").save())
-            noop_t.append(secs)
-            # And Spark's own floor: the Parquet copy with no Python step.
-            secs, _ = timed(lambda: df.write.parquet(str(tmp / f"copy{r}.parquet")))
-            copy_t.append(secs)
-            print(f"spark round {r + 1}: cli {args.n / cli_t[-1]:,.0f}/s, "
-                  f"spark {args.n / spark_t[-1]:,.0f}/s, spark noop sink {args.n / noop_t[-1]:,.0f}/s, "
-                  f"parquet copy {args.n / copy_t[-1]:,.0f}/s",
-                  file=sys.stderr)
-        got = pq.read_table(dst)
+            for name, _, job in jobs:
+                before = tree_cpu()
+                secs, _ = timed(lambda: job(df, r))
+                wall[name].append(secs)
+                cpu[name].append(tree_cpu() - before)
+            print(f"spark round {r + 1}: " + ", ".join(
+                f"{args.n / wall[n][-1]:,.0f}/s ({args.n / cpu[n][-1]:,.0f}/CPU s)" for n in wall),
+                file=sys.stderr)
+        got = pq.read_table(tmp / f"spark{args.rounds - 1}.parquet")
         assert got.num_rows == args.n
         assert all_valid(to_cells(got.column("puzzle").to_pylist()),
                          to_cells(got.column("solution").to_pylist()))
     finally:
         spark.stop()
         shutil.rmtree(tmp, ignore_errors=True)
-    c, s = args.n / statistics.median(cli_t), args.n / statistics.median(spark_t)
-    z = args.n / statistics.median(noop_t)
-    k = args.n / statistics.median(copy_t)
+    cli = jobs[0][0]
 
-    def ratio(times):
-        return statistics.median(c_t / x for c_t, x in zip(cli_t, times))
+    def ratio(times, name):
+        return statistics.median(c / x for c, x in zip(times[cli], times[name]))
 
     print(f"\nEnd to end, {args.n:,} puzzles, 2 cores, {args.rounds} alternating rounds: "
-          "median rate, median of the rounds' ratios\n")
-    print("| path | puzzles/s | ratio | goal |")
-    print("|---|---:|---:|---:|")
-    print(f"| `sudoku-bulk solve -j 2` text file -> file | {c:,.0f} | 1.00 | |")
-    print(f"| Spark local[2] Parquet -> `sudoku_bulk.spark.solve` -> Parquet | {s:,.0f} | "
-          f"{ratio(spark_t):.2f} | 0.60 |")
-    print(f"| Spark local[2] Parquet -> `sudoku_bulk.spark.solve` -> noop sink | {z:,.0f} | "
-          f"{ratio(noop_t):.2f} | |")
-    print(f"| Spark local[2] Parquet -> Parquet copy, no solving (Spark's floor) | {k:,.0f} | "
-          f"{ratio(copy_t):.2f} | |")
+          "median rate, median of the rounds' ratios; CPU: user + system seconds of this "
+          "process and every process under it (the JVM, its Python workers, the CLI)\n")
+    print("| path | puzzles/s | ratio | goal | puzzles per CPU s | CPU ratio |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, goal, _ in jobs:
+        print(f"| {name} | {args.n / statistics.median(wall[name]):,.0f} | "
+              f"{ratio(wall, name):.2f} | {goal} | "
+              f"{args.n / statistics.median(cpu[name]):,.0f} | {ratio(cpu, name):.2f} |")
 
+
+def tree_cpu() -> float:
+    """User + system CPU seconds of this process and all its descendants
+    (with the children they have reaped), from /proc (Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent, times = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue  # gone meanwhile
+        fields = stat[stat.rindex(")") + 2:].split()
+        pid = int(entry)
+        parent[pid] = int(fields[1])
+        times[pid] = sum(int(x) for x in fields[11:15]) / tick
+    me = os.getpid()
+
+    def mine(pid):
+        while pid > 1:
+            if pid == me:
+                return True
+            pid = parent.get(pid, 0)
+        return False
+
+    return sum(t for pid, t in times.items() if mine(pid))
 
 if __name__ == "__main__":
     sys.exit(main())
