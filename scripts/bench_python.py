@@ -251,17 +251,6 @@ def spark_vs_cli(args, path: pathlib.Path, lines: list) -> None:
         ("Spark local[2] Parquet -> Parquet copy, no solving (Spark's floor)", "",
          lambda df, r: df.write.parquet(str(tmp / f"copy{r}.parquet"))),
     ]
-    if glue._ARROW_UDF and hasattr(__import__("pyspark.sql.functions").sql.functions, "arrow_udf"):
-        def map_in_arrow(df, r):
-            glue._ARROW_UDF = False
-            try:
-                glue.solve(df).write.parquet(str(tmp / f"mia{r}.parquet"))
-            finally:
-                glue._ARROW_UDF = True
-
-        # The glue before PySpark 4.1 (every column to Python and back).
-        jobs.insert(2, ("Spark ... -> Parquet, through `mapInArrow` instead of an Arrow UDF",
-                        "", map_in_arrow))
     wall = {name: [] for name, _, _ in jobs}
     cpu = {name: [] for name, _, _ in jobs}
     try:

@@ -1,10 +1,11 @@
 """Apache Spark glue: add a solution (or count) column to a DataFrame.
 
-Place in the data flow: Spark executors hand the puzzle column to a Python
-worker as Arrow batches (an Arrow UDF, PySpark 4.1 and later; before,
-whole record batches through ``DataFrame.mapInArrow``); each batch's column
-goes to :func:`sudoku_bulk.solve` (Rust, no Python work per row) through the
-Arrow C data interface, and the new column comes back the same way.
+Place in the data flow: Spark executors hand each partition to a Python
+worker as Arrow record batches (``DataFrame.mapInArrow``); each batch's
+puzzle column goes to :func:`sudoku_bulk.solve` (Rust, no Python work per
+row) through the Arrow C data interface, and the batch comes back with one
+more column. (An Arrow UDF, PySpark 4.1, ships only the puzzle column each
+way; it measured no faster: docs/benchmarks.md, "Python and Spark".)
 
 Every executor needs ``sudoku_bulk`` installed (``pip install ./python`` on
 each node or in its image, or a packed venv shipped with ``--archives``; not
@@ -152,40 +153,9 @@ def _check_workers(df: Any) -> None:
     _checked.add(key)
 
 
-#: Use an Arrow UDF where PySpark has them (4.1 and later): only the puzzle
-#: column goes to Python and only the new column comes back, where
-#: ``mapInArrow`` ships every column both ways. False forces ``mapInArrow``
-#: (``scripts/bench_python.py --spark`` times both).
-_ARROW_UDF = True
-
-
 def _with_column(df: Any, column: str, output: str, out_type: Any, make: Any) -> Any:
     """`df` with one more column `output` of Spark type `out_type`, made by
-    `make(puzzles)` from each Arrow batch's `column` on the executors: an
-    Arrow UDF where PySpark has them, else ``mapInArrow``."""
-    from pyspark.sql import functions as F
-
-    arrow_udf = getattr(F, "arrow_udf", None) if _ARROW_UDF else None
-    if arrow_udf is None:
-        return _map_in_arrow(df, column, output, out_type, make)
-    import pyarrow as pa
-
-    def per_batch(puzzles: Any) -> Any:
-        return make(puzzles)
-
-    # The type hints say "scalar Arrow UDF" (array in, array out); set as
-    # objects, since this module's annotations are strings and `pa` is not
-    # one of its globals.
-    per_batch.__annotations__ = {"puzzles": pa.Array, "return": pa.Array}
-    udf = arrow_udf(per_batch, out_type)
-    # Backquoted, so a name such as ``a.b`` is that column, not field
-    # ``b`` of a struct ``a``.
-    quoted = "`" + column.replace("`", "``") + "`"
-    return df.withColumn(output, udf(F.col(quoted)))
-
-
-def _map_in_arrow(df: Any, column: str, output: str, out_type: Any, make: Any) -> Any:
-    """:func:`_with_column` through ``mapInArrow`` (PySpark before 4.1).
+    `make(puzzles)` from each Arrow batch's `column` on the executors.
 
     The columns go through ``mapInArrow`` under positional names (``_0``,
     ``_1`` ...) and get theirs back after (``toDF``): ``mapInArrow``
