@@ -408,9 +408,8 @@ pub fn run_cells(
     Ok(run(boxes, puzzles.len() / n, job, &load, label, None, stop))
 }
 
-/// One-line text values, one puzzle each, by row: packed end to end
-/// ([`Packed`]), held one by one (a `Vec` of them), Arrow string columns.
-/// `None` is a null.
+/// One-line text values, one puzzle each, by row: a packed list of
+/// strings ([`Packed`]), Arrow string columns. `None` is a null.
 pub trait Values: Sync {
     /// Rows held.
     fn rows(&self) -> usize;
@@ -497,18 +496,6 @@ impl Values for Packed {
             return None;
         }
         Some(&self.data[self.offsets[row]..self.offsets[row + 1]])
-    }
-}
-
-/// Values held one by one, each borrowed or owned (`Cow<[u8]>`, `&[u8]`,
-/// `Vec<u8>`): a Python list's strings read in place.
-impl<T: AsRef<[u8]> + Sync> Values for Vec<Option<T>> {
-    fn rows(&self) -> usize {
-        self.len()
-    }
-
-    fn get(&self, row: usize) -> Option<&[u8]> {
-        self[row].as_ref().map(AsRef::as_ref)
     }
 }
 

@@ -14,7 +14,6 @@
 
 mod arrow;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
@@ -25,7 +24,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use sudoku_bulk::batch::{self, Cells, Done, Job, Values};
+use sudoku_bulk::batch::{self, Cells, Done, Job, Packed, Values};
 use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::solver::Boxes;
 use sudoku_bulk::text::Layout;
@@ -316,46 +315,36 @@ fn text_forced(
     Ok(f)
 }
 
-/// The strings of a list of `str` (or None), each held by a new reference:
-/// their UTF-8 is read in place by the pool while the GIL is released (the
-/// list itself may change meanwhile; the strings live as long as these
-/// references). Packing them into one buffer instead copied every byte
-/// into fresh memory: 0.87-0.88 of the CLI's rate per CPU second at 1M
-/// puzzles, against 0.95 at 300k (bench_python.py).
-fn held_strings<'py>(seq: &Bound<'py, PyAny>) -> PyResult<Vec<Option<Bound<'py, PyString>>>> {
+/// Packs a list of `str` (or None) into one buffer, under the GIL (the
+/// only per-row step: a pointer read and a copy of the UTF-8). Holding a
+/// reference to each string and reading them in place instead measured no
+/// better per CPU second at 1M puzzles, 1 thread (0.89 and 0.85 of the
+/// CLI, against 0.89 and 0.86 packed) and worse at 2 threads (0.92
+/// against 0.95): the workers then read a million scattered objects.
+fn pack_list(seq: &Bound<'_, PyAny>) -> PyResult<Packed> {
     let list = seq
         .cast::<PyList>()
         .map_err(|_| PyTypeError::new_err("expected a list of str"))?;
-    let mut held = Vec::with_capacity(list.len());
+    let mut packed = Packed::with_capacity(list.len(), list.len() * 82);
     for (i, item) in list.iter().enumerate() {
         if item.is_none() {
-            held.push(None);
+            packed.push(None);
             continue;
         }
-        let s = item.cast_into::<PyString>().map_err(|e| {
-            let item = e.into_inner();
+        let s = item.cast::<PyString>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "puzzles[{i}] is {}, expected str or None",
                 item.get_type().name().map_or("?".into(), |n| n.to_string())
             ))
         })?;
-        held.push(Some(s));
+        match s.to_str() {
+            Ok(text) => packed.push(Some(text.as_bytes())),
+            // A lone surrogate (text decoded with surrogateescape) has no
+            // UTF-8: U+FFFD in its place makes the row bad, not the call.
+            Err(_) => packed.push(Some(s.to_string_lossy().as_bytes())),
+        }
     }
-    Ok(held)
-}
-
-/// The bytes of `held` strings, borrowed: a lone surrogate (text decoded
-/// with surrogateescape) has no UTF-8, so U+FFFD stands in its place and
-/// makes the row bad, not the call.
-fn string_bytes<'a>(held: &'a [Option<Bound<'_, PyString>>]) -> Vec<Option<Cow<'a, [u8]>>> {
-    held.iter()
-        .map(|s| {
-            s.as_ref().map(|s| match s.to_str() {
-                Ok(text) => Cow::Borrowed(text.as_bytes()),
-                Err(_) => Cow::Owned(s.to_string_lossy().into_owned().into_bytes()),
-            })
-        })
-        .collect()
+    Ok(packed)
 }
 
 /// A Python `str` of `text`. Answers are ASCII (symbols, digits, spaces):
@@ -404,10 +393,8 @@ fn run_strings<'py>(
 ) -> PyResult<Returned<'py, Bound<'py, PyList>>> {
     let job = job_of(kind, unique, limit)?;
     let forced = text_forced(format, box_arg(r#box)?)?;
-    let p_held = held_strings(puzzles)?;
-    let s_held = solutions.map(held_strings).transpose()?;
-    let p = string_bytes(&p_held);
-    let sol = s_held.as_deref().map(string_bytes);
+    let p = pack_list(puzzles)?;
+    let sol = solutions.map(pack_list).transpose()?;
     let done = run_job(py, threads, |stop| {
         batch::run_texts(
             &p,
