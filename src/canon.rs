@@ -829,20 +829,26 @@ fn is_latin(g: &[[[u8; 9]; 9]; 2]) -> bool {
     })
 }
 
-/// Rows 0 and 1 of a Latin square. Row 0 always reads 123456789 (labels are
+/// Full grids (Latin squares). Row 0 always reads 123456789 (labels are
 /// the target columns of its digits), so the generic search would split
 /// into 6 * 6^3 label groups per top row (23,328 candidates) before row 1
-/// tells them apart. Instead, for each (transposition, top row, second row)
-/// the smallest row 1 is searched column by column: target column `j`
-/// reads `1 + target of f(source column at j)`, where `f(c)` is the column
-/// of row 0 holding row 1's digit at `c`. An already placed `f(c)` gives
-/// its position; an unplaced one is best placed at the first free column
-/// of its stack's target (or of the next unassigned target stack), which
-/// is then forced, so the only branching is between columns that tie.
+/// tells them apart. Instead row 1 is built directly for each (transposition,
+/// top row, second row) pair and each order of target stack 0: target column
+/// `j` reads `1 + target of f(source column at j)`, where `f(c)` is the
+/// column of row 0 holding row 1's digit at `c`, and the best place for an
+/// unplaced `f(c)` is the first free column of its stack's target (or of the
+/// next target stack when its stack has none yet), so once target stack 0
+/// is ordered the whole column order follows (see `pure_row1`, `mixed_row1`).
+/// After rows 0-1 every column and label is fixed and rows 2-8 are chosen
+/// row by row by direct look-ups (`rest_row`), ties kept.
+///
+/// Cost (callgrind, marginal, 100 of the 100k random grids of
+/// `scripts/canon_compare.sh`): ~229k instructions a grid with a
+/// column-by-column branch-and-bound over all 36 pairs and the generic row
+/// search for rows 2-8; 44k with a greedy walk per start, the pure/mixed
+/// filters below and `rest_row`; see docs/canon.md for the current count.
 mod grid {
     use super::{finish, Canonical, Cand, Search, PERM};
-
-    const FREE: u8 = u8::MAX;
 
     /// The form of a Latin square `cells` (`g`: by row, and transposed).
     pub(super) fn canon(cells: &[u8; 81], g: [[[u8; 9]; 9]; 2]) -> Canonical {
@@ -912,45 +918,33 @@ mod grid {
         std::mem::swap(cur, next);
     }
 
-    #[derive(Clone, Copy)]
-    struct State {
-        /// Source column at each target column (FREE while open).
-        at: [u8; 9],
-        /// Target column of each source column.
-        pos: [u8; 9],
-        /// Source stack of each target stack.
-        src_stack: [u8; 3],
-        /// Target stack of each source stack.
-        dst_stack: [u8; 3],
-        /// Columns placed in each target stack: they always fill it from
-        /// the left (`value` takes the first free column, and row 1 is
-        /// read left to right), so the next free one is `3 * p + fill[p]`.
-        fill: [u8; 3],
-        /// Target stacks matched so far, also in order from the left.
-        nstk: u8,
-    }
-
-    struct Ctx {
-        /// f as above.
-        f: [u8; 9],
+    /// One (transposition, top row, second row) pair; `f[c]` is the column
+    /// of row 0 holding row 1's digit at column `c`.
+    struct Pair {
         t: u8,
         r0: u8,
         r1: u8,
+        f: [u8; 9],
     }
 
     pub(super) fn first_two_rows(s: &mut Search) {
         s.best = u64::MAX;
         s.out.clear();
-        // The 36 (transposition, top row, second row) pairs. A pair is pure
-        // when row 1's first triplet holds the digits of one stack of row
-        // 0; then all three triplets do (each box of row 1 takes the digits
-        // of row 0's other stacks, so once one stack's digits fill one box
-        // the other two boxes are forced to be pure too), and row 1 can
-        // start 456789, which no mixed pair reaches (its first triplet
-        // takes two digits of one stack and one of another: 457 at best).
-        // So when any pair is pure only the pure ones are searched (439 of
-        // 2,000 random grids have one: their form's row 1 starts 456).
-        let mut pairs = [(0u8, 0u8, 0u8, [0u8; 9]); 36];
+        // The 36 pairs. A pair is pure when row 1's first triplet holds the
+        // digits of one stack of row 0; then all three triplets do (each
+        // box of row 1 takes the digits of row 0's other stacks, so once
+        // one stack's digits fill one box the other two boxes are forced
+        // to be pure too), and row 1 can start 456789, which no mixed pair
+        // reaches (its first triplet takes two digits of one stack and one
+        // of another: 457 at best). So when any pair is pure only the pure
+        // ones are tried (439 of 2,000 random grids have one: their form's
+        // row 1 starts 456).
+        let mut pairs: [Pair; 36] = std::array::from_fn(|_| Pair {
+            t: 0,
+            r0: 0,
+            r1: 0,
+            f: [0; 9],
+        });
         let mut pure = [false; 36];
         let mut n = 0;
         for t in 0..2u8 {
@@ -962,46 +956,51 @@ mod grid {
                 }
                 for r1 in (3 * (r0 / 3)..3 * (r0 / 3) + 3).filter(|&r| r != r0) {
                     let row1 = s.g[t as usize][r1 as usize];
-                    let mut f = [0u8; 9];
+                    let p = &mut pairs[n];
                     for c in 0..9 {
-                        f[c] = col_of[row1[c] as usize];
+                        p.f[c] = col_of[row1[c] as usize];
                     }
-                    pure[n] = f[0] / 3 == f[1] / 3 && f[1] / 3 == f[2] / 3;
-                    pairs[n] = (t, r0, r1, f);
+                    (p.t, p.r0, p.r1) = (t, r0, r1);
+                    pure[n] = p.f[0] / 3 == p.f[1] / 3 && p.f[1] / 3 == p.f[2] / 3;
                     n += 1;
                 }
             }
         }
-        let any_pure = pure[..n].iter().any(|&p| p);
-        let start = |a: u8, order: [u8; 3]| {
-            let mut st = State {
-                at: [FREE; 9],
-                pos: [FREE; 9],
-                src_stack: [a, FREE, FREE],
-                dst_stack: [FREE; 3],
-                fill: [0; 3],
-                nstk: 1,
+        if pure.iter().any(|&p| p) {
+            // Row 1 of a pure pair reads 456789 and then, for target stack 0
+            // in order a0 a1 a2, 1 + the index of f^3(a_i) in that order:
+            // 123 when f^3 fixes the stack's columns, 132 when it swaps two
+            // (a0 its fixed point), 231 when it rotates them (a1 = f^3(a0)).
+            // The cycle type is the same for every stack (f conjugates
+            // them), so only the pairs of the best type are built, and of
+            // their 18 orders only those reading its triplet: before this
+            // filter a grid with a pure band built 108 or more rows 1 at
+            // ~185 instructions each.
+            let f3 = |f: &[u8; 9], c: u8| f[f[f[c as usize] as usize] as usize];
+            let fixed = |f: &[u8; 9]| (0..3u8).filter(|&c| f3(f, c) == c).count();
+            let best_fixed = (0..36)
+                .filter(|&i| pure[i])
+                .map(|i| fixed(&pairs[i].f))
+                .max()
+                .unwrap_or(0);
+            let want = match best_fixed {
+                3 => [1, 2, 3],
+                1 => [1, 3, 2],
+                _ => [2, 3, 1],
             };
-            st.dst_stack[a as usize] = 0;
-            for (j, &c) in order.iter().enumerate() {
-                place(&mut st, j, c);
-            }
-            st
-        };
-        if any_pure {
-            // Every pure pair and every order of target stack 0 gives row 1
-            // 456789 and then the cycle type of f^3: all are walked, the
-            // bound seeded with the known prefix so nothing is pushed that
-            // a later walk would clear.
-            s.best = 0x4567 << 20 | 0xF_FFFF;
-            for (i, &(t, r0, r1, f)) in pairs.iter().enumerate() {
-                if !pure[i] {
+            for (pair, _) in pairs.iter().zip(pure).filter(|(_, p)| *p) {
+                if fixed(&pair.f) != best_fixed {
                     continue;
                 }
-                let ctx = Ctx { f, t, r0, r1 };
                 for a in 0..3u8 {
                     for p in PERM.iter() {
-                        walk(s, &ctx, start(a, [3 * a + p[0], 3 * a + p[1], 3 * a + p[2]]), 0, 0);
+                        let order = [3 * a + p[0], 3 * a + p[1], 3 * a + p[2]];
+                        let reads = order.map(|c| {
+                            1 + order.iter().position(|&x| x == f3(&pair.f, c)).unwrap_or(3) as u8
+                        });
+                        if reads == want {
+                            leaf(s, pair, pure_row1(&pair.f, order));
+                        }
                     }
                 }
             }
@@ -1014,29 +1013,23 @@ mod grid {
         // column 3 then holds f(a0), and row 1 reads there 1 + the target
         // of f(f(a0)): 1, 2 or 3 when it is a0, a1 or a2, 8 when it lies
         // in the third stack. Only the starts with the smallest such value
-        // are walked, and the bound is seeded with 4 5 7 x3: before this
-        // every start was walked and a grid cost ~143k instructions.
+        // are built (~27 of the 216 in a random grid).
         let mut starts = [(0u8, [0u8; 3], 0u8); 216];
         let mut ns = 0;
         let mut min_x3 = u8::MAX;
-        for (i, &(_, _, _, f)) in pairs.iter().enumerate() {
+        for (i, pair) in pairs.iter().enumerate() {
+            let f = &pair.f;
             for a in 0..3u8 {
                 let c = [3 * a, 3 * a + 1, 3 * a + 2];
                 let sf = [f[c[0] as usize] / 3, f[c[1] as usize] / 3, f[c[2] as usize] / 3];
-                let odd = if sf[0] == sf[1] {
-                    2
+                let (a0, a1, a2) = if sf[0] == sf[1] {
+                    (c[0], c[1], c[2])
                 } else if sf[0] == sf[2] {
-                    1
+                    (c[0], c[2], c[1])
                 } else {
-                    0
+                    (c[1], c[2], c[0])
                 };
-                let a2 = c[odd];
-                let (x, y) = match odd {
-                    0 => (c[1], c[2]),
-                    1 => (c[0], c[2]),
-                    _ => (c[0], c[1]),
-                };
-                for (a0, a1) in [(x, y), (y, x)] {
+                for (a0, a1) in [(a0, a1), (a1, a0)] {
                     let ff = f[f[a0 as usize] as usize];
                     let x3 = if ff == a0 {
                         1
@@ -1053,137 +1046,102 @@ mod grid {
                 }
             }
         }
-        s.best = (0x457 << 4 | min_x3 as u64) << 20 | 0xF_FFFF;
         for &(i, order, x3) in &starts[..ns] {
-            if x3 != min_x3 {
-                continue;
+            if x3 == min_x3 {
+                let pair = &pairs[i as usize];
+                leaf(s, pair, mixed_row1(&pair.f, order));
             }
-            let (t, r0, r1, f) = pairs[i as usize];
-            let ctx = Ctx { f, t, r0, r1 };
-            walk(s, &ctx, start(order[0] / 3, order), 0, 0);
         }
     }
 
-    /// Row 1 from column `j0` on (`prefix`: its values so far). Every
-    /// column is either placed already (by `value`) or open; an open column
-    /// takes the only unused column of its target stack's source stack,
-    /// branching only in the rare case of more than one (or of a target
-    /// stack not matched yet). Leaves that tie with the best go to `s.out`.
-    fn walk(s: &mut Search, ctx: &Ctx, mut st: State, j0: usize, mut prefix: u64) {
-        for j in j0..9 {
-            if st.at[j] == FREE {
-                let p = j / 3;
-                let mut choices = 0u16;
-                if st.src_stack[p] != FREE {
-                    let ss = st.src_stack[p];
-                    for c in 3 * ss..3 * ss + 3 {
-                        if st.pos[c as usize] == FREE {
-                            choices |= 1 << c;
-                        }
-                    }
-                } else {
-                    for c in 0..9u8 {
-                        if st.dst_stack[(c / 3) as usize] == FREE && st.pos[c as usize] == FREE {
-                            choices |= 1 << c;
-                        }
-                    }
-                }
-                if !choices.is_power_of_two() {
-                    while choices != 0 {
-                        let c = choices.trailing_zeros() as u8;
-                        choices &= choices - 1;
-                        let mut st2 = st;
-                        open(&mut st2, j, c);
-                        walk(s, ctx, st2, j, prefix);
-                    }
-                    return;
-                }
-                open(&mut st, j, choices.trailing_zeros() as u8);
-            }
-            let c = st.at[j];
-            let v = value(&mut st, ctx.f[c as usize]);
-            prefix = prefix << 4 | v as u64;
-            if prefix > s.best >> (4 * (8 - j)) {
-                return;
+    /// The source column at each target column for a pure pair whose
+    /// target stack 0 reads source columns `a`: stack 1 is then f(a) in
+    /// that order (row 1 reads 456) and stack 2 is f(f(a)) (789), and the
+    /// last triplet reads the targets of f^3(a).
+    #[inline]
+    fn pure_row1(f: &[u8; 9], a: [u8; 3]) -> [u8; 9] {
+        let mut at = [0u8; 9];
+        for i in 0..3 {
+            at[i] = a[i];
+            at[3 + i] = f[a[i] as usize];
+            at[6 + i] = f[at[3 + i] as usize];
+        }
+        at
+    }
+
+    /// The same for a mixed pair and the start `a0 a1 a2` (f(a0), f(a1) in
+    /// stack M, f(a2) in stack N): stack 1 is f(a0) f(a1) and M's third
+    /// column (row 1 reads 457 in stack 0), stack 2 starts with f(a2), then
+    /// takes N's other two columns as row 1 meets them in stack 1 (exactly
+    /// two of f(M) lie in N: each box of row 1 takes two digits of one
+    /// stack of row 0 and one of the other, and the majors go round the
+    /// stacks in one direction).
+    #[inline]
+    fn mixed_row1(f: &[u8; 9], a: [u8; 3]) -> [u8; 9] {
+        let (m3, m4) = (f[a[0] as usize], f[a[1] as usize]);
+        let m = m3 / 3;
+        let m5 = 3 * m + 3 - m3 % 3 - m4 % 3;
+        let n6 = f[a[2] as usize];
+        let nst = n6 / 3;
+        let mut at = [a[0], a[1], a[2], m3, m4, m5, n6, 0, 0];
+        let mut j = 7;
+        for &mc in &[m3, m4, m5] {
+            let x = f[mc as usize];
+            if x / 3 == nst && x != n6 {
+                at[j] = x;
+                j += 1;
             }
         }
-        if prefix < s.best {
-            s.best = prefix;
+        debug_assert_eq!(j, 9, "two of f(M) in N");
+        at
+    }
+
+    /// Row 1 under the column order `at` (source column at each target
+    /// column); a candidate when it ties with the best so far.
+    #[inline]
+    fn leaf(s: &mut Search, pair: &Pair, at: [u8; 9]) {
+        let mut pos = [0u8; 9];
+        for (j, &c) in at.iter().enumerate() {
+            pos[c as usize] = j as u8;
+        }
+        let mut key = 0u64;
+        for &c in &at {
+            key = key << 4 | (pos[pair.f[c as usize] as usize] + 1) as u64;
+        }
+        if key > s.best {
+            return;
+        }
+        if key < s.best {
+            s.best = key;
             s.out.clear();
         }
-        s.out.push(to_cand(s, ctx, &st));
+        s.out.push(to_cand(s, pair, &at));
     }
 
-    /// Puts source column `c` at the open target column `j`, matching the
-    /// stacks when target stack `j / 3` has none yet.
-    #[inline]
-    fn open(st: &mut State, j: usize, c: u8) {
-        let p = j / 3;
-        if st.src_stack[p] == FREE {
-            st.src_stack[p] = c / 3;
-            st.dst_stack[(c / 3) as usize] = p as u8;
-            st.nstk += 1;
-        }
-        place(st, j, c);
-    }
-
-    /// Places source column `c` at target column `j`, the first free one of
-    /// its stack (its stacks already matched).
-    #[inline]
-    fn place(st: &mut State, j: usize, c: u8) {
-        debug_assert_eq!(j, 3 * (j / 3) + st.fill[j / 3] as usize);
-        st.at[j] = c;
-        st.pos[c as usize] = j as u8;
-        st.fill[j / 3] += 1;
-    }
-
-    /// Makes `v = 1 + target of f(c)` as small as it can be, placing f(c)
-    /// when it is still open: at the first free column of its stack's
-    /// target, or of the next target stack when its stack has none yet.
-    /// There is always room: a target stack holds only its source stack's
-    /// columns, so an unplaced one has a free column there.
-    #[inline]
-    fn value(st: &mut State, fc: u8) -> u8 {
-        if st.pos[fc as usize] != FREE {
-            return st.pos[fc as usize] + 1;
-        }
-        let ss = fc / 3;
-        let mut ts = st.dst_stack[ss as usize];
-        if ts == FREE {
-            ts = st.nstk;
-            st.nstk += 1;
-            st.src_stack[ts as usize] = ss;
-            st.dst_stack[ss as usize] = ts;
-        }
-        let j = 3 * ts + st.fill[ts as usize];
-        place(st, j as usize, fc);
-        j + 1
-    }
-
-    fn to_cand(s: &Search, ctx: &Ctx, st: &State) -> Cand {
-        let row0 = s.g[ctx.t as usize][ctx.r0 as usize];
+    fn to_cand(s: &Search, pair: &Pair, at: &[u8; 9]) -> Cand {
+        let row0 = s.g[pair.t as usize][pair.r0 as usize];
         let mut c = Cand {
-            t: ctx.t,
+            t: pair.t,
             next: 10,
-            used: 1 << ctx.r0 | 1 << ctx.r1,
+            used: 1 << pair.r0 | 1 << pair.r1,
             rows: [0; 9],
             stacks: [0; 3],
             masks: [0; 3],
             label: [0; 10],
         };
-        c.rows[0] = ctx.r0;
-        c.rows[1] = ctx.r1;
+        c.rows[0] = pair.r0;
+        c.rows[1] = pair.r1;
         for p in 0..3 {
-            c.stacks[p] = st.src_stack[p];
+            c.stacks[p] = at[3 * p] / 3;
             // PERM is in lexicographic order: index = 2 * first + (second >
             // third).
-            let o = [st.at[3 * p] % 3, st.at[3 * p + 1] % 3, st.at[3 * p + 2] % 3];
+            let o = [at[3 * p] % 3, at[3 * p + 1] % 3, at[3 * p + 2] % 3];
             let i = 2 * o[0] + (o[1] > o[2]) as u8;
             debug_assert_eq!(PERM[i as usize], o);
             c.masks[p] = 1 << i;
         }
         for j in 0..9 {
-            c.label[row0[st.at[j] as usize] as usize] = j as u8 + 1;
+            c.label[row0[at[j] as usize] as usize] = j as u8 + 1;
         }
         c
     }
