@@ -707,13 +707,16 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
             g[1][c][r] = x;
         }
     }
-    // A Latin square (every row and column a permutation: every valid full
-    // grid) has the same pattern under every transform, so both forms are
-    // the string form, and rows 0 and 1 have their own search; the top-row
-    // filter and the pattern triplets below are not needed.
-    if is_latin(&g) {
+    // A Latin square (every row and column a permutation) has the same
+    // pattern under every transform, so both forms are the string form. A
+    // valid full grid (boxes too) has its own search (`grid`, which relies
+    // on the boxes); a Latin square whose boxes clash takes the generic one
+    // with labels.
+    let latin = is_latin(&g);
+    if latin && boxes_are_permutations(cells) {
         return grid::canon(cells, g);
     }
+    let labels = form == Form::String || latin;
     // Top-row filter: a row whose smallest pattern is not the smallest of
     // all rows cannot be the top row (with distinct digits the smallest
     // string of a row is its smallest pattern with labels 1, 2, ... in
@@ -737,8 +740,13 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
             }
         }
     }
+    // Pattern triplets are read by the pattern rows only (~650 instructions
+    // a puzzle the string form does not need).
     let mut tri = [[[0u8; 3]; 9]; 2];
     for t in 0..2 {
+        if labels {
+            break;
+        }
         for r in 0..9 {
             for st in 0..3 {
                 for j in 0..3 {
@@ -753,7 +761,6 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
         best: u64::MAX,
         out: Vec::with_capacity(256),
     };
-    let labels = form == Form::String;
     let mut cur: Vec<Cand> = Vec::with_capacity(256);
     // Roots: (transpose, stack order); row 0 takes the rows of `top`.
     for t in 0..2u8 {
@@ -816,6 +823,17 @@ fn finish(cells: &[u8; 81], cur: &[Cand]) -> Canonical {
     }
 }
 
+/// True when every box holds nine distinct digits.
+fn boxes_are_permutations(cells: &[u8; 81]) -> bool {
+    (0..9).all(|b| {
+        let mut seen = 0u16;
+        for i in 0..9 {
+            seen |= 1 << cells[(3 * (b / 3) + i / 3) * 9 + 3 * (b % 3) + i % 3];
+        }
+        seen == 0x3FE
+    })
+}
+
 /// True when every row of both orientations holds nine distinct digits.
 fn is_latin(g: &[[[u8; 9]; 9]; 2]) -> bool {
     g.iter().all(|o| {
@@ -846,9 +864,10 @@ fn is_latin(g: &[[[u8; 9]; 9]; 2]) -> bool {
 /// `scripts/canon_compare.sh`): ~229k instructions a grid with a
 /// column-by-column branch-and-bound over all 36 pairs and the generic row
 /// search for rows 2-8; 44k with a greedy walk per start, the pure/mixed
-/// filters below and `rest_row`; see docs/canon.md for the current count.
+/// filters below and `rest_row`; 30k with row 1 built directly and pure
+/// pairs filtered by the cycle type of f^3 (docs/canon.md has the table).
 mod grid {
-    use super::{finish, Canonical, Cand, Search, PERM};
+    use super::{finish, Cand, Canonical, Search, PERM};
 
     /// The form of a Latin square `cells` (`g`: by row, and transposed).
     pub(super) fn canon(cells: &[u8; 81], g: [[[u8; 9]; 9]; 2]) -> Canonical {
@@ -1021,7 +1040,11 @@ mod grid {
             let f = &pair.f;
             for a in 0..3u8 {
                 let c = [3 * a, 3 * a + 1, 3 * a + 2];
-                let sf = [f[c[0] as usize] / 3, f[c[1] as usize] / 3, f[c[2] as usize] / 3];
+                let sf = [
+                    f[c[0] as usize] / 3,
+                    f[c[1] as usize] / 3,
+                    f[c[2] as usize] / 3,
+                ];
                 let (a0, a1, a2) = if sf[0] == sf[1] {
                     (c[0], c[1], c[2])
                 } else if sf[0] == sf[2] {
@@ -1448,6 +1471,14 @@ mod tests {
         row[4] = 4;
         row[40] = 2;
         v.push(row);
+        // A Latin square whose boxes clash (row r reads r+1, r+2, ...):
+        // not a valid grid, so it must not take the full-grid search, which
+        // relies on the boxes.
+        let mut cyclic = [0u8; 81];
+        for (i, x) in cyclic.iter_mut().enumerate() {
+            *x = ((i / 9 + i % 9) % 9) as u8 + 1;
+        }
+        v.push(cyclic);
         v
     }
 
