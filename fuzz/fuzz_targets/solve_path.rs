@@ -55,6 +55,7 @@ fn run(
         overwrite: false,
         keep_lines: false,
         crlf: false,
+        fields_at: &[],
     };
     let task = Task::Solve { unique: false };
     let mut out = Vec::new();
