@@ -32,6 +32,7 @@ pub mod check;
 pub mod cleanup;
 pub mod cmd;
 pub mod columnar;
+pub mod dedupe;
 pub mod detect;
 pub mod format;
 pub mod generate;
