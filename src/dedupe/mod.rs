@@ -515,7 +515,10 @@ fn keys(
             table_keys(&cjob, kind, input.data(), &mut sink)?;
         }
         let (records, bad) = (sink.records, sink.bad);
-        cjob.reporter.into_inner().expect("no panic while held").clear();
+        cjob.reporter
+            .into_inner()
+            .expect("no panic while held")
+            .clear();
         return Ok(Keyed {
             shape: Keyed1::Columnar(kind),
             records,
@@ -529,7 +532,11 @@ fn keys(
     let layout = found.layout.clone();
     let chunk_bytes = (body.len() / (threads * 16)).clamp(4 << 10, 1 << 20);
     let opts = Options {
-        threads: if body.len() <= chunk_bytes { 1 } else { threads },
+        threads: if body.len() <= chunk_bytes {
+            1
+        } else {
+            threads
+        },
         chunk_bytes,
         on_error: OnError::Mark,
         line_offset: found.skip_lines,
@@ -739,13 +746,9 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
             out.writer(),
             report_rows.as_mut(),
         ),
-        Keyed1::Columnar(kind) => copy_table(
-            &input,
-            *kind,
-            dropped,
-            out.writer(),
-            report_rows.as_mut(),
-        ),
+        Keyed1::Columnar(kind) => {
+            copy_table(&input, *kind, dropped, out.writer(), report_rows.as_mut())
+        }
     };
     match written {
         Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
@@ -757,11 +760,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     }
     if let (Some(path), Some(rows)) = (&cfg.report, report_rows) {
         let unit = keyed.unit();
-        write_report(
-            path,
-            &format!("dropped_{unit},first_{unit}\n"),
-            rows,
-        )?;
+        write_report(path, &format!("dropped_{unit},first_{unit}\n"), rows)?;
     }
     if !quiet() {
         let by = match cfg.by {
@@ -886,7 +885,8 @@ fn copy_text(
         if layout.multiline() {
             // The blank lines that separated it from the next grid.
             while end < rest.len() {
-                let line_end = memchr::memchr(b'\n', &rest[end..]).map_or(rest.len(), |i| end + i + 1);
+                let line_end =
+                    memchr::memchr(b'\n', &rest[end..]).map_or(rest.len(), |i| end + i + 1);
                 if !rest[end..line_end].trim_ascii().is_empty() || line_end == rest.len() {
                     break;
                 }
@@ -1120,17 +1120,17 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
     let iso = matched(tables.iso.take())?;
     let mut exact = matched(tables.exact.take())?.expect("exact keys are always made");
     let (train_k, test_k) = (&keyed[0], &keyed[1]);
-    let header = format!(
-        "test_{},train_{},match\n",
-        test_k.unit(),
-        train_k.unit()
-    );
+    let header = format!("test_{},train_{},match\n", test_k.unit(), train_k.unit());
     let mut report = match &cfg.report {
         Some(_) => Some(BufWriter::new(crate::cleanup::spill_file(&dir)?)),
         None => None,
     };
     let (mut n_iso, mut n_exact) = (0u64, 0u64);
-    let mut next_exact = exact.next().transpose().map_err(spill_err)?.map(|p| unpair(&p));
+    let mut next_exact = exact
+        .next()
+        .transpose()
+        .map_err(spill_err)?
+        .map(|p| unpair(&p));
     let mut emit = |test: u64, train: u64, what: &str| -> io::Result<()> {
         if let Some(r) = report.as_mut() {
             writeln!(r, "{test},{train},{what}")?;
@@ -1145,7 +1145,11 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
                 // Exact matches are iso matches too: both streams are in
                 // TEST order.
                 while next_exact.is_some_and(|(t, _)| t < test) {
-                    next_exact = exact.next().transpose().map_err(spill_err)?.map(|p| unpair(&p));
+                    next_exact = exact
+                        .next()
+                        .transpose()
+                        .map_err(spill_err)?
+                        .map(|p| unpair(&p));
                 }
                 match next_exact.filter(|&(t, _)| t == test) {
                     Some((_, etrain)) => {
@@ -1160,7 +1164,11 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
             while let Some((test, train)) = next_exact {
                 n_exact += 1;
                 emit(test, train, "exact")?;
-                next_exact = exact.next().transpose().map_err(spill_err)?.map(|p| unpair(&p));
+                next_exact = exact
+                    .next()
+                    .transpose()
+                    .map_err(spill_err)?
+                    .map(|p| unpair(&p));
             }
         }
     }
@@ -1217,7 +1225,11 @@ mod tests {
         let cells: Vec<u8> = (0..81).map(|i| (i % 10) as u8).collect();
         let key = pack(Boxes::NINE, &cells).unwrap();
         for (i, &v) in cells.iter().enumerate() {
-            let nib = if i % 2 == 0 { key[i / 2] >> 4 } else { key[i / 2] & 15 };
+            let nib = if i % 2 == 0 {
+                key[i / 2] >> 4
+            } else {
+                key[i / 2] & 15
+            };
             assert_eq!(nib, v, "cell {i}");
         }
         assert_eq!(key[KEY - 1] & 15, 9);

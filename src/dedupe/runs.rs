@@ -96,7 +96,10 @@ impl<const W: usize> Runs<W> {
 }
 
 /// Writes `entries` (already sorted) to a new unnamed file, rewound.
-fn write_run<const W: usize>(dir: &Path, entries: impl Iterator<Item = [u8; W]>) -> io::Result<File> {
+fn write_run<const W: usize>(
+    dir: &Path,
+    entries: impl Iterator<Item = [u8; W]>,
+) -> io::Result<File> {
     write_run_fallible(dir, entries.map(Ok))
 }
 
