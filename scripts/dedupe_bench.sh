@@ -14,8 +14,13 @@ set -euo pipefail
 N=${1:-10000000}
 BASE=${2:-20000}
 BIN=${BIN:-target/release/sudoku-bulk}
-WORK=${WORK:-$(mktemp -d)}
-trap 'rm -rf "$WORK"' EXIT
+# WORK=DIR keeps the files there; by default a temporary directory is
+# removed at the end.
+if [ -z "${WORK:-}" ]; then
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+fi
+mkdir -p "$WORK"
 echo "work dir: $WORK"
 "$BIN" generate -q -n "$BASE" --seed 31 -o "$WORK/base.txt"
 # Disguises: per line a random digit relabelling, band order, row order in
