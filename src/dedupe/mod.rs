@@ -887,7 +887,7 @@ fn copy_text(
             while end < rest.len() {
                 let line_end =
                     memchr::memchr(b'\n', &rest[end..]).map_or(rest.len(), |i| end + i + 1);
-                if !rest[end..line_end].trim_ascii().is_empty() || line_end == rest.len() {
+                if !rest[end..line_end].trim_ascii().is_empty() {
                     break;
                 }
                 end = line_end;
