@@ -187,10 +187,10 @@ mod tests {
             cells: &[u8],
             grid: &mut [u8],
             fields: &mut Vec<String>,
-        ) -> Result<(), crate::format::RecordError> {
+        ) -> Result<(), crate::text::RecordError> {
             let givens = cells.iter().filter(|&&v| v != 0).count();
             if givens == 0 {
-                return Err(crate::format::RecordError::NoSolution);
+                return Err(crate::text::RecordError::NoSolution);
             }
             for (g, &v) in grid.iter_mut().zip(cells) {
                 *g = if v == 0 { 0 } else { 10 - v };

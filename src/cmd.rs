@@ -10,12 +10,12 @@ use crate::args::{BenchConfig, BulkConfig, CheckConfig, GenerateConfig, RateConf
 use crate::bench::{self, Mode};
 use crate::check;
 use crate::columnar::{self, Asked, Data, Job, Run};
-use crate::detect::{self, Detected};
-use crate::format::{Analysis, Layout, Shape, Symbols};
 use crate::generate;
 use crate::input::{self, Input};
 use crate::output::{Named, Output, Reporter};
 use crate::pipeline::{self, Observer, Options, Task};
+use crate::text::detect::{self, Detected};
+use crate::text::{Analysis, Layout, Shape, Symbols};
 
 /// Exit status when every record was answered.
 pub const EXIT_OK: u8 = 0;
@@ -46,7 +46,7 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         if same {
             anyhow::bail!(
                 "{}: refusing to write the output over the input",
-                crate::format::shown_path(&o)
+                crate::text::shown_path(&o)
             );
         }
     } else if cfg.input.as_deref().is_some_and(input::stdout_is) {

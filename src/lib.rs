@@ -1,7 +1,7 @@
 //! sudoku-bulk solves huge Sudoku puzzle files as fast as the hardware allows.
 //!
 //! Data flow: [`input`] maps or streams the bytes → [`pipeline`] cuts them into
-//! record-aligned chunks and solves them on rayon workers → [`format`] parses
+//! record-aligned chunks and solves them on rayon workers → [`text`] parses
 //! each record and writes its answer → [`solver`] does the pure work → the
 //! pipeline's single writer emits answers in input order into an
 //! [`output::Output`].
@@ -9,7 +9,7 @@
 //! The solver can be used on its own:
 //!
 //! ```
-//! use sudoku_bulk::format::{Layout, Shape, Symbols};
+//! use sudoku_bulk::text::{Layout, Shape, Symbols};
 //! use sudoku_bulk::solver;
 //!
 //! let line = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -33,8 +33,6 @@ pub mod cleanup;
 pub mod cmd;
 pub mod columnar;
 pub mod dedupe;
-pub mod detect;
-pub mod format;
 pub mod generate;
 pub mod input;
 pub mod output;
@@ -42,6 +40,7 @@ pub mod pipeline;
 pub mod rate;
 pub mod record;
 pub mod solver;
+pub mod text;
 
 #[cfg(test)]
 mod layering;

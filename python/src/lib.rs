@@ -22,11 +22,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use sudoku_bulk::batch;
-use sudoku_bulk::detect::{self, Forced, ShapeName};
-use sudoku_bulk::format::{Layout, RecordError, Shape, Symbols};
 use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::record::{self, Label, Outcome, Task, Verdict};
 use sudoku_bulk::solver::Boxes;
+use sudoku_bulk::text::detect::{self, Forced, ShapeName};
+use sudoku_bulk::text::{Layout, RecordError, Shape, Symbols};
 
 /// Cells of the per-row stack buffers (25x25); rows of bigger grids (up
 /// to 64x64) use the heap (see [`scratch`]).

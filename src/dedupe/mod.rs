@@ -30,8 +30,8 @@ use anyhow::Context;
 
 use crate::canon::{self, Form};
 use crate::columnar::{self, Asked, Data, Job, Kind, Target};
-use crate::detect::{self, Detected, Forced};
-use crate::format::{Item, Layout, Records, Shape};
+use crate::text::detect::{self, Detected, Forced};
+use crate::text::{Item, Layout, Records, Shape};
 use crate::output::{self, Named, Output, Reporter};
 use crate::pipeline::{self, OnError, Options, Task};
 use crate::record::{Analysis, RecordError};
@@ -660,7 +660,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
         if crate::input::same_file(i, o) {
             anyhow::bail!(
                 "{}: refusing to write the output over the input",
-                crate::format::shown_path(&o)
+                crate::text::shown_path(&o)
             );
         }
     }
