@@ -51,10 +51,12 @@ impl<const W: usize> Runs<W> {
         if self.mem.len() >= self.cap {
             self.spill()?;
         }
-        if self.mem.capacity() == 0 {
-            // Grow in steps, not straight to the budget: most runs are far
-            // smaller than 1 GiB.
-            self.mem.reserve(self.cap.min(1 << 16));
+        if self.mem.len() == self.mem.capacity() {
+            // Grow by doubling, as a Vec does, but never past the budget
+            // (a doubling at 0.6 of it would take 1.2 of it); and not
+            // straight to it: most inputs are far smaller than 1 GiB.
+            let more = self.mem.capacity().max(1 << 12);
+            self.mem.reserve_exact(more.min(self.cap - self.mem.len()));
         }
         self.mem.push(entry);
         self.len += 1;
