@@ -244,7 +244,7 @@ struct MatchArgs {
     form: CanonFormName,
 
     /// Memory for the key table before it spills sorted runs to disk
-    /// (K, M, G as for --chunk-size) [default: 1G]. About 49 bytes a
+    /// (K, M, G as for --chunk-size). About 49 bytes a
     /// record (98 for overlap's two keys).
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
     memory: u64,

@@ -30,12 +30,12 @@ use anyhow::Context;
 
 use crate::canon::{self, Form};
 use crate::columnar::{self, Asked, Data, Job, Kind, Target};
-use crate::text::detect::{self, Detected, Forced};
-use crate::text::{Item, Layout, Records, Shape};
 use crate::output::{self, Named, Output, Reporter};
 use crate::pipeline::{self, OnError, Options, Task};
 use crate::record::{Analysis, RecordError};
 use crate::solver::Boxes;
+use crate::text::detect::{self, Detected, Forced};
+use crate::text::{Item, Layout, Records, Shape};
 
 use runs::Runs;
 

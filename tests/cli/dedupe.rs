@@ -115,7 +115,11 @@ fn first_of(recs: &[Rec], i: usize, iso: bool) -> usize {
 
 /// A record as a line; every third with `0` blanks instead of `.`.
 fn line_of(i: usize, r: &Rec) -> String {
-    encode(&r.cells, "123456789", if i.is_multiple_of(3) { '0' } else { '.' })
+    encode(
+        &r.cells,
+        "123456789",
+        if i.is_multiple_of(3) { '0' } else { '.' },
+    )
 }
 
 fn dedupe(args: &[&str], stdin: &[u8]) -> std::process::Output {
