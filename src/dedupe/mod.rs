@@ -664,12 +664,15 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    for (what, p) in [("--report", cfg.report.as_deref())] {
-        if let (Some(r), Some(i)) = (p, cfg.input.as_deref()) {
-            if crate::input::same_file(i, r) {
-                anyhow::bail!("{}: {what} would replace the input", r.display());
-            }
+    if let Some(r) = cfg.report.as_deref() {
+        if cfg
+            .input
+            .as_deref()
+            .is_some_and(|i| crate::input::same_file(i, r))
+        {
+            anyhow::bail!("{}: --report would replace the input", r.display());
         }
+        report_dir_exists(r)?;
     }
     let dir = spill_dir(out_path);
     let input = load(cfg.input.as_deref(), &dir)?;
@@ -679,6 +682,9 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     } else {
         output_fits(&name, None, out_path)?;
     }
+    // Made now, so a name that cannot be written fails before the work;
+    // removed on every exit until the end renames it into place.
+    let mut out = Output::create(out_path, crate::output::Compress::Auto)?;
     let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
         iso: (cfg.by == By::Iso).then_some(cfg.form),
         exact: cfg.by == By::Exact,
@@ -726,7 +732,6 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
         Some(_) => Some(BufWriter::new(crate::cleanup::spill_file(&dir)?)),
         None => None,
     };
-    let mut out = Output::create(out_path, crate::output::Compress::Auto)?;
     let kept = keyed.records - n_dropped;
     let written = match &keyed.shape {
         Keyed1::Text { found, body } => copy_text(
@@ -813,6 +818,23 @@ fn output_fits(name: &str, kind: Option<Kind>, out: Option<&Path>) -> anyhow::Re
         Some(k) => format!("{} like the input", k.name()),
     };
     Err(named.refuse(path, &format!("the records kept of {name}"), &allowed))
+}
+
+/// Refuses a report path whose directory does not exist, before any work
+/// (the report is written last).
+fn report_dir_exists(path: &Path) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => return Ok(()),
+    };
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "{}: cannot create: {} is not a directory",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// Writes the report (a header and the rows gathered in `rows`) to `path`,
@@ -1068,6 +1090,9 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("{}: --report would replace an input", r.display());
             }
         }
+    }
+    if let Some(r) = cfg.report.as_deref() {
+        report_dir_exists(r)?;
     }
     if cfg.train.as_os_str() == "-" && cfg.test.as_os_str() == "-" {
         anyhow::bail!("only one of TRAIN and TEST can be `-` (stdin)");
