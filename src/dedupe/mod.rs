@@ -29,7 +29,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 use crate::canon::{self, Form};
-use crate::columnar::{self, Asked, Data, Job, Kind, Target};
+use crate::columnar::{self, Asked, Data, Job, Kind};
 use crate::output::{self, Named, Output, Reporter};
 use crate::pipeline::{self, OnError, Options, Task};
 use crate::record::{Analysis, RecordError};
@@ -593,7 +593,7 @@ fn keys(
 /// row) into `sink`.
 #[cfg(feature = "columnar")]
 fn table_keys(job: &Job<'_>, kind: Kind, data: Data<'_>, sink: &mut KeySink) -> anyhow::Result<()> {
-    match columnar::table::run_to(job, kind, data, Target::Text, sink)? {
+    match columnar::table::run_to(job, kind, data, columnar::Target::Text, sink)? {
         columnar::Run::Done(_) => Ok(()),
         columnar::Run::Failed => unreachable!("bad rows are marked"),
     }
