@@ -443,17 +443,20 @@ fn load(path: Option<&Path>, dir: &Path) -> anyhow::Result<Loaded> {
 struct Keyed {
     /// How the input is laid out: text (with its detection) or a columnar
     /// kind.
-    shape: Keyed1,
+    shape: Found,
     records: u64,
     bad: u64,
 }
 
-enum Keyed1 {
+/// The input's kind as pass 1 found it.
+enum Found {
+    /// Text, with its detected layout.
     Text {
         found: Box<Detected>,
         /// Where the records start (after a BOM and the header).
         body: usize,
     },
+    /// A table or an array.
     Columnar(Kind),
 }
 
@@ -461,8 +464,8 @@ impl Keyed {
     /// `line` or `row`: what a position counts.
     fn unit(&self) -> &'static str {
         match self.shape {
-            Keyed1::Text { .. } => "line",
-            Keyed1::Columnar(_) => "row",
+            Found::Text { .. } => "line",
+            Found::Columnar(_) => "row",
         }
     }
 }
@@ -520,7 +523,7 @@ fn keys(
             .expect("no panic while held")
             .clear();
         return Ok(Keyed {
-            shape: Keyed1::Columnar(kind),
+            shape: Found::Columnar(kind),
             records,
             bad,
         });
@@ -580,7 +583,7 @@ fn keys(
     }
     let (records, bad) = (sink.records, sink.bad);
     Ok(Keyed {
-        shape: Keyed1::Text {
+        shape: Found::Text {
             found: Box::new(found),
             body: body_at,
         },
@@ -734,7 +737,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     };
     let kept = keyed.records - n_dropped;
     let written = match &keyed.shape {
-        Keyed1::Text { found, body } => copy_text(
+        Found::Text { found, body } => copy_text(
             input.bytes(),
             *body,
             found,
@@ -743,7 +746,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
             out.writer(),
             report_rows.as_mut(),
         ),
-        Keyed1::Columnar(Kind::Npy) => copy_npy(
+        Found::Columnar(Kind::Npy) => copy_npy(
             input.bytes(),
             &cfg.forced,
             kept,
@@ -751,7 +754,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
             out.writer(),
             report_rows.as_mut(),
         ),
-        Keyed1::Columnar(kind) => {
+        Found::Columnar(kind) => {
             copy_table(&input, *kind, dropped, out.writer(), report_rows.as_mut())
         }
     };
@@ -1135,8 +1138,7 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
                 if train.is_none_or(|(k, _)| k != key) {
                     train = Some((key, pos));
                 }
-            } else if let Some((k, first)) = train.filter(|(k, _)| *k == key) {
-                let _ = k;
+            } else if let Some((_, first)) = train.filter(|(k, _)| *k == key) {
                 leaks.push(pair(pos & !TEST, first)).map_err(spill_err)?;
             }
         }
