@@ -9,6 +9,10 @@ use rayon::prelude::*;
 
 use crate::record::{self, Label, Outcome, Task};
 
+/// The most worker threads worth starting here (4 per core): the CLI lowers
+/// `-j` to it, the Python binding its `threads=`.
+pub use crate::pipeline::max_threads;
+
 /// Rows handed to a worker at a time: enough to make the split cost vanish
 /// next to a 9x9 solve (about 2 µs), small enough to balance hard rows.
 const MIN_ROWS_PER_JOB: usize = 256;

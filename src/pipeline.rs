@@ -479,7 +479,7 @@ const IN_FLIGHT_BYTES: usize = 256 << 20;
 /// 50 s against 0.3 s for `-j 2` on 2 cores).
 pub const THREADS_PER_CORE: usize = 4;
 
-/// The most worker threads worth starting here: [`THREADS_PER_CORE`] per
+/// The most worker threads worth starting here: `THREADS_PER_CORE` per
 /// core. The CLI lowers `-j` to it with a note, the Python binding its
 /// `threads=` (a pool per count is kept, so this also bounds what stays).
 pub fn max_threads() -> usize {

@@ -95,7 +95,7 @@ fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
         // As the CLI's -j: more than a few per core only adds switching,
         // and each count asked for keeps its pool (threads=2**40 tried to
         // start that many).
-        Some(t) => t.min(sudoku_bulk::pipeline::max_threads()),
+        Some(t) => t.min(sudoku_bulk::batch::max_threads()),
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let pid = std::process::id();

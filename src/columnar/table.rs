@@ -41,6 +41,7 @@ use crate::text::{Layout, RecordError};
 /// The arrow-rs crates the table converters speak, as this crate was built
 /// with them, for callers that build or read batches themselves (the fuzz
 /// targets), so they never meet a second version of the types.
+#[cfg(feature = "internals")]
 pub mod arrow {
     pub use arrow_array as array;
     pub use arrow_buffer as buffer;

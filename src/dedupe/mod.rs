@@ -48,6 +48,20 @@ const ENTRY: usize = KEY + 8;
 /// first within a key.
 const TEST: u64 = 1 << 63;
 
+/// Exit statuses, as `cmd` has them (not imported: `cmd` reaches this
+/// module through `args`, and imports go one way).
+const EXIT_OK: u8 = 0;
+const EXIT_BAD_RECORDS: u8 = 1;
+const EXIT_ERROR: u8 = 2;
+
+/// True when an error chain ends in a broken pipe (`dedupe | head`).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Which records count as the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum By {
@@ -759,11 +773,11 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
         }
     };
     match written {
-        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r.with_context(|| crate::output::write_what(out_path))?,
     }
     match out.finish() {
-        Err(e) if crate::cmd::is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r?,
     }
     if let (Some(path), Some(rows)) = (&cfg.report, report_rows) {
@@ -795,9 +809,9 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::from(if keyed.bad > 0 {
-        crate::cmd::EXIT_BAD_RECORDS
+        EXIT_BAD_RECORDS
     } else {
-        crate::cmd::EXIT_OK
+        EXIT_OK
     }))
 }
 
@@ -1235,11 +1249,11 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
         By::Exact => n_exact,
     };
     Ok(ExitCode::from(if leaks > 0 {
-        crate::cmd::EXIT_BAD_RECORDS
+        EXIT_BAD_RECORDS
     } else if bad > 0 {
-        crate::cmd::EXIT_ERROR
+        EXIT_ERROR
     } else {
-        crate::cmd::EXIT_OK
+        EXIT_OK
     }))
 }
 

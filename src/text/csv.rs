@@ -17,7 +17,7 @@ pub struct CsvColumns {
 }
 
 /// Where the puzzle and solution fields of one delimited row lie (byte
-/// ranges of the row), from [`Layout::split_row`].
+/// ranges of the row), from [`Layout::split_row`](super::Layout::split_row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RowSplit {
     /// Fields in the row.

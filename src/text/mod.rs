@@ -1,7 +1,7 @@
 //! The text wing: puzzle files as lines of text. Cuts a chunk of input into
-//! records ([`records`]), turns each record's bytes into solver cells and
-//! writes answers back in the record's own layout ([`layout`], delimited
-//! rows in [`csv`]), and finds a file's layout from its head ([`detect`]).
+//! records (`records.rs`), turns each record's bytes into solver cells and
+//! writes answers back in the record's own layout ([`Layout`], delimited
+//! rows in `csv.rs`), and finds a file's layout from its head ([`detect`]).
 //! Sits between `pipeline` (which hands it chunks) and `solver` (which sees
 //! only cells); the columnar wing (`columnar/`) is its sibling for tables
 //! and arrays. Both speak `record`'s vocabulary.
