@@ -640,3 +640,23 @@ fn no_temporary_file_is_left_after_an_error() {
         assert!(names.is_empty(), "{names:?}");
     }
 }
+
+/// Grids of several lines: a dropped grid goes with the blank lines after
+/// it; the kept grids are the input's bytes.
+#[test]
+fn grids_of_several_lines_lose_the_dropped_grids() {
+    let bases = bases(6);
+    let recs = records(&bases, 0..6, 30, 13);
+    let grid = |r: &Rec| -> String {
+        r.cells
+            .chunks(9)
+            .map(|row| encode(row, "123456789", '0') + "\n")
+            .collect()
+    };
+    let input: String = recs.iter().map(|r| grid(r) + "\n").collect();
+    let kept = expected_kept(&recs, true);
+    let want: String = kept.iter().map(|&i| grid(&recs[i]) + "\n").collect();
+    let o = dedupe(&[], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), want);
+}
