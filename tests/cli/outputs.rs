@@ -260,17 +260,15 @@ mod tables {
     use std::sync::Arc;
 
     use arrow_array::cast::AsArray;
-    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    use arrow_array::{ArrayRef, StringArray};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    use parquet::arrow::ArrowWriter;
 
+    use crate::columnar::shared::{batch, write_parquet_default};
+
+    /// A Parquet file of one string column `puzzle`.
     fn write_parquet(path: &Path, puzzles: &[&str]) {
         let column = Arc::new(StringArray::from(puzzles.to_vec())) as ArrayRef;
-        let batch = RecordBatch::try_from_iter([("puzzle", column)]).unwrap();
-        let file = std::fs::File::create(path).unwrap();
-        let mut w = ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-        w.write(&batch).unwrap();
-        w.close().unwrap();
+        write_parquet_default(path, &batch(vec![("puzzle", column)]));
     }
 
     /// Copying a column chunk reads the input and writes the output in one
@@ -321,12 +319,12 @@ mod tables {
         );
 
         let txt = dir.path().join("answers.txt.gz");
-        sb(["solve", p, "-o"]).arg(&txt).ok();
+        solve_to(&path, &txt).ok();
         let text = String::from_utf8(decompress(&std::fs::read(&txt).unwrap())).unwrap();
         assert_answers_9x9(&puzzles, &text);
 
         let pq = dir.path().join("solved.parquet.zst");
-        sb(["solve", p, "-o"]).arg(&pq).ok();
+        solve_to(&path, &pq).ok();
         let bytes = bytes::Bytes::from(decompress(&std::fs::read(&pq).unwrap()));
         let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
             .unwrap()

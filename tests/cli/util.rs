@@ -16,7 +16,8 @@ pub fn bin() -> Command {
 /// A run of the real binary being set up: `sb(["solve"]).arg(&path)
 /// .args(["-j", "2"]).stdin(bytes)`, then one finisher: `.ok()` (exit 0),
 /// `.code(n)` (exit `n`) or `.output()` (no check). A failed check shows
-/// the command line, the exit code, stderr and stdout.
+/// the command line, the exit code, stderr and stdout, at the caller's line
+/// (`#[track_caller]`).
 #[must_use = "a run happens only in .ok(), .code(n) or .output()"]
 pub struct Sb {
     cmd: Command,
@@ -90,11 +91,13 @@ impl Sb {
     }
 
     /// Runs it and asserts exit 0.
+    #[track_caller]
     pub fn ok(self) -> Ran {
         self.code(0)
     }
 
     /// Runs it and asserts exit `code`.
+    #[track_caller]
     pub fn code(self, code: i32) -> Ran {
         let ran = self.output();
         assert_eq!(ran.status.code(), Some(code), "{ran}");
