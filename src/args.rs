@@ -239,7 +239,7 @@ struct MatchArgs {
     by: ByName,
 
     /// The canonical form `--by iso` compares. Both give the same classes;
-    /// `pattern` took 0.68x the CPU time of `string` on 10M generated
+    /// `pattern` took about 0.7x the CPU time of `string` on 10M generated
     /// puzzles (see docs/canon.md).
     #[arg(long, value_enum, default_value_t = CanonFormName::Pattern, value_name = "FORM")]
     form: CanonFormName,
