@@ -561,6 +561,7 @@ fn keys(
         overwrite: false,
         keep_lines: false,
         crlf: false,
+        fields_at: &[],
     };
     let mut reporter = Reporter::new(name.to_string(), Some(body.len() as u64), progress);
     let mut sink = KeySink {
