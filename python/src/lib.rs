@@ -21,6 +21,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
+mod analysis;
+
 use sudoku_bulk::batch;
 use sudoku_bulk::detect::{self, Forced, ShapeName};
 use sudoku_bulk::format::{Layout, RecordError, Shape, Symbols};
@@ -1310,5 +1312,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(format_of, m)?)?;
     m.add_function(wrap_pyfunction!(box_shape, m)?)?;
     m.add_function(wrap_pyfunction!(slow_minimal_note, m)?)?;
+    analysis::register(m)?;
     Ok(())
 }
