@@ -222,7 +222,9 @@ mod tests {
         let mut x = 7u64;
         let keys: Vec<Option<u64>> = (0..2000)
             .map(|_| {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (x >> 60 != 0).then_some(x >> 55)
             })
             .collect();

@@ -271,7 +271,9 @@ impl Analysed {
     /// None for a bad row.
     fn key(&self, row: usize, grid: bool, n: usize) -> Option<&[u8]> {
         let from = if grid { &self.grids } else { &self.cells };
-        self.bad[row].is_none().then(|| &from[row * n..(row + 1) * n])
+        self.bad[row]
+            .is_none()
+            .then(|| &from[row * n..(row + 1) * n])
     }
 }
 
@@ -301,7 +303,8 @@ fn analyse(
         let guarded = Guarded { inner, stop };
         let mut grids = vec![0u8; cells.len()];
         let mut fields = vec![Vec::new(); puzzles.rows];
-        let outcomes = batch::analyse_rows(puzzles.boxes, &guarded, &cells, &mut grids, &mut fields);
+        let outcomes =
+            batch::analyse_rows(puzzles.boxes, &guarded, &cells, &mut grids, &mut fields);
         for (row, o) in outcomes.into_iter().enumerate() {
             if let Verdict::Bad(e) = o.verdict {
                 bad[row].get_or_insert_with(|| e.to_string());
