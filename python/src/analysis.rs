@@ -48,6 +48,8 @@ struct Puzzles {
     pre_bad: Vec<(usize, String)>,
 }
 
+// One per call: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum Source {
     /// Rows of `boxes.cells()` cells, 0 blank.
     Cells(Vec<u8>),
