@@ -2,6 +2,7 @@
 by Sukaku Explainer v1.18.1) and every solving path replayed from the
 givens to the solution by a checker written here."""
 
+import json
 import math
 import re
 
@@ -120,6 +121,11 @@ def test_every_path_replays_from_the_givens_to_the_solution(fixtures):
             assert path["er"] == f"{er[k]:.1f}"
         else:
             assert path["status"] == "unrated" and path["next"] and math.isnan(er[k])
+    # steps="json": the same objects, as text.
+    texts = sb.rate(puzzles[:20], steps="json")[3]
+    assert [json.loads(t) for t in texts] == paths[:20]
+    with pytest.raises(ValueError, match='steps must be True, False or "json"'):
+        sb.rate(puzzles[:1], steps="dict")
 
 
 def test_a_technique_subset_leaves_harder_puzzles_unrated(fixtures):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -335,7 +335,7 @@ def techniques() -> List[dict]:
 
 def rate(
     puzzles: Any,
-    steps: bool = False,
+    steps: Union[bool, str] = False,
     techniques: Optional[Sequence[str]] = None,
     *,
     threads: Optional[int] = None,
@@ -349,7 +349,9 @@ def rate(
 
     Args:
         puzzles: 9x9 puzzles as for :func:`sudoku_bulk.solve`.
-        steps: also return each puzzle's solving path.
+        steps: also return each puzzle's solving path (``True``: as a
+            dict; ``"json"``: as the JSON text of the command's ``--steps``
+            line, about 3x faster when the paths go to a file anyway).
         techniques: rate with only these techniques (serate ids, a list or
             a comma-separated str; :func:`techniques` lists them); a puzzle
             that needs another is unrated. Default: all.
@@ -371,10 +373,15 @@ def rate(
         ``next`` for unrated, and ``steps``: a list of ``{"technique",
         "id", "rating", "placed": {"cell": "r1c2", "digit": 5} or None,
         "eliminated": [{"cell", "digit"}, ...]}``), None for a bad row.
-        ``return_status=True`` appends the status list.
+        With ``steps="json"`` the fourth item holds that object's JSON
+        text instead (None for a bad row). ``return_status=True`` appends
+        the status list.
     """
     sb = _sb()
-    steps = sb._flag("steps", steps)
+    if isinstance(steps, str) and steps != "json":
+        raise ValueError(f'steps must be True, False or "json", not {steps!r}')
+    as_json = isinstance(steps, str)
+    steps = as_json or sb._flag("steps", steps)
     on_error = sb._choice("on_error", on_error, sb._ON_ERROR)
     return_status = sb._flag("return_status", return_status)
     threads = sb._threads(threads)
@@ -387,7 +394,11 @@ def rate(
         _numbers(puzzles, np.ascontiguousarray(values[:, k]), name)
         for k, name in enumerate(("er", "ep", "ed"))
     )
-    if steps:
+    if as_json:
+        out += (paths,)
+    elif steps:
+        # json.loads is most of the cost of steps (0.57 ms of 0.9 ms a
+        # 17-clue puzzle, serial under the GIL): steps="json" skips it.
         out += ([None if p is None else json.loads(p) for p in paths],)
     if return_status:
         out += (sb._status(sb._length(puzzles), bad),)
