@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sudoku_bulk::bench::{load, measure, Mode, Set};
-use sudoku_bulk::detect::Forced;
 use sudoku_bulk::solver;
+use sudoku_bulk::text::detect::Forced;
 
 /// (file in data/, puzzles, every puzzle has exactly one solution)
 const SETS: &[(&str, usize, bool)] = &[

@@ -74,12 +74,24 @@ fn main() -> anyhow::Result<()> {
     w.finish()?;
 
     let mut f = std::io::BufWriter::new(std::fs::File::create(format!("{out}.npy"))?);
-    f.write_all(&sudoku_bulk::columnar::npy::write_header(
-        sudoku_bulk::columnar::npy::Dtype::U8,
-        &[lines.len(), 81],
-    ))?;
+    f.write_all(&npy_header(lines.len()))?;
     f.write_all(&npy)?;
     f.flush()?;
     eprintln!("{} puzzles written to {out}.*", lines.len());
     Ok(())
+}
+
+/// A version 1.0 `.npy` header for a C-order `(rows, 81)` array of `u8`, as
+/// NumPy writes it: the magic, the header length, the dict padded with
+/// spaces and a newline so the data starts on a 64-byte boundary.
+fn npy_header(rows: usize) -> Vec<u8> {
+    let dict = format!("{{'descr': '|u1', 'fortran_order': False, 'shape': ({rows}, 81), }}");
+    let total = (10 + dict.len() + 1).div_ceil(64) * 64;
+    let pad = total - 10 - dict.len() - 1;
+    let mut h = b"\x93NUMPY\x01\x00".to_vec();
+    h.extend_from_slice(&((total - 10) as u16).to_le_bytes());
+    h.extend_from_slice(dict.as_bytes());
+    h.extend(std::iter::repeat_n(b' ', pad));
+    h.push(b'\n');
+    h
 }

@@ -7,13 +7,13 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::bench::Mode;
-use crate::detect::{Forced, ShapeName};
-use crate::format::Symbols;
 use crate::generate::{Level, Spec, Symmetry};
 use crate::input::Codec;
 use crate::output::Compress;
 use crate::pipeline::{OnError, Task};
 use crate::solver::Boxes;
+use crate::text::detect::{Forced, ShapeName};
+use crate::text::Symbols;
 
 /// Grid size options every command takes: detection reads the size from
 /// the cell count, these settle what it cannot (a line of 36 numbers from 0

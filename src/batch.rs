@@ -12,6 +12,10 @@ use rayon::prelude::*;
 
 use crate::record::{self, Label, Outcome, Task};
 
+/// The most worker threads worth starting here (4 per core): the CLI lowers
+/// `-j` to it, the Python binding its `threads=`.
+pub use crate::pipeline::max_threads;
+
 /// Rows handed to a worker at a time: enough to make the split cost vanish
 /// next to a 9x9 solve (about 2 µs), small enough to balance hard rows.
 const MIN_ROWS_PER_JOB: usize = 256;
@@ -267,10 +271,10 @@ mod tests {
             cells: &[u8],
             grid: &mut [u8],
             fields: &mut Vec<String>,
-        ) -> Result<(), crate::format::RecordError> {
+        ) -> Result<(), crate::text::RecordError> {
             let givens = cells.iter().filter(|&&v| v != 0).count();
             if givens == 0 {
-                return Err(crate::format::RecordError::NoSolution);
+                return Err(crate::text::RecordError::NoSolution);
             }
             for (g, &v) in grid.iter_mut().zip(cells) {
                 *g = if v == 0 { 0 } else { 10 - v };

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::detect::{self, Forced};
-use crate::format::{Item, Records};
 use crate::solver;
+use crate::text::detect::{self, Forced};
+use crate::text::{Item, Records};
 
 /// First solution, or count to 2 (a uniqueness proof).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,12 +3,12 @@
 //! each answer on its own terms: a full valid grid that keeps the puzzle's
 //! givens. Never asks a solver.
 
-use crate::detect::{self, Detected, Forced};
-use crate::format::{
-    classify_line, quote, CellName, CsvColumns, Item, Layout, Line, RecordError, Records, Shape,
-};
 use crate::solver;
 use crate::solver::Boxes;
+use crate::text::detect::{self, Detected, Forced};
+use crate::text::{
+    classify_line, quote, CellName, CsvColumns, Item, Layout, Line, RecordError, Records, Shape,
+};
 
 /// Bad records listed in full; the rest are only counted.
 pub const SHOWN: usize = 20;

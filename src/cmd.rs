@@ -10,12 +10,12 @@ use crate::args::{BenchConfig, BulkConfig, CheckConfig, GenerateConfig, RateConf
 use crate::bench::{self, Mode};
 use crate::check;
 use crate::columnar::{self, Asked, Data, Job, Run};
-use crate::detect::{self, Detected};
-use crate::format::{Analysis, Layout, Shape, Symbols};
 use crate::generate;
 use crate::input::{self, Input};
 use crate::output::{Named, Output, Reporter};
 use crate::pipeline::{self, Observer, Options, Task};
+use crate::text::detect::{self, Detected};
+use crate::text::{Analysis, Layout, Shape, Symbols};
 
 /// Exit status when every record was answered.
 pub const EXIT_OK: u8 = 0;
@@ -34,6 +34,51 @@ const MAX_CHUNK: usize = 1 << 20;
 /// Bytes of stdin read up front to detect the layout.
 const STDIN_HEAD: usize = 1 << 20;
 
+/// Installs the last-resort cleanup of temporary output files (Ctrl-C,
+/// SIGTERM, SIGHUP, SIGPIPE, SIGBUS from a shrinking input, panics); a
+/// binary calls it once before running a command.
+pub fn install_cleanup() {
+    crate::cleanup::install();
+}
+
+/// Runs one bulk job per input, in order. A failing input (unreadable, a
+/// usage error such as an output that is its input) is reported and the
+/// others still run, as `rg` and `cat` go on; the exit status is the worst
+/// (2 over 1 over 0). A reader gone early ends the whole run. `output_dir`
+/// (`--output-dir`) is created first when it does not exist.
+pub fn bulk_all(
+    cfgs: &[BulkConfig],
+    output_dir: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = output_dir.filter(|d| !d.is_dir()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
+    }
+    let several = cfgs.len() > 1;
+    let mut worst = EXIT_OK;
+    for cfg in cfgs {
+        // `sudoku-bulk solve` typed alone would wait without a word.
+        if cfg.input.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            crate::output::note(format_args!(
+                "reading puzzles from the terminal; end with Ctrl-D (or give a FILE, see --help)"
+            ));
+        }
+        let code = match bulk(cfg) {
+            Ok(code) if code == ExitCode::SUCCESS => EXIT_OK,
+            Ok(code) if code == ExitCode::from(EXIT_BAD_RECORDS) => EXIT_BAD_RECORDS,
+            Ok(_) => EXIT_ERROR,
+            Err(err) if is_broken_pipe(&err) => return Ok(ExitCode::SUCCESS),
+            Err(err) if !several => return Err(err),
+            Err(err) => {
+                eprintln!("sudoku-bulk: {err:#}");
+                EXIT_ERROR
+            }
+        };
+        worst = worst.max(code);
+    }
+    Ok(ExitCode::from(worst))
+}
+
 /// Runs a bulk job (`solve`, `count`).
 pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
     let name = input::display_name(cfg.input.as_deref());
@@ -46,7 +91,7 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
         if same {
             anyhow::bail!(
                 "{}: refusing to write the output over the input",
-                crate::format::shown_path(&o)
+                crate::text::shown_path(&o)
             );
         }
     } else if cfg.input.as_deref().is_some_and(input::stdout_is) {
@@ -584,7 +629,7 @@ pub use crate::output::write_what;
 /// Ends the output of a run that a bad record stopped (see
 /// [`Output::abandon`]): a temporary file is deleted, stdout keeps what was
 /// written. A reader gone early is no error.
-pub fn abandon(out: Output, output: Option<&std::path::Path>) -> anyhow::Result<()> {
+pub(crate) fn abandon(out: Output, output: Option<&std::path::Path>) -> anyhow::Result<()> {
     match out.abandon() {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context(write_what(output)),
         _ => Ok(()),

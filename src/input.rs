@@ -153,12 +153,12 @@ impl<R: io::BufRead> GzMembers<R> {
             ),
             None if at == end => format!(
                 "gzip data ends at byte {end} and other bytes follow ({}): not a gzip member",
-                crate::format::quote(&head)
+                crate::text::quote(&head)
             ),
             None => format!(
                 "gzip data ends at byte {end}, then zero bytes, then other bytes at byte {at} \
                  ({}): not a gzip member",
-                crate::format::quote(&head)
+                crate::text::quote(&head)
             ),
         };
         Err(io::Error::new(io::ErrorKind::InvalidData, Trailing(msg)))
@@ -551,7 +551,7 @@ impl Input {
 /// How a user names the input in messages: the path, or `<stdin>`.
 pub fn display_name(path: Option<&Path>) -> String {
     match path {
-        Some(p) if p.as_os_str() != "-" => crate::format::shown_path(&p),
+        Some(p) if p.as_os_str() != "-" => crate::text::shown_path(&p),
         _ => "<stdin>".to_string(),
     }
 }
@@ -564,7 +564,7 @@ pub fn open(path: Option<&Path>, no_mmap: bool) -> anyhow::Result<Input> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
         return open_stdin().map(Input::Stream);
     };
-    let name = crate::format::shown_path(&path);
+    let name = crate::text::shown_path(&path);
     let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
     let meta = file
         .metadata()

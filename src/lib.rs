@@ -1,15 +1,24 @@
 //! sudoku-bulk solves huge Sudoku puzzle files as fast as the hardware allows.
 //!
-//! Data flow: [`input`] maps or streams the bytes → [`pipeline`] cuts them into
-//! record-aligned chunks and solves them on rayon workers → [`format`] parses
-//! each record and writes its answer → [`solver`] does the pure work → the
-//! pipeline's single writer emits answers in input order into an
-//! [`output::Output`].
+//! Data flow: the input (a mapped file or a stream, decoded by its magic
+//! bytes) is cut into record-aligned chunks solved on rayon workers; the
+//! [`text`] wing parses each record and writes its answer in the record's
+//! own layout (tables and arrays take the columnar wing, rows of cells
+//! through [`batch`]); [`solver`] does the pure work; one writer emits the
+//! answers in input order. [`cmd`] runs a whole command over an input.
+//!
+//! The library API is what a Rust program needs on its own: the solvers and
+//! their cell encoding ([`solver`]), one record's layouts ([`text`]), the
+//! record vocabulary ([`record`]), batches of rows ([`batch`]), canonical
+//! forms ([`canon`]), human-style ratings ([`rate`]), generation
+//! ([`generate`]) and the benchmark engine ([`bench`](mod@bench)). The rest is
+//! crate-private (public only to the fuzz targets, through the `internals`
+//! feature).
 //!
 //! The solver can be used on its own:
 //!
 //! ```
-//! use sudoku_bulk::format::{Layout, Shape, Symbols};
+//! use sudoku_bulk::text::{Layout, Shape, Symbols};
 //! use sudoku_bulk::solver;
 //!
 //! let line = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -24,23 +33,55 @@
 
 #![deny(missing_docs)]
 
-pub mod args;
+// The library API, public on purpose and documented: the solvers and the
+// cell encoding, one record's text layouts (parse, write, detect), the record
+// vocabulary and batches of rows, canonical forms, ratings, generation and
+// the benchmark engine.
 pub mod batch;
 pub mod bench;
 pub mod canon;
-pub mod check;
-pub mod cleanup;
-pub mod cmd;
-pub mod columnar;
-pub mod detect;
-pub mod format;
 pub mod generate;
-pub mod input;
-pub mod output;
-pub mod pipeline;
 pub mod rate;
 pub mod record;
 pub mod solver;
+pub mod text;
+
+// The command layer: what the binary runs (`cmd`), behind its clap front
+// end (`args`). A program can run any command over an input through it.
+pub mod args;
+pub mod cmd;
+
+/// Declares modules that are the crate's internals: crate-private, and
+/// public (hidden from the docs) only with the `internals` feature, which
+/// the fuzz targets turn on to drive them directly. Their `pub` items that
+/// only the fuzz targets call would be dead code without it.
+macro_rules! internals {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        $(#[$doc])*
+        #[cfg(not(feature = "internals"))]
+        #[allow(dead_code)]
+        pub(crate) mod $name;
+    )*};
+}
+
+internals! {
+    /// Check of answer files against puzzle files (the `check` engine).
+    check;
+    /// Removal of temporary outputs on signals and panics.
+    cleanup;
+    /// Parquet, Arrow IPC and `.npy` readers and writers.
+    columnar;
+    /// A path or stdin as bytes; format sniffing.
+    input;
+    /// The atomic output file, progress bar and summary.
+    output;
+    /// The text run engine: chunks on rayon workers, one ordered writer.
+    pipeline;
+}
 
 #[cfg(test)]
 mod layering;

@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::format::RecordError;
 use crate::input::Codec;
 use crate::input::Kind;
 use crate::pipeline::{Observer, Tally, Task};
+use crate::text::RecordError;
 
 /// How answers are compressed: `Auto` follows the output name's extension
 /// (`.gz`, `.zst`, `.xz`, `.bz2`; plain for stdout and other names).
@@ -97,7 +97,7 @@ impl Named {
     pub fn refuse(self, path: &Path, subject: &str, allowed: &str) -> anyhow::Error {
         anyhow::anyhow!(
             "{}: the name asks for {} output, but {subject} can only be written as {allowed}",
-            crate::format::shown_path(&path),
+            crate::text::shown_path(&path),
             self.name()
         )
     }
@@ -107,7 +107,7 @@ impl Named {
 /// error.
 pub fn write_what(output: Option<&Path>) -> String {
     match output {
-        Some(o) => format!("{}: cannot write", crate::format::shown_path(&o)),
+        Some(o) => format!("{}: cannot write", crate::text::shown_path(&o)),
         None => "<stdout>: cannot write".to_string(),
     }
 }
@@ -257,7 +257,7 @@ impl Output {
             None => Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout())),
             Some(dest) => open_file(dest)?,
         };
-        let what = path.map_or_else(|| "<stdout>".to_string(), |p| crate::format::shown_path(&p));
+        let what = path.map_or_else(|| "<stdout>".to_string(), |p| crate::text::shown_path(&p));
         let enc = Encoder::new(codec, sink)
             .with_context(|| format!("{what}: cannot start the compressor"))?;
         Ok(Output { enc, what })
@@ -305,7 +305,7 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
     let mut dest = dest.to_path_buf();
     match std::fs::metadata(&dest) {
         Ok(meta) if meta.is_dir() => {
-            anyhow::bail!("{}: is a directory", crate::format::shown_path(&dest))
+            anyhow::bail!("{}: is a directory", crate::text::shown_path(&dest))
         }
         Ok(meta) if !meta.is_file() => {
             let file = std::fs::OpenOptions::new()
@@ -314,7 +314,7 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
                 .with_context(|| {
                     format!(
                         "{}: cannot open for writing",
-                        crate::format::shown_path(&dest)
+                        crate::text::shown_path(&dest)
                     )
                 })?;
             return Ok(Sink::Special(BufWriter::with_capacity(1 << 16, file)));
@@ -335,12 +335,11 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         if hops > 40 {
             anyhow::bail!(
                 "{}: too many levels of symbolic links",
-                crate::format::shown_path(&dest)
+                crate::text::shown_path(&dest)
             );
         }
-        let target = std::fs::read_link(&dest).with_context(|| {
-            format!("{}: cannot resolve link", crate::format::shown_path(&dest))
-        })?;
+        let target = std::fs::read_link(&dest)
+            .with_context(|| format!("{}: cannot resolve link", crate::text::shown_path(&dest)))?;
         dest = match dest.parent() {
             Some(dir) => dir.join(target),
             None => target,
@@ -366,7 +365,7 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(|e| os_reason(e, dir))
-        .with_context(|| format!("{}: cannot create", crate::format::shown_path(&shown)))?;
+        .with_context(|| format!("{}: cannot create", crate::text::shown_path(&shown)))?;
     crate::cleanup::register_temp(tmp.path());
     if let Some(meta) = existing {
         keep_owner_and_mode(tmp.as_file(), &meta);
@@ -407,7 +406,7 @@ fn own_descriptor(_: &Path) -> Option<i32> {
 #[cfg(unix)]
 fn write_descriptor(fd: i32, shown: &Path) -> anyhow::Result<File> {
     use std::os::fd::FromRawFd;
-    let name = crate::format::shown_path(&shown);
+    let name = crate::text::shown_path(&shown);
     // SAFETY: fcntl on a plain integer is safe whatever it names; a
     // descriptor that is not open gives -1 (EBADF).
     let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
@@ -434,7 +433,7 @@ fn write_descriptor(fd: i32, shown: &Path) -> anyhow::Result<File> {
 fn write_descriptor(_: i32, shown: &Path) -> anyhow::Result<File> {
     anyhow::bail!(
         "{}: cannot open for writing",
-        crate::format::shown_path(&shown)
+        crate::text::shown_path(&shown)
     )
 }
 
@@ -493,14 +492,14 @@ fn persist(tmp: BufWriter<tempfile::NamedTempFile>, dest: &Path) -> anyhow::Resu
     let tmp = tmp
         .into_inner()
         .map_err(|e| e.into_error())
-        .with_context(|| format!("{}: cannot write", crate::format::shown_path(&dest)))?;
+        .with_context(|| format!("{}: cannot write", crate::text::shown_path(&dest)))?;
     tmp.as_file()
         .sync_all()
-        .with_context(|| format!("{}: cannot write", crate::format::shown_path(&dest)))?;
+        .with_context(|| format!("{}: cannot write", crate::text::shown_path(&dest)))?;
     tmp.persist(dest).map_err(|e| e.error).with_context(|| {
         format!(
             "{}: cannot rename into place",
-            crate::format::shown_path(&dest)
+            crate::text::shown_path(&dest)
         )
     })?;
     crate::cleanup::unregister_temp();

@@ -17,8 +17,8 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-use crate::format::{classify_line, Item, Layout, Line, RecordError, Records, Shape};
 use crate::record::{self, Label, Verdict};
+use crate::text::{classify_line, Item, Layout, Line, RecordError, Records, Shape};
 
 pub use crate::record::Task;
 
@@ -479,7 +479,7 @@ const IN_FLIGHT_BYTES: usize = 256 << 20;
 /// 50 s against 0.3 s for `-j 2` on 2 cores).
 pub const THREADS_PER_CORE: usize = 4;
 
-/// The most worker threads worth starting here: [`THREADS_PER_CORE`] per
+/// The most worker threads worth starting here: `THREADS_PER_CORE` per
 /// core. The CLI lowers `-j` to it with a note, the Python binding its
 /// `threads=` (a pool per count is kept, so this also bounds what stays).
 pub fn max_threads() -> usize {
@@ -960,7 +960,7 @@ pub fn strip_bom(data: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{Shape, Symbols};
+    use crate::text::{Shape, Symbols};
 
     const P1: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -1153,7 +1153,7 @@ mod tests {
         }
         // CSV rows keep every field and get the added columns; a bad row
         // has the mark in the first of them.
-        let cols = crate::format::CsvColumns {
+        let cols = crate::text::CsvColumns {
             puzzle: 1,
             solution: None,
             delim: b',',

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use sudoku_bulk::detect::Forced;
+use sudoku_bulk::text::detect::Forced;
 use sudoku_bulk::solver::Boxes;
 
 /// The flags control byte `f` stands for: none for half the values, else

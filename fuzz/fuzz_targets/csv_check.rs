@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_bulk::check::{check_csv, check_files};
-use sudoku_bulk::detect::Forced;
+use sudoku_bulk::text::detect::Forced;
 
 fuzz_target!(|input: &[u8]| {
     let forced = Forced::default();

@@ -9,8 +9,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_bulk::detect::detect;
-use sudoku_bulk::format::{Item, Records};
+use sudoku_bulk::text::detect::detect;
+use sudoku_bulk::text::{Item, Records};
 
 fuzz_target!(|input: &[u8]| {
     let [k, f, data @ ..] = input else {

@@ -15,8 +15,8 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_bulk::check::check_files;
-use sudoku_bulk::detect::detect;
-use sudoku_bulk::format::{Item, Layout, RecordError, Records, Shape};
+use sudoku_bulk::text::detect::detect;
+use sudoku_bulk::text::{Item, Layout, RecordError, Records, Shape};
 use sudoku_bulk::pipeline::{self, Observer, OnError, Options, Summary, Task};
 
 /// The 2-thread pool every parallel run shares: a pool made per run (two

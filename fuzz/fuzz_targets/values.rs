@@ -10,7 +10,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_bulk::detect::{detect_values, value_reason};
+use sudoku_bulk::text::detect::{detect_values, value_reason};
 
 fuzz_target!(|input: &[u8]| {
     let [f, data @ ..] = input else {

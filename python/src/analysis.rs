@@ -19,11 +19,11 @@ use rayon::prelude::*;
 
 use sudoku_bulk::batch;
 use sudoku_bulk::canon::{CanonJob, Form};
-use sudoku_bulk::detect::{self, Forced};
-use sudoku_bulk::format::{Layout, RecordError};
 use sudoku_bulk::rate::{self, Rater, Techniques};
 use sudoku_bulk::record::{Analysis, Verdict};
 use sudoku_bulk::solver::Boxes;
+use sudoku_bulk::text::detect::{self, Forced};
+use sudoku_bulk::text::{Layout, RecordError};
 
 use crate::{box_of_cells, interruptible, pool};
 

@@ -24,11 +24,11 @@ use pyo3::types::{PyList, PyString, PyTuple};
 mod analysis;
 
 use sudoku_bulk::batch;
-use sudoku_bulk::detect::{self, Forced, ShapeName};
-use sudoku_bulk::format::{Layout, RecordError, Shape, Symbols};
 use sudoku_bulk::generate::{self, Level, Spec, Symmetry};
 use sudoku_bulk::record::{self, Label, Outcome, Task, Verdict};
 use sudoku_bulk::solver::Boxes;
+use sudoku_bulk::text::detect::{self, Forced, ShapeName};
+use sudoku_bulk::text::{Layout, RecordError, Shape, Symbols};
 
 /// Cells of the per-row stack buffers (25x25); rows of bigger grids (up
 /// to 64x64) use the heap (see [`scratch`]).
@@ -97,7 +97,7 @@ fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
         // As the CLI's -j: more than a few per core only adds switching,
         // and each count asked for keeps its pool (threads=2**40 tried to
         // start that many).
-        Some(t) => t.min(sudoku_bulk::pipeline::max_threads()),
+        Some(t) => t.min(sudoku_bulk::batch::max_threads()),
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let pid = std::process::id();

@@ -25,12 +25,12 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 
 use crate::check::Report;
-use crate::detect::{Forced, ShapeName};
-use crate::format::{Layout, RecordError, Symbols};
 pub use crate::input::{sniff, Kind};
 use crate::output::{Named, Output, Reporter};
 use crate::pipeline::{OnError, Tally, Task};
 use crate::record::{Outcome, Verdict};
+use crate::text::detect::{Forced, ShapeName};
+use crate::text::{Layout, RecordError, Symbols};
 
 pub mod npy;
 

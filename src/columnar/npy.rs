@@ -17,10 +17,10 @@ use anyhow::Context;
 
 use super::{Job, Kind, Run, Solved, Target};
 use crate::check::Report;
-use crate::format::RecordError;
 use crate::output::Output;
 use crate::pipeline::{Tally, Task};
 use crate::record::{Label, Verdict};
+use crate::text::RecordError;
 
 /// The first bytes of every `.npy` file.
 pub const MAGIC: &[u8] = crate::input::NPY_MAGIC;
@@ -465,7 +465,7 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
             );
         }
     }
-    let layout = crate::format::Layout::one_line(arr.boxes);
+    let layout = crate::text::Layout::one_line(arr.boxes);
     let counting = matches!(job.task, Task::Count { .. });
     let w = out.writer();
     if !text {

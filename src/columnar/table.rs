@@ -33,14 +33,15 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use super::batches::{Batches, Item, SendWriter};
 use super::{Asked, Data, Job, Kind, Run, Solved, Target};
 use crate::check::Report;
-use crate::detect::{Forced, ShapeName};
-use crate::format::{Layout, RecordError};
 use crate::pipeline::{Tally, Task};
 use crate::record::{Label, Outcome, Verdict};
+use crate::text::detect::{Forced, ShapeName};
+use crate::text::{Layout, RecordError};
 
 /// The arrow-rs crates the table converters speak, as this crate was built
 /// with them, for callers that build or read batches themselves (the fuzz
 /// targets), so they never meet a second version of the types.
+#[cfg(feature = "internals")]
 pub mod arrow {
     pub use arrow_array as array;
     pub use arrow_buffer as buffer;
@@ -171,7 +172,7 @@ fn file_kind(kind: Kind) -> &'static str {
 /// A column's name in a message, as text: `"Rätsel grid ✓"`. Column
 /// names are UTF-8 (Arrow and Parquet say so), so only what a terminal
 /// would act on or hide is escaped: ASCII control bytes, quotes and
-/// backslashes as [`crate::format::quote`] escapes them (`\x1b`, `\n`),
+/// backslashes as [`crate::text::quote`] escapes them (`\x1b`, `\n`),
 /// and non-ASCII characters that are not printable (a right-to-left
 /// override) as `\u{202e}`. Cut to 40 bytes at a character boundary, with
 /// the full length, as any input bytes are.
@@ -493,7 +494,7 @@ impl Plan {
             shape,
             ..self.forced.clone()
         };
-        match crate::detect::detect_values(sample.iter().map(Vec::as_slice), &forced) {
+        match crate::text::detect::detect_values(sample.iter().map(Vec::as_slice), &forced) {
             Ok(Some(layout)) => Ok(layout),
             Ok(None) => Ok(Layout::one_line_in(
                 self.forced.boxes.unwrap_or(Boxes::NINE),
@@ -868,7 +869,7 @@ fn ints<T: ArrowPrimitiveType>(
 /// the grid from: not null, and for text, not blank or a comment alone
 /// (bad rows too, but no more evidence of a layout than a null).
 fn sampled(col: &dyn Array, i: usize) -> bool {
-    col.is_valid(i) && !text_value(col, i).is_some_and(crate::detect::is_no_value)
+    col.is_valid(i) && !text_value(col, i).is_some_and(crate::text::detect::is_no_value)
 }
 
 /// Non-null puzzles the grid of a table is told from (its size for lists,

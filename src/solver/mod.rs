@@ -3,7 +3,7 @@
 //!
 //! Every solver speaks the same cell encoding: a slice of `side * side` bytes in
 //! row-major order, `0` for a blank and `1..=side` for a given. Parsing text into
-//! that encoding is `format`'s job; checking that givens do not clash is
+//! that encoding is the `text` wing's job; checking that givens do not clash is
 //! [`find_conflict`]'s, so a solver may assume its input is well formed.
 
 pub mod band;

@@ -8,11 +8,11 @@
 
 use std::collections::HashMap;
 
-use crate::format::{
+use crate::solver::Boxes;
+use crate::text::{
     char_count, classify_line, cr_ends_text, is_rule, quote, quote_open_after, walk_quotes,
     CsvColumns, Item, Layout, Line, RecordError, Records, Shape, Symbols,
 };
-use crate::solver::Boxes;
 
 /// What the user forced with `--format` and `--column`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -743,7 +743,7 @@ pub fn detect_head(data: &[u8], forced: &Forced, whole: bool) -> Result<Detected
             // record later.
             let marks = tokens
                 .iter()
-                .filter(|t| crate::format::is_marks_line(t))
+                .filter(|t| crate::text::is_marks_line(t))
                 .count();
             if side == 27
                 && forced.symbols.is_none()
@@ -981,7 +981,7 @@ fn looks_like_header(line: &[u8], d: u8) -> bool {
 }
 
 /// A CSV field without surrounding whitespace and quotes (detection only
-/// needs a rough look; records are parsed properly by `format`).
+/// needs a rough look; records are parsed properly by `layout`).
 fn unquote(field: &[u8]) -> &[u8] {
     let f = field.trim_ascii();
     let f = f.strip_prefix(b"\"").unwrap_or(f);
