@@ -397,15 +397,44 @@ pub enum Kind {
     Npy,
 }
 
+/// What the crate knows of one columnar format: how its bytes start, the
+/// file-name extensions that name it, and its names in messages. One line
+/// of [`FORMATS`] registers a format; its reader and writer are a module of
+/// `columnar/`.
+struct Format {
+    kind: Kind,
+    /// The bytes every input of the format starts with.
+    magic: &'static [u8],
+    /// Extensions (lower case) that name it as an output.
+    extensions: &'static [&'static str],
+    /// [`Kind::name`], [`Kind::a_file`], [`Kind::row_name`],
+    /// [`Kind::a_row_name`].
+    name: &'static str,
+    a_file: &'static str,
+    row_name: &'static str,
+    a_row_name: &'static str,
+}
+
+/// Every columnar format, in the order the first bytes are tried.
+#[rustfmt::skip]
+const FORMATS: [Format; 4] = [
+    Format { kind: Kind::Parquet, magic: b"PAR1", extensions: &["parquet", "pq"], name: "Parquet", a_file: "a Parquet file", row_name: "Parquet", a_row_name: "a Parquet" },
+    Format { kind: Kind::ArrowFile, magic: b"ARROW1", extensions: &["arrow", "feather", "ipc"], name: "Arrow IPC file", a_file: "an Arrow IPC file", row_name: "Arrow", a_row_name: "an Arrow" },
+    Format { kind: Kind::ArrowStream, magic: &[0xFF; 4], extensions: &["arrows"], name: "Arrow IPC stream", a_file: "an Arrow IPC stream", row_name: "Arrow", a_row_name: "an Arrow" },
+    Format { kind: Kind::Npy, magic: NPY_MAGIC, extensions: &["npy"], name: "NumPy .npy", a_file: "a NumPy .npy file", row_name: "NumPy", a_row_name: "a NumPy" },
+];
+
 impl Kind {
+    fn format(self) -> &'static Format {
+        FORMATS
+            .iter()
+            .find(|f| f.kind == self)
+            .expect("every Kind has a line in FORMATS")
+    }
+
     /// The name used in messages.
     pub fn name(self) -> &'static str {
-        match self {
-            Kind::Parquet => "Parquet",
-            Kind::ArrowFile => "Arrow IPC file",
-            Kind::ArrowStream => "Arrow IPC stream",
-            Kind::Npy => "NumPy .npy",
-        }
+        self.format().name
     }
 
     /// The format a file name's extension names, read inside a compression
@@ -422,60 +451,37 @@ impl Kind {
             path
         };
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        Some(match ext.as_str() {
-            "parquet" | "pq" => Kind::Parquet,
-            "arrow" | "feather" | "ipc" => Kind::ArrowFile,
-            "arrows" => Kind::ArrowStream,
-            "npy" => Kind::Npy,
-            _ => return None,
-        })
+        FORMATS
+            .iter()
+            .find(|f| f.extensions.contains(&ext.as_str()))
+            .map(|f| f.kind)
     }
 
     /// The format's name with its article, as a message says what a file
     /// is: `a Parquet file`, `an Arrow IPC stream`, `a NumPy .npy file`.
     pub fn a_file(self) -> &'static str {
-        match self {
-            Kind::Parquet => "a Parquet file",
-            Kind::ArrowFile => "an Arrow IPC file",
-            Kind::ArrowStream => "an Arrow IPC stream",
-            Kind::Npy => "a NumPy .npy file",
-        }
+        self.format().a_file
     }
 
     /// `a Parquet`, `an Arrow`: [`Kind::row_name`] with its article, for
     /// `... (an Arrow table)`, `... to an Arrow column`.
     pub fn a_row_name(self) -> &'static str {
-        match self {
-            Kind::Parquet => "a Parquet",
-            Kind::ArrowFile | Kind::ArrowStream => "an Arrow",
-            Kind::Npy => "a NumPy",
-        }
+        self.format().a_row_name
     }
 
     /// The format's name for a row of it in messages (`bad Parquet row:
     /// ...`): the Arrow file and stream are both `Arrow`.
     pub fn row_name(self) -> &'static str {
-        match self {
-            Kind::Parquet => "Parquet",
-            Kind::ArrowFile | Kind::ArrowStream => "Arrow",
-            Kind::Npy => "NumPy",
-        }
+        self.format().row_name
     }
 }
 
 /// The format `head` (the first bytes of an input) starts with, if any.
 pub fn sniff(head: &[u8]) -> Option<Kind> {
-    if head.starts_with(b"PAR1") {
-        Some(Kind::Parquet)
-    } else if head.starts_with(b"ARROW1") {
-        Some(Kind::ArrowFile)
-    } else if head.starts_with(&[0xFF; 4]) {
-        Some(Kind::ArrowStream)
-    } else if head.starts_with(NPY_MAGIC) {
-        Some(Kind::Npy)
-    } else {
-        None
-    }
+    FORMATS
+        .iter()
+        .find(|f| head.starts_with(f.magic))
+        .map(|f| f.kind)
 }
 
 /// Tells what `input` holds from its first bytes (after any decompression):
