@@ -25,7 +25,7 @@ use sudoku_bulk::solver::Boxes;
 use sudoku_bulk::text::detect::{self, Forced};
 use sudoku_bulk::text::{Layout, RecordError};
 
-use crate::{box_of_cells, interruptible, pool};
+use crate::{interruptible, pool};
 
 /// Rows read to tell the layout of strings (as the CLI reads a file's head).
 const HEAD_ROWS: usize = 200;
@@ -74,7 +74,13 @@ impl Puzzles {
             PyTypeError::new_err("expected a 2-D C-contiguous uint8 array or a list of str")
         })?;
         let (rows, n) = (a.shape()[0], a.shape()[1]);
-        let boxes = box_of_cells(n)?;
+        // Python's `_rows` checked the shape already; this keeps a bad
+        // call from reaching the analyses.
+        let side = n.isqrt();
+        let boxes = (side * side == n)
+            .then(|| Boxes::for_side(side))
+            .flatten()
+            .ok_or_else(|| PyValueError::new_err(format!("rows of {n} cells are no grid")))?;
         let cells = a
             .as_slice()
             .map_err(|e| PyValueError::new_err(e.to_string()))?
