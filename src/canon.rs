@@ -707,6 +707,16 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
             g[1][c][r] = x;
         }
     }
+    // A Latin square (every row and column a permutation) has the same
+    // pattern under every transform, so both forms are the string form. A
+    // valid full grid (boxes too) has its own search (`grid`, which relies
+    // on the boxes); a Latin square whose boxes clash takes the generic one
+    // with labels.
+    let latin = is_latin(&g);
+    if latin && boxes_are_permutations(cells) {
+        return grid::canon(cells, g);
+    }
+    let labels = form == Form::String || latin;
     // Top-row filter: a row whose smallest pattern is not the smallest of
     // all rows cannot be the top row (with distinct digits the smallest
     // string of a row is its smallest pattern with labels 1, 2, ... in
@@ -730,8 +740,13 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
             }
         }
     }
+    // Pattern triplets are read by the pattern rows only (~650 instructions
+    // a puzzle the string form does not need).
     let mut tri = [[[0u8; 3]; 9]; 2];
     for t in 0..2 {
+        if labels {
+            break;
+        }
         for r in 0..9 {
             for st in 0..3 {
                 for j in 0..3 {
@@ -746,20 +761,7 @@ pub fn canon9(cells: &[u8; 81], form: Form) -> Canonical {
         best: u64::MAX,
         out: Vec::with_capacity(256),
     };
-    // A Latin square (every row and column a permutation: every valid full
-    // grid) has the same pattern under every transform, so both forms are
-    // the string form, and rows 0 and 1 have their own search.
-    let latin = is_latin(&s.g);
-    let labels = form == Form::String || latin;
     let mut cur: Vec<Cand> = Vec::with_capacity(256);
-    if latin {
-        grid::first_two_rows(&mut s);
-        std::mem::swap(&mut cur, &mut s.out);
-        for k in 2..9 {
-            s.step(&mut cur, k, true, false, top);
-        }
-        return finish(cells, &cur);
-    }
     // Roots: (transpose, stack order); row 0 takes the rows of `top`.
     for t in 0..2u8 {
         if top[t as usize] == 0 {
@@ -821,6 +823,17 @@ fn finish(cells: &[u8; 81], cur: &[Cand]) -> Canonical {
     }
 }
 
+/// True when every box holds nine distinct digits.
+fn boxes_are_permutations(cells: &[u8; 81]) -> bool {
+    (0..9).all(|b| {
+        let mut seen = 0u16;
+        for i in 0..9 {
+            seen |= 1 << cells[(3 * (b / 3) + i / 3) * 9 + 3 * (b % 3) + i % 3];
+        }
+        seen == 0x3FE
+    })
+}
+
 /// True when every row of both orientations holds nine distinct digits.
 fn is_latin(g: &[[[u8; 9]; 9]; 2]) -> bool {
     g.iter().all(|o| {
@@ -834,44 +847,125 @@ fn is_latin(g: &[[[u8; 9]; 9]; 2]) -> bool {
     })
 }
 
-/// Rows 0 and 1 of a Latin square. Row 0 always reads 123456789 (labels are
+/// Full grids (Latin squares). Row 0 always reads 123456789 (labels are
 /// the target columns of its digits), so the generic search would split
 /// into 6 * 6^3 label groups per top row (23,328 candidates) before row 1
-/// tells them apart. Instead, for each (transposition, top row, second row)
-/// the smallest row 1 is searched column by column: target column `j`
-/// reads `1 + target of f(source column at j)`, where `f(c)` is the column
-/// of row 0 holding row 1's digit at `c`. An already placed `f(c)` gives
-/// its position; an unplaced one is best placed at the first free column
-/// of its stack's target (or of the next unassigned target stack), which
-/// is then forced, so the only branching is between columns that tie.
+/// tells them apart. Instead row 1 is built directly for each (transposition,
+/// top row, second row) pair and each order of target stack 0: target column
+/// `j` reads `1 + target of f(source column at j)`, where `f(c)` is the
+/// column of row 0 holding row 1's digit at `c`, and the best place for an
+/// unplaced `f(c)` is the first free column of its stack's target (or of the
+/// next target stack when its stack has none yet), so once target stack 0
+/// is ordered the whole column order follows (see `pure_row1`, `mixed_row1`).
+/// After rows 0-1 every column and label is fixed and rows 2-8 are chosen
+/// row by row by direct look-ups (`rest_row`), ties kept.
+///
+/// Cost (callgrind, marginal, 100 of the 100k random grids of
+/// `scripts/canon_compare.sh`): ~229k instructions a grid with a
+/// column-by-column branch-and-bound over all 36 pairs and the generic row
+/// search for rows 2-8; 44k with a greedy walk per start, the pure/mixed
+/// filters below and `rest_row`; 30k with row 1 built directly and pure
+/// pairs filtered by the cycle type of f^3 (docs/canon.md has the table).
 mod grid {
-    use super::{Cand, Search, PERM};
+    use super::{finish, Cand, Canonical, Search, PERM};
 
-    const FREE: u8 = u8::MAX;
-
-    #[derive(Clone, Copy)]
-    struct State {
-        /// Source column at each target column (FREE while open).
-        at: [u8; 9],
-        /// Target column of each source column.
-        pos: [u8; 9],
-        /// Source stack of each target stack.
-        src_stack: [u8; 3],
-        /// Target stack of each source stack.
-        dst_stack: [u8; 3],
+    /// The form of a Latin square `cells` (`g`: by row, and transposed).
+    pub(super) fn canon(cells: &[u8; 81], g: [[[u8; 9]; 9]; 2]) -> Canonical {
+        let mut s = Search {
+            g,
+            tri: [[[0; 3]; 9]; 2],
+            best: u64::MAX,
+            out: Vec::with_capacity(256),
+        };
+        first_two_rows(&mut s);
+        let mut cur = std::mem::take(&mut s.out);
+        let mut next = Vec::with_capacity(cur.len());
+        for k in 2..9 {
+            rest_row(&s.g, &mut cur, &mut next, k);
+        }
+        finish(cells, &cur)
     }
 
-    struct Ctx {
-        /// f as above.
-        f: [u8; 9],
+    /// Row `k` (2..9) for every candidate. After rows 0 and 1 a candidate
+    /// of a Latin square has every column and every label fixed (one
+    /// order per stack, nine labels), so a source row's image is nine
+    /// look-ups: no per-stack search. The generic `Search::step` did the
+    /// same work at ~60 instructions a (candidate, row) more.
+    fn rest_row(g: &[[[u8; 9]; 9]; 2], cur: &mut Vec<Cand>, next: &mut Vec<Cand>, k: usize) {
+        let mut best = u64::MAX;
+        next.clear();
+        for c in cur.iter() {
+            let mut cols = [0u8; 9];
+            for p in 0..3 {
+                let perm = &PERM[c.masks[p].trailing_zeros() as usize];
+                for j in 0..3 {
+                    cols[3 * p + j] = 3 * c.stacks[p] + perm[j];
+                }
+            }
+            let mut allowed: u16 = if k.is_multiple_of(3) {
+                let mut a = 0u16;
+                for b in 0..3 {
+                    if c.used & (7 << (3 * b)) == 0 {
+                        a |= 7 << (3 * b);
+                    }
+                }
+                a
+            } else {
+                (7u16 << (3 * (c.rows[k - 1] / 3))) & !c.used
+            };
+            while allowed != 0 {
+                let r = allowed.trailing_zeros() as usize;
+                allowed &= allowed - 1;
+                let row = &g[c.t as usize][r];
+                let mut key = 0u64;
+                for &col in &cols {
+                    key = key << 4 | c.label[row[col as usize] as usize] as u64;
+                }
+                if key > best {
+                    continue;
+                }
+                if key < best {
+                    best = key;
+                    next.clear();
+                }
+                let mut child = *c;
+                child.rows[k] = r as u8;
+                child.used |= 1 << r;
+                next.push(child);
+            }
+        }
+        std::mem::swap(cur, next);
+    }
+
+    /// One (transposition, top row, second row) pair; `f[c]` is the column
+    /// of row 0 holding row 1's digit at column `c`.
+    struct Pair {
         t: u8,
         r0: u8,
         r1: u8,
+        f: [u8; 9],
     }
 
     pub(super) fn first_two_rows(s: &mut Search) {
         s.best = u64::MAX;
         s.out.clear();
+        // The 36 pairs. A pair is pure when row 1's first triplet holds the
+        // digits of one stack of row 0; then all three triplets do (each
+        // box of row 1 takes the digits of row 0's other stacks, so once
+        // one stack's digits fill one box the other two boxes are forced
+        // to be pure too), and row 1 can start 456789, which no mixed pair
+        // reaches (its first triplet takes two digits of one stack and one
+        // of another: 457 at best). So when any pair is pure only the pure
+        // ones are tried (439 of 2,000 random grids have one: their form's
+        // row 1 starts 456).
+        let mut pairs: [Pair; 36] = std::array::from_fn(|_| Pair {
+            t: 0,
+            r0: 0,
+            r1: 0,
+            f: [0; 9],
+        });
+        let mut pure = [false; 36];
+        let mut n = 0;
         for t in 0..2u8 {
             for r0 in 0..9u8 {
                 let row0 = s.g[t as usize][r0 as usize];
@@ -881,142 +975,196 @@ mod grid {
                 }
                 for r1 in (3 * (r0 / 3)..3 * (r0 / 3) + 3).filter(|&r| r != r0) {
                     let row1 = s.g[t as usize][r1 as usize];
-                    let mut f = [0u8; 9];
+                    let p = &mut pairs[n];
                     for c in 0..9 {
-                        f[c] = col_of[row1[c] as usize];
+                        p.f[c] = col_of[row1[c] as usize];
                     }
-                    let ctx = Ctx { f, t, r0, r1 };
-                    let st = State {
-                        at: [FREE; 9],
-                        pos: [FREE; 9],
-                        src_stack: [FREE; 3],
-                        dst_stack: [FREE; 3],
-                    };
-                    dfs(s, &ctx, st, 0, 0);
+                    (p.t, p.r0, p.r1) = (t, r0, r1);
+                    pure[n] = p.f[0] / 3 == p.f[1] / 3 && p.f[1] / 3 == p.f[2] / 3;
+                    n += 1;
                 }
             }
         }
-    }
-
-    /// Places source column `c` at target column `j` (its stacks already
-    /// matched).
-    #[inline]
-    fn place(st: &mut State, j: usize, c: u8) {
-        st.at[j] = c;
-        st.pos[c as usize] = j as u8;
-    }
-
-    /// Makes `v = 1 + target of f(c)` as small as it can be, placing f(c)
-    /// when it is still open; `None` when no column is left for it.
-    #[inline]
-    fn value(st: &mut State, fc: u8) -> Option<u8> {
-        if st.pos[fc as usize] != FREE {
-            return Some(st.pos[fc as usize] + 1);
-        }
-        let ss = fc / 3;
-        let ts = if st.dst_stack[ss as usize] != FREE {
-            st.dst_stack[ss as usize]
-        } else {
-            let ts = (0..3u8).find(|&p| st.src_stack[p as usize] == FREE)?;
-            st.src_stack[ts as usize] = ss;
-            st.dst_stack[ss as usize] = ts;
-            ts
-        };
-        let j = (3 * ts..3 * ts + 3).find(|&j| st.at[j as usize] == FREE)?;
-        place(st, j as usize, fc);
-        Some(j + 1)
-    }
-
-    fn dfs(s: &mut Search, ctx: &Ctx, st: State, j: usize, prefix: u64) {
-        if j == 9 {
-            if prefix < s.best {
-                s.best = prefix;
-                s.out.clear();
-            }
-            s.out.push(to_cand(s, ctx, &st));
-            return;
-        }
-        let bound = s.best >> (4 * (8 - j));
-        if st.at[j] != FREE {
-            let mut st = st;
-            let c = st.at[j];
-            if let Some(v) = value(&mut st, ctx.f[c as usize]) {
-                let kp = prefix << 4 | v as u64;
-                if kp <= bound {
-                    dfs(s, ctx, st, j + 1, kp);
-                }
-            }
-            return;
-        }
-        // Open column: any unused column of the source stack matched to
-        // this target stack, or of any unmatched source stack.
-        let p = j / 3;
-        let mut choices = [0u8; 9];
-        let mut n = 0;
-        let stacks: &[u8] = &[0, 1, 2];
-        for &ss in stacks {
-            let ok = if st.src_stack[p] != FREE {
-                st.src_stack[p] == ss
-            } else {
-                st.dst_stack[ss as usize] == FREE
+        if pure.iter().any(|&p| p) {
+            // Row 1 of a pure pair reads 456789 and then, for target stack 0
+            // in order a0 a1 a2, 1 + the index of f^3(a_i) in that order:
+            // 123 when f^3 fixes the stack's columns, 132 when it swaps two
+            // (a0 its fixed point), 231 when it rotates them (a1 = f^3(a0)).
+            // The cycle type is the same for every stack (f conjugates
+            // them), so only the pairs of the best type are built, and of
+            // their 18 orders only those reading its triplet: before this
+            // filter a grid with a pure band built 108 or more rows 1 at
+            // ~185 instructions each.
+            let f3 = |f: &[u8; 9], c: u8| f[f[f[c as usize] as usize] as usize];
+            let fixed = |f: &[u8; 9]| (0..3u8).filter(|&c| f3(f, c) == c).count();
+            let best_fixed = (0..36)
+                .filter(|&i| pure[i])
+                .map(|i| fixed(&pairs[i].f))
+                .max()
+                .unwrap_or(0);
+            let want = match best_fixed {
+                3 => [1, 2, 3],
+                1 => [1, 3, 2],
+                _ => [2, 3, 1],
             };
-            if ok {
-                for c in 3 * ss..3 * ss + 3 {
-                    if st.pos[c as usize] == FREE {
-                        choices[n] = c;
-                        n += 1;
+            for (pair, _) in pairs.iter().zip(pure).filter(|(_, p)| *p) {
+                if fixed(&pair.f) != best_fixed {
+                    continue;
+                }
+                for a in 0..3u8 {
+                    for p in PERM.iter() {
+                        let order = [3 * a + p[0], 3 * a + p[1], 3 * a + p[2]];
+                        let reads = order.map(|c| {
+                            1 + order.iter().position(|&x| x == f3(&pair.f, c)).unwrap_or(3) as u8
+                        });
+                        if reads == want {
+                            leaf(s, pair, pure_row1(&pair.f, order));
+                        }
                     }
                 }
             }
-        }
-        let mut kids = [(0u8, st); 9];
-        let mut min = u8::MAX;
-        for (k, &c) in choices[..n].iter().enumerate() {
-            let mut st2 = st;
-            if st2.src_stack[p] == FREE {
-                st2.src_stack[p] = c / 3;
-                st2.dst_stack[(c / 3) as usize] = p as u8;
-            }
-            place(&mut st2, j, c);
-            let v = value(&mut st2, ctx.f[c as usize]).unwrap_or(u8::MAX);
-            kids[k] = (v, st2);
-            min = min.min(v);
-        }
-        let kp = prefix << 4 | min as u64;
-        if min == u8::MAX || kp > bound {
             return;
         }
-        for (v, st2) in kids[..n].iter() {
-            if *v == min {
-                dfs(s, ctx, *st2, j + 1, kp);
+        // All pairs mixed. With source stack `a` at target stack 0, its two
+        // columns whose f lies in one stack M go first (row 1 reads 4 5:
+        // M becomes target stack 1), the odd one third (7: its stack is
+        // target stack 2); any other order reads 4 7 and loses. Target
+        // column 3 then holds f(a0), and row 1 reads there 1 + the target
+        // of f(f(a0)): 1, 2 or 3 when it is a0, a1 or a2, 8 when it lies
+        // in the third stack. Only the starts with the smallest such value
+        // are built (~27 of the 216 in a random grid).
+        let mut starts = [(0u8, [0u8; 3], 0u8); 216];
+        let mut ns = 0;
+        let mut min_x3 = u8::MAX;
+        for (i, pair) in pairs.iter().enumerate() {
+            let f = &pair.f;
+            for a in 0..3u8 {
+                let c = [3 * a, 3 * a + 1, 3 * a + 2];
+                let sf = [
+                    f[c[0] as usize] / 3,
+                    f[c[1] as usize] / 3,
+                    f[c[2] as usize] / 3,
+                ];
+                let (a0, a1, a2) = if sf[0] == sf[1] {
+                    (c[0], c[1], c[2])
+                } else if sf[0] == sf[2] {
+                    (c[0], c[2], c[1])
+                } else {
+                    (c[1], c[2], c[0])
+                };
+                for (a0, a1) in [(a0, a1), (a1, a0)] {
+                    let ff = f[f[a0 as usize] as usize];
+                    let x3 = if ff == a0 {
+                        1
+                    } else if ff == a1 {
+                        2
+                    } else if ff == a2 {
+                        3
+                    } else {
+                        8
+                    };
+                    min_x3 = min_x3.min(x3);
+                    starts[ns] = (i as u8, [a0, a1, a2], x3);
+                    ns += 1;
+                }
+            }
+        }
+        for &(i, order, x3) in &starts[..ns] {
+            if x3 == min_x3 {
+                let pair = &pairs[i as usize];
+                leaf(s, pair, mixed_row1(&pair.f, order));
             }
         }
     }
 
-    fn to_cand(s: &Search, ctx: &Ctx, st: &State) -> Cand {
-        let row0 = s.g[ctx.t as usize][ctx.r0 as usize];
+    /// The source column at each target column for a pure pair whose
+    /// target stack 0 reads source columns `a`: stack 1 is then f(a) in
+    /// that order (row 1 reads 456) and stack 2 is f(f(a)) (789), and the
+    /// last triplet reads the targets of f^3(a).
+    #[inline]
+    fn pure_row1(f: &[u8; 9], a: [u8; 3]) -> [u8; 9] {
+        let mut at = [0u8; 9];
+        for i in 0..3 {
+            at[i] = a[i];
+            at[3 + i] = f[a[i] as usize];
+            at[6 + i] = f[at[3 + i] as usize];
+        }
+        at
+    }
+
+    /// The same for a mixed pair and the start `a0 a1 a2` (f(a0), f(a1) in
+    /// stack M, f(a2) in stack N): stack 1 is f(a0) f(a1) and M's third
+    /// column (row 1 reads 457 in stack 0), stack 2 starts with f(a2), then
+    /// takes N's other two columns as row 1 meets them in stack 1 (exactly
+    /// two of f(M) lie in N: each box of row 1 takes two digits of one
+    /// stack of row 0 and one of the other, and the majors go round the
+    /// stacks in one direction).
+    #[inline]
+    fn mixed_row1(f: &[u8; 9], a: [u8; 3]) -> [u8; 9] {
+        let (m3, m4) = (f[a[0] as usize], f[a[1] as usize]);
+        let m = m3 / 3;
+        let m5 = 3 * m + 3 - m3 % 3 - m4 % 3;
+        let n6 = f[a[2] as usize];
+        let nst = n6 / 3;
+        let mut at = [a[0], a[1], a[2], m3, m4, m5, n6, 0, 0];
+        let mut j = 7;
+        for &mc in &[m3, m4, m5] {
+            let x = f[mc as usize];
+            if x / 3 == nst && x != n6 {
+                at[j] = x;
+                j += 1;
+            }
+        }
+        debug_assert_eq!(j, 9, "two of f(M) in N");
+        at
+    }
+
+    /// Row 1 under the column order `at` (source column at each target
+    /// column); a candidate when it ties with the best so far.
+    #[inline]
+    fn leaf(s: &mut Search, pair: &Pair, at: [u8; 9]) {
+        let mut pos = [0u8; 9];
+        for (j, &c) in at.iter().enumerate() {
+            pos[c as usize] = j as u8;
+        }
+        let mut key = 0u64;
+        for &c in &at {
+            key = key << 4 | (pos[pair.f[c as usize] as usize] + 1) as u64;
+        }
+        if key > s.best {
+            return;
+        }
+        if key < s.best {
+            s.best = key;
+            s.out.clear();
+        }
+        s.out.push(to_cand(s, pair, &at));
+    }
+
+    fn to_cand(s: &Search, pair: &Pair, at: &[u8; 9]) -> Cand {
+        let row0 = s.g[pair.t as usize][pair.r0 as usize];
         let mut c = Cand {
-            t: ctx.t,
+            t: pair.t,
             next: 10,
-            used: 1 << ctx.r0 | 1 << ctx.r1,
+            used: 1 << pair.r0 | 1 << pair.r1,
             rows: [0; 9],
             stacks: [0; 3],
             masks: [0; 3],
             label: [0; 10],
         };
-        c.rows[0] = ctx.r0;
-        c.rows[1] = ctx.r1;
+        c.rows[0] = pair.r0;
+        c.rows[1] = pair.r1;
         for p in 0..3 {
-            c.stacks[p] = st.src_stack[p];
-            let o = [st.at[3 * p] % 3, st.at[3 * p + 1] % 3, st.at[3 * p + 2] % 3];
-            let i = PERM
-                .iter()
-                .position(|q| *q == o)
-                .expect("a stack's columns");
+            c.stacks[p] = at[3 * p] / 3;
+            // PERM is in lexicographic order: index = 2 * first + (second >
+            // third).
+            let o = [at[3 * p] % 3, at[3 * p + 1] % 3, at[3 * p + 2] % 3];
+            let i = 2 * o[0] + (o[1] > o[2]) as u8;
+            debug_assert_eq!(PERM[i as usize], o);
             c.masks[p] = 1 << i;
         }
         for j in 0..9 {
-            c.label[row0[st.at[j] as usize] as usize] = j as u8 + 1;
+            c.label[row0[at[j] as usize] as usize] = j as u8 + 1;
         }
         c
     }
@@ -1323,6 +1471,14 @@ mod tests {
         row[4] = 4;
         row[40] = 2;
         v.push(row);
+        // A Latin square whose boxes clash (row r reads r+1, r+2, ...):
+        // not a valid grid, so it must not take the full-grid search, which
+        // relies on the boxes.
+        let mut cyclic = [0u8; 81];
+        for (i, x) in cyclic.iter_mut().enumerate() {
+            *x = ((i / 9 + i % 9) % 9) as u8 + 1;
+        }
+        v.push(cyclic);
         v
     }
 

@@ -70,11 +70,11 @@ fn digits(line: &str) -> Vec<u8> {
     cells(line, ".0", "123456789")
 }
 
-fn canon(args: &[&str], input: &str) -> (Vec<String>, std::process::Output) {
+fn canon(args: &[&str], input: &str) -> (Vec<String>, Ran) {
     let mut a = vec!["canon", "-j", "2"];
     a.extend_from_slice(args);
-    let o = run(&a, input.as_bytes());
-    let lines = stdout(&o).lines().map(str::to_string).collect();
+    let o = sb(&a).stdin(input.as_bytes()).output();
+    let lines = o.stdout().lines().map(str::to_string).collect();
     (lines, o)
 }
 
@@ -223,11 +223,7 @@ fn csv_gets_a_canonical_column_and_keeps_its_rows() {
     }
     let (dir, path) = temp_file("in.csv", csv.as_bytes());
     let out = dir.path().join("out.csv");
-    let o = run(
-        &["canon", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-        b"",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    sb(["canon"]).arg(&path).arg("-o").arg(&out).ok();
     let text = std::fs::read_to_string(&out).unwrap();
     let mut rd = csv::Reader::from_reader(text.as_bytes());
     assert_eq!(

@@ -17,9 +17,8 @@ fn completions_for_bash_zsh_fish_parse() {
         ("zsh", &["zsh", "-n"][..]),
         ("fish", &["fish", "--no-execute"][..]),
     ] {
-        let o = run(&["completions", shell], b"");
-        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
-        let script = stdout(&o);
+        let o = sb(["completions", shell]).note(shell).ok();
+        let script = o.stdout();
         assert!(script.len() > 1000, "{shell}: {script}");
         for word in ["solve", "generate", "chunk-size", "quiet"] {
             assert!(script.contains(word), "{shell} script lacks {word}");
@@ -38,17 +37,15 @@ fn completions_for_bash_zsh_fish_parse() {
             Err(e) => eprintln!("{shell} not installed ({e}); script not parsed"),
         }
     }
-    let o = run(&["completions", "tcsh"], b"");
-    assert_eq!(o.status.code(), Some(2));
+    sb(["completions", "tcsh"]).code(2);
 }
 
 /// The man page is roff with the usual sections and a section per
 /// subcommand holding its own flags; `man -l` renders it when installed.
 #[test]
 fn man_page_lists_every_subcommand_and_its_flags() {
-    let o = run(&["man"], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let page = stdout(&o);
+    let o = sb(["man"]).ok();
+    let page = o.stdout();
     assert!(page.starts_with(".ie") || page.starts_with(".TH"), "{page}");
     assert!(page.contains(".TH sudoku-bulk 1"), "{page}");
     for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH VERSION"] {
@@ -92,34 +89,23 @@ fn man_page_lists_every_subcommand_and_its_flags() {
 #[test]
 fn threads_zero_means_all_cores() {
     let input = std::fs::read_to_string(data("sample.txt")).unwrap();
-    let one = run(&["solve", "-j", "1"], input.as_bytes());
-    let all = run(&["solve", "-j", "0"], input.as_bytes());
-    assert_eq!(all.status.code(), Some(0), "{}", stderr(&all));
-    assert_answers_9x9(&puzzle_lines(&input), &stdout(&all));
+    let one = sb(["solve", "-j", "1"]).stdin(input.as_bytes()).output();
+    let all = sb(["solve", "-j", "0"]).stdin(input.as_bytes()).ok();
+    assert_answers_9x9(&puzzle_lines(&input), &all.stdout());
     assert_eq!(all.stdout, one.stdout);
-    let g = run(&["generate", "-n", "30", "-j", "0"], b"");
-    assert_eq!(g.status.code(), Some(0), "{}", stderr(&g));
+    let g = sb(["generate", "-n", "30", "-j", "0"]).ok();
     assert_eq!(
         g.stdout,
-        run(&["generate", "-n", "30", "-j", "1"], b"").stdout
+        sb(["generate", "-n", "30", "-j", "1"]).output().stdout
     );
-    let b = run(
-        &[
-            "bench",
-            "-j",
-            "0",
-            "--seconds",
-            "0",
-            data("sample.txt").to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    let b = sb(["bench", "-j", "0", "--seconds", "0"])
+        .arg(data("sample.txt"))
+        .ok();
     let cores = std::thread::available_parallelism().unwrap().get();
     assert!(
-        stdout(&b).contains(&format!("{cores} thread(s)")),
+        b.stdout().contains(&format!("{cores} thread(s)")),
         "{}",
-        stdout(&b)
+        b.stdout()
     );
 }
 
@@ -127,13 +113,16 @@ fn threads_zero_means_all_cores() {
 #[test]
 fn chunk_size_takes_units() {
     let input = std::fs::read_to_string(data("sample.txt")).unwrap();
-    let want = run(&["solve", "-j", "2"], input.as_bytes()).stdout;
+    let want = sb(["solve", "-j", "2"])
+        .stdin(input.as_bytes())
+        .output()
+        .stdout
+        .clone();
     for size in ["1K", "64k", "4KiB", "1M", "2000", "3KB"] {
-        let o = run(
-            &["solve", "-j", "2", "--chunk-size", size],
-            input.as_bytes(),
-        );
-        assert_eq!(o.status.code(), Some(0), "{size}: {}", stderr(&o));
+        let o = sb(["solve", "-j", "2", "--chunk-size", size])
+            .stdin(input.as_bytes())
+            .note(size)
+            .ok();
         assert_eq!(o.stdout, want, "{size}");
     }
     for (size, why) in [
@@ -141,9 +130,11 @@ fn chunk_size_takes_units() {
         ("65M", "64 MiB"),
         ("2X", "unknown unit"),
     ] {
-        let o = run(&["solve", "--chunk-size", size], input.as_bytes());
-        assert_eq!(o.status.code(), Some(2), "{size}");
-        assert!(stderr(&o).contains(why), "{size}: {}", stderr(&o));
+        let o = sb(["solve", "--chunk-size", size])
+            .stdin(input.as_bytes())
+            .note(size)
+            .code(2);
+        assert!(o.stderr().contains(why), "{size}: {}", o.stderr());
     }
 }
 
@@ -152,26 +143,22 @@ fn chunk_size_takes_units() {
 fn quiet_prints_errors_only() {
     let good = blank_out(&full_grid(3, 8), 50, 8);
     let input = format!("{}\n{}\n", encode(&good, DIGITS, '.'), "12345");
-    let o = run(&["solve", "-q"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let o = sb(["solve", "-q"]).stdin(input.as_bytes()).code(1);
+    let err = o.stderr();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("<stdin>:2:"), "{err}");
-    let o = run(
-        &["-q", "solve", "-j", "60000"],
-        format!("{}\n", encode(&good, DIGITS, '.')).as_bytes(),
-    );
-    assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stderr(&o), "");
-    let o = run(&["generate", "-n", "5", "--quiet"], b"");
-    assert_eq!(o.status.code(), Some(0));
-    assert_eq!((stdout(&o).lines().count(), stderr(&o)), (5, String::new()));
+    let o = sb(["-q", "solve", "-j", "60000"])
+        .stdin(format!("{}\n", encode(&good, DIGITS, '.')).as_bytes())
+        .ok();
+    assert_eq!(o.stderr(), "");
+    let o = sb(["generate", "-n", "5", "--quiet"]).ok();
+    assert_eq!((o.stdout().lines().count(), o.stderr()), (5, String::new()));
     // Without -q the same runs say what they did.
-    let o = run(&["solve"], input.as_bytes());
+    let o = sb(["solve"]).stdin(input.as_bytes()).output();
     assert!(
-        stderr(&o).contains("2 records, 1 solved, 1 bad"),
+        o.stderr().contains("2 records, 1 solved, 1 bad"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
 }
 
@@ -179,9 +166,8 @@ fn quiet_prints_errors_only() {
 /// where the total is known: generated puzzles, a file's bytes.
 #[test]
 fn plain_progress_has_total_and_eta() {
-    let o = run(&["generate", "-n", "300", "--progress", "plain"], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let err = stderr(&o);
+    let o = sb(["generate", "-n", "300", "--progress", "plain"]).ok();
+    let err = o.stderr();
     let lines: Vec<&str> = err.lines().filter(|l| l.contains(": progress ")).collect();
     assert!(!lines.is_empty(), "{err}");
     assert!(
@@ -193,11 +179,8 @@ fn plain_progress_has_total_and_eta() {
     );
     let path = data("sample.txt");
     let size = std::fs::metadata(&path).unwrap().len();
-    let o = run(
-        &["solve", "--progress", "plain", path.to_str().unwrap()],
-        b"",
-    );
-    let err = stderr(&o);
+    let o = sb(["solve", "--progress", "plain"]).arg(&path).output();
+    let err = o.stderr();
     let last = err.lines().rfind(|l| l.contains(": progress ")).unwrap();
     assert!(
         last.contains(&format!(
@@ -206,11 +189,10 @@ fn plain_progress_has_total_and_eta() {
         "{err}"
     );
     // -q wins over --progress.
-    let o = run(
-        &["solve", "-q", "--progress", "plain", path.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(stderr(&o), "");
+    let o = sb(["solve", "-q", "--progress", "plain"])
+        .arg(&path)
+        .output();
+    assert_eq!(o.stderr(), "");
 }
 
 /// Rows of a `generate --with-solution` CSV: (puzzle, solution) cells,
@@ -244,30 +226,25 @@ fn generate_writes_kaggle_style_datasets() {
         "--header",
         "quizzes,solutions",
     ];
-    let o = run(&args, b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let csv = stdout(&o);
+    let o = sb(args).ok();
+    let csv = o.stdout();
     assert_eq!(csv.lines().next(), Some("quizzes,solutions"));
     assert!(!csv.contains('.'));
     let rows = generated_rows(&csv, "0");
     assert_eq!(rows.len(), 40);
     // The same puzzles as the default `.`-blank CSV.
-    let dotted = run(
-        &["generate", "-n", "40", "--seed", "9", "--with-solution"],
-        b"",
-    );
-    assert_eq!(generated_rows(&stdout(&dotted), "."), rows);
+    let dotted = sb(["generate", "-n", "40", "--seed", "9", "--with-solution"]).output();
+    assert_eq!(generated_rows(&dotted.stdout(), "."), rows);
     let (_dir, path) = temp_file("kaggle.csv", csv.as_bytes());
-    let c = run(&["check", path.to_str().unwrap()], b"");
-    assert_eq!(c.status.code(), Some(0), "{}{}", stdout(&c), stderr(&c));
-    assert!(stdout(&c).contains("40 good, 0 bad"), "{}", stdout(&c));
+    let c = sb(["check"]).arg(&path).ok();
+    assert!(c.stdout().contains("40 good, 0 bad"), "{}", c.stdout());
     // Solving it keeps every label: the summary says so.
-    let s = run(&["solve", path.to_str().unwrap()], b"");
+    let s = sb(["solve"]).arg(&path).output();
     assert_eq!(s.stdout, csv.as_bytes());
     assert!(
-        stderr(&s).contains("40 records, 0 solved, 40 kept, 0 bad"),
+        s.stderr().contains("40 records, 0 solved, 40 kept, 0 bad"),
         "{}",
-        stderr(&s)
+        s.stderr()
     );
     // Refused: a header without solutions, one name, `0` blanks in 36x36.
     for bad in [
@@ -286,8 +263,7 @@ fn generate_writes_kaggle_style_datasets() {
         ][..],
         &["generate", "-n", "1", "--blank", "_"][..],
     ] {
-        let o = run(bad, b"");
-        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        sb(bad).note(format!("{bad:?}")).code(2);
     }
 }
 
@@ -306,41 +282,37 @@ fn generate_off_target_exits_1_unless_best_effort() {
         "extreme",
         "--stats",
     ];
-    let o = run(&args, b"");
-    let text = stdout(&o);
+    let o = sb(args).output();
+    let text = o.stdout();
     assert_eq!(text.lines().count(), 12);
     let missed = text.lines().filter(|l| !l.ends_with(" extreme")).count();
     assert!(
         missed > 0,
         "seed 2 gives 12 extreme puzzles now; pick another\n{text}"
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", o.stderr());
     assert!(
-        stderr(&o).contains(&format!(
+        o.stderr().contains(&format!(
             "{missed} of 12 puzzles missed --difficulty extreme"
         )),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
-    let b = run(&[&args[..], &["--best-effort"]].concat(), b"");
-    assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    let b = sb([&args[..], &["--best-effort"]].concat()).ok();
     assert_eq!(b.stdout, o.stdout);
     // On target: exit 0 without the flag.
-    let e = run(
-        &[
-            "generate",
-            "-n",
-            "12",
-            "--seed",
-            "2",
-            "--difficulty",
-            "easy",
-            "--stats",
-        ],
-        b"",
-    );
-    assert_eq!(e.status.code(), Some(0), "{}", stderr(&e));
-    assert!(stdout(&e).lines().all(|l| l.ends_with(" easy")));
+    let e = sb([
+        "generate",
+        "-n",
+        "12",
+        "--seed",
+        "2",
+        "--difficulty",
+        "easy",
+        "--stats",
+    ])
+    .ok();
+    assert!(e.stdout().lines().all(|l| l.ends_with(" easy")));
 }
 
 /// Labels verified and written back are `kept` in the summary; empty ones
@@ -358,18 +330,17 @@ fn summary_counts_kept_labels() {
         };
         csv.push_str(&format!("{p},{label}\n"));
     }
-    let o = run(&["solve"], csv.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb(["solve"]).stdin(csv.as_bytes()).ok();
     assert!(
-        stderr(&o).contains("5 records, 1 solved, 4 kept, 0 bad"),
+        o.stderr().contains("5 records, 1 solved, 4 kept, 0 bad"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
-    let o = run(&["solve", "--overwrite"], csv.as_bytes());
+    let o = sb(["solve", "--overwrite"]).stdin(csv.as_bytes()).output();
     assert!(
-        stderr(&o).contains("5 records, 5 solved, 0 bad"),
+        o.stderr().contains("5 records, 5 solved, 0 bad"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
 }
 
@@ -398,26 +369,23 @@ fn several_inputs_in_one_run() {
     std::fs::write(d("a.txt"), &lines).unwrap();
     std::fs::write(d("b.csv"), &csv).unwrap();
     let out = d("out");
-    let o = run(
-        &[
-            "solve",
-            &s(&d("a.txt")),
-            &s(&d("b.csv")),
-            "--output-dir",
-            &s(&out),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb([
+        "solve",
+        &s(&d("a.txt")),
+        &s(&d("b.csv")),
+        "--output-dir",
+        &s(&out),
+    ])
+    .ok();
     assert!(
-        stderr(&o).contains("a.txt: 3 records, 3 solved"),
+        o.stderr().contains("a.txt: 3 records, 3 solved"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     assert!(
-        stderr(&o).contains("b.csv: 3 records, 3 solved"),
+        o.stderr().contains("b.csv: 3 records, 3 solved"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     let a = std::fs::read_to_string(out.join("a.txt")).unwrap();
     assert_answers_9x9(&puzzle_lines(&lines), &a);
@@ -430,31 +398,23 @@ fn several_inputs_in_one_run() {
         assert_valid(3, p, &cells(f[2], "", DIGITS));
     }
     // To stdout: the same answers, one input after the other.
-    let o = run(&["solve", &s(&d("a.txt")), &s(&d("b.csv"))], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), a + &b);
+    let o = sb(["solve", &s(&d("a.txt")), &s(&d("b.csv"))]).ok();
+    assert_eq!(o.stdout(), a + &b);
     // A missing input is reported; the others still run; exit 2.
-    let o = run(
-        &[
-            "count",
-            &s(&d("nope.txt")),
-            &s(&d("a.txt")),
-            "--output-dir",
-            &s(&d("c")),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("nope.txt"), "{}", stderr(&o));
-    let alone = run(&["count", &s(&d("a.txt"))], b"");
+    let o = sb([
+        "count",
+        &s(&d("nope.txt")),
+        &s(&d("a.txt")),
+        "--output-dir",
+        &s(&d("c")),
+    ])
+    .code(2);
+    assert!(o.stderr().contains("nope.txt"), "{}", o.stderr());
+    let alone = sb(["count", &s(&d("a.txt"))]).output();
     assert_eq!(std::fs::read(d("c").join("a.txt")).unwrap(), alone.stdout);
-    assert_eq!(stdout(&alone).lines().count(), 3);
+    assert_eq!(alone.stdout().lines().count(), 3);
     // The input's own directory: each output would be its input.
-    let o = run(
-        &["solve", &s(&d("a.txt")), "--output-dir", &s(dir.path())],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    sb(["solve", &s(&d("a.txt")), "--output-dir", &s(dir.path())]).code(2);
     assert_eq!(std::fs::read_to_string(d("a.txt")).unwrap(), lines);
     std::fs::create_dir(d("x")).unwrap();
     std::fs::write(d("x").join("a.txt"), &lines).unwrap();
@@ -486,9 +446,11 @@ fn several_inputs_in_one_run() {
         let args: Vec<&str> = std::iter::once("solve")
             .chain(args.iter().map(|a| a.as_str()))
             .collect();
-        let o = run(&args, lines.as_bytes());
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+        let o = sb(&args)
+            .stdin(lines.as_bytes())
+            .note(format!("{args:?}"))
+            .code(2);
+        assert!(o.stderr().contains(why), "{args:?}: {}", o.stderr());
         assert!(!d("o").exists() && !d("o.txt").exists(), "{args:?}");
     }
 }
@@ -518,12 +480,11 @@ fn bench_reads_npy() {
     std::fs::write(dir.path().join("bad.npy"), npy("<i8", "(7, 9, 9)", &rows)).unwrap();
     for (file, bad) in [("p.txt", 0), ("p.npy", 0), ("bad.npy", 1)] {
         let path = dir.path().join(file);
-        let o = run(
-            &["bench", "--json", "--seconds", "0", path.to_str().unwrap()],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(bad), "{file}: {}", stderr(&o));
-        let out = stdout(&o);
+        let o = sb(["bench", "--json", "--seconds", "0"])
+            .arg(&path)
+            .note(file)
+            .code(bad);
+        let out = o.stdout();
         for want in [
             "\"puzzles\": 6,".to_string(),
             "\"verified\": 6,".to_string(),
@@ -545,19 +506,13 @@ fn progress_totals_for_npy_and_gzip() {
     let path = dir.path().join("p.npy");
     std::fs::write(&path, npy("|u1", "(6, 81)", &rows)).unwrap();
     let out = dir.path().join("a.npy");
-    let o = run(
-        &[
-            "solve",
-            "--progress",
-            "plain",
-            path.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let last = stderr(&o)
+    let o = sb(["solve", "--progress", "plain"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .ok();
+    let last = o
+        .stderr()
         .lines()
         .rfind(|l| l.contains(": progress "))
         .map(String::from);
@@ -565,7 +520,7 @@ fn progress_totals_for_npy_and_gzip() {
         last.as_deref()
             .is_some_and(|l| l.ends_with("progress 6/6 puzzles (100%), ETA 0s")),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     let text: String = rows.iter().map(|c| encode(c, DIGITS, '.') + "\n").collect();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -573,18 +528,14 @@ fn progress_totals_for_npy_and_gzip() {
     let gz = gz.finish().unwrap();
     let path = dir.path().join("p.txt.gz");
     std::fs::write(&path, &gz).unwrap();
-    let o = run(
-        &["solve", "--progress", "plain", path.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb(["solve", "--progress", "plain"]).arg(&path).ok();
     let n = gz.len();
     assert!(
-        stderr(&o).contains(&format!(
+        o.stderr().contains(&format!(
             "progress {n}/{n} bytes (100%), ETA 0s, 300 puzzles"
         )),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
 }
 
@@ -593,17 +544,14 @@ mod tables {
     use super::*;
     use std::sync::Arc;
 
-    use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
-    use parquet::arrow::ArrowWriter;
+    use arrow_array::{ArrayRef, StringArray};
 
+    use crate::columnar::shared::{batch, read_parquet, strings, write_parquet_default};
+
+    /// A Parquet file of one string column `puzzle`.
     fn write_parquet(path: &std::path::Path, puzzles: Vec<Option<String>>) {
         let column = Arc::new(StringArray::from(puzzles)) as ArrayRef;
-        let batch = RecordBatch::try_from_iter(vec![("puzzle", column)]).unwrap();
-        let mut w =
-            ArrowWriter::try_new(std::fs::File::create(path).unwrap(), batch.schema(), None)
-                .unwrap();
-        w.write(&batch).unwrap();
-        w.close().unwrap();
+        write_parquet_default(path, &batch(vec![("puzzle", column)]));
     }
 
     /// `bench` on Parquet (written by the parquet crate): all puzzles
@@ -623,12 +571,10 @@ mod tables {
         let bad = dir.path().join("bad.parquet");
         write_parquet(&bad, puzzles);
         for (path, code) in [(&good, 0), (&bad, 1)] {
-            let o = run(
-                &["bench", "--json", "--seconds", "0", path.to_str().unwrap()],
-                b"",
-            );
-            assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
-            let out = stdout(&o);
+            let o = sb(["bench", "--json", "--seconds", "0"])
+                .arg(path)
+                .code(code);
+            let out = o.stdout();
             for want in [
                 "\"puzzles\": 6,".to_string(),
                 "\"verified\": 6,".to_string(),
@@ -638,35 +584,21 @@ mod tables {
             }
         }
         let out = dir.path().join("a.parquet");
-        let o = run(
-            &[
-                "solve",
-                "--progress",
-                "plain",
-                bad.to_str().unwrap(),
-                "-o",
-                out.to_str().unwrap(),
-            ],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let o = sb(["solve", "--progress", "plain"])
+            .arg(&bad)
+            .arg("-o")
+            .arg(&out)
+            .code(1);
         assert!(
-            stderr(&o).contains("progress 7/7 puzzles (100%), ETA 0s"),
+            o.stderr().contains("progress 7/7 puzzles (100%), ETA 0s"),
             "{}",
-            stderr(&o)
+            o.stderr()
         );
         // The answers: valid grids keeping the givens, in row order.
-        let file = std::fs::File::open(&out).unwrap();
-        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
-            .unwrap()
-            .build()
-            .unwrap();
-        let batch = reader.map(|b| b.unwrap()).next().unwrap();
-        let col = batch.column_by_name("solution").unwrap();
-        let col = col.as_any().downcast_ref::<StringArray>().unwrap();
-        assert_eq!(arrow_array::Array::len(col), 7);
+        let answers = strings(read_parquet(&out).column_by_name("solution").unwrap());
+        assert_eq!(answers.len(), 7);
         for (k, (puzzle, _)) in p.iter().enumerate() {
-            assert_valid(3, puzzle, &cells(col.value(k), "", DIGITS));
+            assert_valid(3, puzzle, &cells(answers[k].as_ref().unwrap(), "", DIGITS));
         }
     }
 }
@@ -703,6 +635,6 @@ fn terminal_stdin_gets_a_hint() {
     );
     let said = on_tty("solve -q").unwrap();
     assert!(!said.contains("reading puzzles"), "{said:?}");
-    let o = run(&["solve"], b"");
-    assert!(!stderr(&o).contains("reading puzzles"), "{}", stderr(&o));
+    let o = sb(["solve"]).output();
+    assert!(!o.stderr().contains("reading puzzles"), "{}", o.stderr());
 }

@@ -24,12 +24,14 @@ fn bad_first_then_good(first: &str, args: &[&str]) {
     let input = format!("{first}\n{}", lines_of(&ps));
     let mut all = vec!["solve"];
     all.extend_from_slice(args);
-    let o = run(&all, input.as_bytes());
-    assert_eq!(o.status.code(), Some(1), "{first:?}: {}", stderr(&o));
-    let err = stderr(&o);
+    let o = sb(&all)
+        .stdin(input.as_bytes())
+        .note(format!("{first:?}"))
+        .code(1);
+    let err = o.stderr();
     assert!(err.contains("<stdin>:1: "), "{err}");
     assert!(err.contains("1001 records, 1000 solved, 1 bad"), "{err}");
-    let out = stdout(&o);
+    let out = o.stdout();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 1001);
     assert!(lines[0].starts_with("error: "), "{}", lines[0]);
@@ -47,9 +49,10 @@ fn a_short_number_first_is_a_bad_record_not_a_count_line() {
     bad_first_then_good("12345", &["--on-error", "mark", "-j", "2"]);
     // --on-error fail stops at it instead of dropping it.
     let input = format!("12345\n{}", lines_of(&puzzles(3)));
-    let o = run(&["solve", "--on-error", "fail"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("<stdin>:1: expected 81 cells, found 5"));
+    let o = sb(["solve", "--on-error", "fail"])
+        .stdin(input.as_bytes())
+        .code(1);
+    assert!(o.stderr().contains("<stdin>:1: expected 81 cells, found 5"));
 }
 
 #[test]
@@ -81,14 +84,16 @@ fn a_count_line_counts_only_before_grids_and_only_when_it_matches() {
             assert_valid(3, p, &cells(&b.replace('\n', ""), "", "123456789"));
         }
     };
-    let o = run(&["solve"], format!("2\n{grid}").as_bytes());
+    let o = sb(["solve"])
+        .stdin(format!("2\n{grid}").as_bytes())
+        .output();
     answered_both(&o);
-    let o = run(&["solve"], format!("3\n{grid}").as_bytes());
-    assert_eq!(o.status.code(), Some(2));
+    let o = sb(["solve"]).stdin(format!("3\n{grid}").as_bytes()).code(2);
     assert!(
-        stderr(&o).contains("<stdin>:1: the count line says 3 puzzles but 2 follow"),
+        o.stderr()
+            .contains("<stdin>:1: the count line says 3 puzzles but 2 follow"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     // A stream longer than the head detection reads (1 MiB): the count is
     // checked at the end, and `-o` leaves no file behind. A file of the
@@ -99,8 +104,8 @@ fn a_count_line_counts_only_before_grids_and_only_when_it_matches() {
     let o_path = out.to_str().unwrap();
     for (said, ok) in [(12000, true), (11000, false), (13000, false)] {
         let input = format!("{said}\n{many}");
-        let o = run(&["solve", "-o", o_path], input.as_bytes());
-        let err = stderr(&o);
+        let o = sb(["solve", "-o", o_path]).stdin(input.as_bytes()).output();
+        let err = o.stderr();
         if ok {
             assert_eq!(o.status.code(), Some(0), "{err}");
             let answers = std::fs::read_to_string(&out).unwrap();
@@ -115,9 +120,12 @@ fn a_count_line_counts_only_before_grids_and_only_when_it_matches() {
             assert!(said < 12000 || err.contains("but 12000 follow"), "{err}");
             assert!(!out.exists(), "{said}");
             let (_d, path) = temp_file("g.txt", input.as_bytes());
-            let o = run(&["solve", path.to_str().unwrap(), "-o", o_path], b"");
-            assert_eq!(o.status.code(), Some(2), "{said}: {}", stderr(&o));
-            assert!(stderr(&o).contains("the count line says"), "{}", stderr(&o));
+            let o = sb(["solve"])
+                .arg(&path)
+                .args(["-o", o_path])
+                .note(said)
+                .code(2);
+            assert!(o.stderr().contains("the count line says"), "{}", o.stderr());
         }
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
@@ -136,25 +144,20 @@ fn non_text_inputs_say_what_they_are() {
     for b in text.bytes() {
         utf16.extend_from_slice(&[b, 0]);
     }
-    let o = run(&["solve"], &utf16);
-    assert_eq!(o.status.code(), Some(2));
+    let o = sb(["solve"]).stdin(&utf16).code(2);
     assert!(
-        stderr(&o).contains("<stdin>: UTF-16 text: convert it to UTF-8"),
+        o.stderr()
+            .contains("<stdin>: UTF-16 text: convert it to UTF-8"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     // Without a byte order mark too, and for `check`.
     let (_dir, path) = temp_file("u16.txt", &utf16[2..]);
-    let o = run(
-        &["check", path.to_str().unwrap(), path.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("UTF-16 text"), "{}", stderr(&o));
+    let o = sb(["check"]).arg(&path).arg(&path).code(2);
+    assert!(o.stderr().contains("UTF-16 text"), "{}", o.stderr());
     let binary: Vec<u8> = (0..=255u8).cycle().take(3000).collect();
-    let o = run(&["solve"], &binary);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
+    let o = sb(["solve"]).stdin(&binary).code(2);
+    let err = o.stderr();
     assert!(err.contains("<stdin>: binary data, not text"), "{err}");
     assert!(err.len() < 200, "raw bytes are not echoed: {err}");
     assert!(!o.stderr.contains(&0), "no raw NUL on stderr");
@@ -167,9 +170,8 @@ fn mixed_grid_sizes_are_named() {
         input.push_str(&encode(&blank_out(&full_grid(4, s), 50, s), LETTERS, '-'));
         input.push('\n');
     }
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
+    let o = sb(["solve"]).stdin(input.as_bytes()).code(2);
+    let err = o.stderr();
     assert!(err.contains("mixed grid sizes"), "{err}");
     assert!(err.contains("9x9") && err.contains("16x16"), "{err}");
 }
@@ -189,25 +191,25 @@ fn bad_tokens_are_quoted_short_in_stderr_and_output() {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let err = stderr(&o);
+    let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
+    let err = o.stderr();
     assert!(
         err.contains("<stdin>:1: cell 6: invalid number \"77777"),
         "{err}"
     );
     assert!(err.contains("(100000 bytes)"), "{err}");
     assert!(err.len() < 400, "{} bytes of stderr", err.len());
-    let out = stdout(&o);
+    let out = o.stdout();
     let first = out.lines().next().unwrap();
     assert!(
         first.starts_with("error: cell 6") && first.len() < 150,
         "{first}"
     );
     // An unknown layout quotes at most 40 characters of its first line.
-    let o = run(&["solve"], format!("{}\n", "x".repeat(10_000)).as_bytes());
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).len() < 600, "{}", stderr(&o));
+    let o = sb(["solve"])
+        .stdin(format!("{}\n", "x".repeat(10_000)).as_bytes())
+        .code(2);
+    assert!(o.stderr().len() < 600, "{}", o.stderr());
 }
 
 #[test]
@@ -221,15 +223,14 @@ fn an_unterminated_quote_is_one_bad_row_not_the_rest_of_the_file() {
     for args in [&["-j", "1"][..], &["-j", "2", "--chunk-size", "1"]] {
         let mut all = vec!["solve"];
         all.extend_from_slice(args);
-        let o = run(&all, input.as_bytes());
-        assert_eq!(o.status.code(), Some(1));
-        let err = stderr(&o);
+        let o = sb(&all).stdin(input.as_bytes()).code(1);
+        let err = o.stderr();
         assert!(
             err.contains("<stdin>:3: quoted field runs on from this line"),
             "{err}"
         );
         assert!(err.contains("4 records, 3 solved, 1 bad"), "{err}");
-        let out = stdout(&o);
+        let out = o.stdout();
         let rows: Vec<&str> = out.lines().collect();
         assert_eq!(rows.len(), 5);
         assert!(rows[2].starts_with("error: quoted field runs on"));
@@ -246,12 +247,10 @@ fn keep_lines_gives_one_output_line_per_input_line() {
     let p: Vec<String> = ps.iter().map(|p| encode(p, "123456789", '.')).collect();
     let input = format!("# head\n{}\n\n{}\nend\n  \n{}\n", p[0], &p[1][..80], p[2]);
     for j in ["1", "2"] {
-        let o = run(
-            &["solve", "--keep-lines", "-j", j, "--chunk-size", "7"],
-            input.as_bytes(),
-        );
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-        let out = stdout(&o);
+        let o = sb(["solve", "--keep-lines", "-j", j, "--chunk-size", "7"])
+            .stdin(input.as_bytes())
+            .code(1);
+        let out = o.stdout();
         let got: Vec<&str> = out.lines().collect();
         let inp: Vec<&str> = input.lines().collect();
         assert_eq!(got.len(), inp.len());
@@ -264,9 +263,8 @@ fn keep_lines_gives_one_output_line_per_input_line() {
         assert_valid(3, &ps[2], &cells(got[6], "", "123456789"));
     }
     // Without it: only records get lines, and `end` ends the input.
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(stdout(&o).lines().count(), 2);
+    let o = sb(["solve"]).stdin(input.as_bytes()).output();
+    assert_eq!(o.stdout().lines().count(), 2);
     // Other layouts refuse the flag.
-    let o = run(&["solve", "--keep-lines"], b"puzzle\n.\n");
-    assert_eq!(o.status.code(), Some(2));
+    sb(["solve", "--keep-lines"]).stdin(b"puzzle\n.\n").code(2);
 }

@@ -6,9 +6,8 @@ use crate::util::*;
 fn solve_ok(args: &[&str], input: &str) -> String {
     let mut all = vec!["solve"];
     all.extend_from_slice(args);
-    let o = run(&all, input.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    stdout(&o)
+    let o = sb(&all).stdin(input.as_bytes()).ok();
+    o.stdout()
 }
 
 /// Splits text into `side`-row blocks separated by one empty line.
@@ -142,14 +141,16 @@ fn hex_16x16_is_detected_when_safe_and_asks_otherwise() {
         }
     }
     let unclear = encode(&q, "0123456789ABCDEF", '.');
-    let o = run(&["solve"], format!("{unclear}\n").as_bytes());
-    assert_eq!(o.status.code(), Some(2));
+    let o = sb(["solve"])
+        .stdin(format!("{unclear}\n").as_bytes())
+        .code(2);
     assert!(
-        stderr(&o).contains("<stdin>:1: 16x16 cells written in hex digits"),
+        o.stderr()
+            .contains("<stdin>:1: 16x16 cells written in hex digits"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
-    assert!(stderr(&o).contains("--format hex0"));
+    assert!(o.stderr().contains("--format hex0"));
     let out = solve_ok(&["--format", "hex0"], &format!("{unclear}\n"));
     assert_valid(4, &q, &cells(out.trim(), "", "0123456789ABCDEF"));
 }
@@ -222,12 +223,10 @@ fn csv_datasets_get_their_solution_column_filled() {
         .iter()
         .map(|p| format!("\"a, b\",{}", dig(p, '.')))
         .collect();
-    let o = run(
-        &["solve"],
-        format!("note,grid\n{}\n", rows.join("\n")).as_bytes(),
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--column"), "{}", stderr(&o));
+    let o = sb(["solve"])
+        .stdin(format!("note,grid\n{}\n", rows.join("\n")).as_bytes())
+        .code(2);
+    assert!(o.stderr().contains("--column"), "{}", o.stderr());
     let t = csv_case("note,grid", &rows, &["--column", "grid"]);
     assert_eq!(t[0], ["note", "grid", "solution"]);
     for (p, row) in puzzles.iter().zip(&t[1..]) {
@@ -243,34 +242,35 @@ fn bad_records_in_grids_and_csv_name_their_line() {
     let mut bad = rows.clone();
     bad[3] = "12345678";
     let input = format!("2\n{}\n{}\n", rows.join("\n"), bad.join("\n"));
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
+    let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
     assert!(
-        stderr(&o).contains("<stdin>:11: row 4: expected 9 cells, found 8"),
+        o.stderr()
+            .contains("<stdin>:11: row 4: expected 9 cells, found 8"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
-    let out = stdout(&o);
+    let out = o.stdout();
     assert!(
         out.ends_with("\n\nerror: row 4: expected 9 cells, found 8\n"),
         "{out}"
     );
     let input = format!("id,puzzle,solution\n1,{good},\n2,{},\n", &good[..80]);
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
+    let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
     assert!(
-        stderr(&o).contains("<stdin>:3: expected 81 cells, found 80"),
+        o.stderr()
+            .contains("<stdin>:3: expected 81 cells, found 80"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
-    assert!(stdout(&o).ends_with(",error: expected 81 cells, found 80\n"));
+    assert!(o
+        .stdout()
+        .ends_with(",error: expected 81 cells, found 80\n"));
 }
 
 #[test]
 fn unknown_layout_is_a_clear_error() {
-    let o = run(&["solve"], b"# notes\nhello world\n");
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
+    let o = sb(["solve"]).stdin(b"# notes\nhello world\n").code(2);
+    let err = o.stderr();
     assert!(err.contains("<stdin>:2: cannot tell the layout"), "{err}");
     assert!(err.contains("--format"));
 }
@@ -302,20 +302,14 @@ fn csv_quoted_newlines_survive_every_chunking() {
     let (_dir, path) = temp_file("q.csv", input.as_bytes());
     for chunk in ["1", "50", "100000"] {
         for j in ["1", "2"] {
-            let o = run(
-                &[
-                    "solve",
-                    "-j",
-                    j,
-                    "--chunk-size",
-                    chunk,
-                    path.to_str().unwrap(),
-                ],
-                b"",
-            );
-            assert_eq!(stdout(&o), reference, "chunk {chunk} -j {j}");
-            let o = run(&["solve", "-j", j, "--chunk-size", chunk], input.as_bytes());
-            assert_eq!(stdout(&o), reference, "stdin chunk {chunk} -j {j}");
+            let o = sb(["solve", "-j", j, "--chunk-size", chunk])
+                .arg(&path)
+                .output();
+            assert_eq!(o.stdout(), reference, "chunk {chunk} -j {j}");
+            let o = sb(["solve", "-j", j, "--chunk-size", chunk])
+                .stdin(input.as_bytes())
+                .output();
+            assert_eq!(o.stdout(), reference, "stdin chunk {chunk} -j {j}");
         }
     }
 }
@@ -546,29 +540,12 @@ fn check_reads_csv_answers_as_solve_wrote_them() {
                 .collect::<String>();
         let (dir, puzzles) = temp_file("p.csv", input.as_bytes());
         let answers = dir.path().join("a.csv");
-        let o = run(
-            &[
-                "solve",
-                puzzles.to_str().unwrap(),
-                "-o",
-                answers.to_str().unwrap(),
-            ],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
-        let o = run(
-            &[
-                "check",
-                puzzles.to_str().unwrap(),
-                answers.to_str().unwrap(),
-            ],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
+        solve_to(&puzzles, &answers).note(name).ok();
+        let o = sb(["check"]).arg(&puzzles).arg(&answers).note(name).ok();
         assert!(
-            stdout(&o).contains("3 records checked, 3 good, 0 bad"),
+            o.stdout().contains("3 records checked, 3 good, 0 bad"),
             "{name}: {}",
-            stdout(&o)
+            o.stdout()
         );
     }
 }
@@ -588,14 +565,13 @@ fn a_bare_cr_past_the_head_of_a_csv_is_a_bad_row() {
     }
     input.push_str(&format!("{q},x\r{p},y\n{q},z\r\n"));
     assert!(input.len() > 1 << 20);
-    let o = run(&["solve", "-j", "2"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = sb(["solve", "-j", "2"]).stdin(input.as_bytes()).code(1);
     let line = rows + 2;
     let want = format!("<stdin>:{line}: a line break at character 84");
-    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    assert!(o.stderr().contains(&want), "{}", o.stderr());
     // One output line per input line (the bad one kept as it was, CR and
     // all, with the reason after it), then the rows after it answered.
-    let out = stdout(&o);
+    let out = o.stdout();
     let got: Vec<Vec<&str>> = out.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(got.len(), rows + 3);
     assert_eq!(got[0], ["puzzle", "id", "solution"]);
@@ -640,9 +616,8 @@ fn quotes_inside_unquoted_fields_and_crs_inside_quoted_ones_keep_every_row() {
             input += &[i.to_string().as_str(), p, "", &note].join(delim);
             input.push('\n');
         }
-        let o = run(&["solve", "-j", "2"], input.as_bytes());
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let out = stdout(&o);
+        let o = sb(["solve", "-j", "2"]).stdin(input.as_bytes()).ok();
+        let out = o.stdout();
         let mut r = csv::ReaderBuilder::new()
             .delimiter(delim.as_bytes()[0])
             .from_reader(out.as_bytes());
@@ -665,9 +640,8 @@ fn quotes_inside_unquoted_fields_and_crs_inside_quoted_ones_keep_every_row() {
 fn csv_rows_whose_id_starts_with_a_hash_are_rows() {
     let p = encode(&blank_out(&full_grid(3, 50), 55, 50), "123456789", '.');
     let input = format!("id,puzzle,solution\n# made by hand\n#1,{p},\n#2,{p},\n3,{p},\n");
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let o = sb(["solve"]).stdin(input.as_bytes()).ok();
+    let out = o.stdout();
     let rows: Vec<Vec<&str>> = out
         .lines()
         .skip(1)
@@ -686,9 +660,8 @@ fn csv_rows_whose_id_starts_with_a_hash_are_rows() {
     }
     let wrong = "1".repeat(81);
     let input = format!("id,puzzle,solution\n#1,{p},{wrong}\n#2,{p},{wrong}\n");
-    let o = run(&["check", "-"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let said = stdout(&o) + &stderr(&o);
+    let o = sb(["check", "-"]).stdin(input.as_bytes()).code(1);
+    let said = o.stdout() + &o.stderr();
     assert!(said.contains("2 records checked, 0 good, 2 bad"), "{said}");
 }
 
@@ -706,8 +679,7 @@ fn csv_rows_keep_the_bom_crlf_and_delimiter_of_the_input() {
         vec!["solve"],
         vec!["solve", "-j", "2", "--chunk-size", "4096"],
     ] {
-        let o = run(&args, input.as_bytes());
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let o = sb(&args).stdin(input.as_bytes()).code(1);
         let out = o.stdout.clone();
         assert!(
             out.starts_with(b"\xEF\xBB\xBFid,puzzle,solution\r\n"),
@@ -732,30 +704,17 @@ fn csv_rows_keep_the_bom_crlf_and_delimiter_of_the_input() {
     let (_d2, tpath) = temp_file("in.tsv", tsv.as_bytes());
     for (inp, name) in [(&path, "out.tsv"), (&tpath, "out.csv")] {
         let out = dir.path().join(name);
-        let o = run(
-            &["solve", inp.to_str().unwrap(), "-o", out.to_str().unwrap()],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        let o = solve_to(inp, &out).note(name).code(2);
         assert!(
-            stderr(&o).contains("the input's own delimiter"),
+            o.stderr().contains("the input's own delimiter"),
             "{}",
-            stderr(&o)
+            o.stderr()
         );
         assert!(!out.exists(), "{name} was written");
     }
     // Named for its own delimiter, a TSV keeps tabs, BOM and CRLF.
     let out = dir.path().join("out.tsv");
-    let o = run(
-        &[
-            "solve",
-            tpath.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    solve_to(&tpath, &out).code(1);
     let written = std::fs::read(&out).unwrap();
     assert!(written.starts_with(b"\xEF\xBB\xBFid\tpuzzle\tsolution\r\n"));
 }

@@ -204,9 +204,8 @@ fn corrupt(rows: usize, cols: usize, puzzle: &[u8], solution: &[u8], rng: &mut R
 
 /// Runs `sudoku-bulk ARGS` and returns stdout, asserting exit status 0.
 fn ok(args: &[&str]) -> String {
-    let o = run(args, b"");
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    stdout(&o)
+    let o = sb(args).note(format!("{args:?}")).ok();
+    o.stdout()
 }
 
 /// Solves `text` (written to a file) with `flags` and checks every answer
@@ -510,17 +509,17 @@ fn box_flags_that_do_not_fit_are_usage_errors() {
     let six = encode(&blank_out(&full_grid_boxes(2, 3, 9), 50, 10), "123456", '.');
     let (_dir, path) = temp_file("six.txt", format!("# six\n{six}\n").as_bytes());
     for cmd in ["solve", "count"] {
-        let o = run(&[cmd, "--box", "2x5", path_str(&path)], b"");
-        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
-        assert!(o.stdout.is_empty(), "{}", stdout(&o));
-        let err = stderr(&o);
+        let o = sb([cmd, "--box", "2x5", path_str(&path)]).note(cmd).code(2);
+        assert!(o.stdout.is_empty(), "{}", o.stdout());
+        let err = o.stderr();
         assert!(err.contains(&format!("{}:2", path.display())), "{err}");
         assert!(err.contains("100 cells"), "{err}");
     }
-    let o = run(&["solve", "--box", "2x5"], format!("{six}\n").as_bytes());
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("<stdin>:1"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("100 cells"), "{}", stderr(&o));
+    let o = sb(["solve", "--box", "2x5"])
+        .stdin(format!("{six}\n").as_bytes())
+        .code(2);
+    assert!(o.stderr().contains("<stdin>:1"), "{}", o.stderr());
+    assert!(o.stderr().contains("100 cells"), "{}", o.stderr());
 
     let bad: &[(&[&str], &str)] = &[
         (&["solve", "--box", "2x3", "--size", "9"], "2x3"),
@@ -543,10 +542,12 @@ fn box_flags_that_do_not_fit_are_usage_errors() {
         ),
     ];
     for &(args, named) in bad {
-        let o = run(args, format!("{six}\n").as_bytes());
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
-        assert!(stderr(&o).contains(named), "{args:?}: {}", stderr(&o));
+        let o = sb(args)
+            .stdin(format!("{six}\n").as_bytes())
+            .note(format!("{args:?}"))
+            .code(2);
+        assert!(o.stdout.is_empty(), "{args:?}: {}", o.stdout());
+        assert!(o.stderr().contains(named), "{args:?}: {}", o.stderr());
     }
 }
 
@@ -623,7 +624,7 @@ fn one_and_two_threads_write_the_same_bytes() {
                 let mut args = vec!["solve", "-j", j, "--chunk-size", "1024"];
                 args.extend_from_slice(extra);
                 args.push(path_str(&path));
-                run(&args, b"")
+                sb(&args).output()
             })
             .collect();
         assert_eq!(outs[0].status.code(), Some(1), "{}", stderr(&outs[0]));
@@ -714,8 +715,7 @@ fn csv_number_fields_hold_every_size() {
         let (_d2, bad_path) = temp_file("bad.csv", bad.as_bytes());
         let mut args = vec!["check", path_str(&bad_path)];
         args.extend_from_slice(flags);
-        let o = run(&args, b"");
-        assert_eq!(o.status.code(), Some(1), "{side}x{side}: {}", stdout(&o));
+        sb(&args).note(format!("{side}x{side}")).code(1);
         // Solving the answered file keeps its labels, byte for byte.
         let again = dir.path().join("b.csv");
         let mut args = vec!["solve", path_str(&out), "-o", path_str(&again)];
@@ -730,9 +730,8 @@ fn csv_number_fields_hold_every_size() {
 /// 36x36 puzzle, unique and valid.
 #[test]
 fn generate_of_big_grids_points_to_clues() {
-    let o = run(&["generate", "--size", "36", "-n", "0"], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let err = stderr(&o);
+    let o = sb(["generate", "--size", "36", "-n", "0"]).ok();
+    let err = o.stderr();
     assert!(
         err.contains("note: minimal 36x36 puzzles take minutes"),
         "{err}"
@@ -743,24 +742,24 @@ fn generate_of_big_grids_points_to_clues() {
         (["--box", "5x7"], "minimal 35x35 puzzles take minutes each"),
         (["--size", "27"], "--clues 451 (62% of the cells)"),
     ] {
-        let o = run(&[&["generate", "-n", "0"][..], &flags].concat(), b"");
-        assert!(stderr(&o).contains(want), "{}", stderr(&o));
+        let o = sb([&["generate", "-n", "0"][..], &flags].concat()).output();
+        assert!(o.stderr().contains(want), "{}", o.stderr());
     }
-    let o = run(&["generate", "--size", "26", "-n", "0"], b"");
-    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
-    let o = run(
-        &["generate", "--size", "36", "-n", "1", "--clues", "803"],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
-    let line = stdout(&o);
+    let o = sb(["generate", "--size", "26", "-n", "0"]).output();
+    assert!(!o.stderr().contains("note:"), "{}", o.stderr());
+    let o = sb(["generate", "--size", "36", "-n", "1", "--clues", "803"]).ok();
+    assert!(!o.stderr().contains("note:"), "{}", o.stderr());
+    let line = o.stdout();
     let puzzle = cells(line.trim(), ".", HEX0);
     assert_eq!(puzzle.iter().filter(|&&c| c != 0).count(), 803);
-    let o = run(&["count", "--size", "36"], line.as_bytes());
-    assert_eq!(stdout(&o).trim(), "1", "{}", stderr(&o));
-    let o = run(&["solve", "--size", "36"], line.as_bytes());
-    assert_valid(6, &puzzle, &cells(stdout(&o).trim(), "", HEX0));
+    let o = sb(["count", "--size", "36"])
+        .stdin(line.as_bytes())
+        .output();
+    assert_eq!(o.stdout().trim(), "1", "{}", o.stderr());
+    let o = sb(["solve", "--size", "36"])
+        .stdin(line.as_bytes())
+        .output();
+    assert_valid(6, &puzzle, &cells(o.stdout().trim(), "", HEX0));
 }
 
 /// Past 36x36 no symbol set has a character per value: `generate` writes
@@ -771,9 +770,8 @@ fn generated_grids_past_36_are_numbers_read_back() {
     let clues = 38 * 38 - 40;
     let clues_arg = clues.to_string();
     let gen = &["generate", "--size", "38", "-n", "2", "--seed", "3"];
-    let o = run(&[&gen[..], &["--clues", &clues_arg]].concat(), b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = stdout(&o);
+    let o = sb([&gen[..], &["--clues", &clues_arg]].concat()).ok();
+    let text = o.stdout();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
     let numbers =
@@ -784,27 +782,23 @@ fn generated_grids_past_36_are_numbers_read_back() {
         assert_eq!(p.iter().filter(|&&v| v != 0).count(), clues);
         assert!(p.iter().all(|&v| v <= 38));
     }
-    let o = run(&["solve"], text.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let answers = stdout(&o);
+    let o = sb(["solve"]).stdin(text.as_bytes()).ok();
+    let answers = o.stdout();
     let answers: Vec<&str> = answers.lines().collect();
     assert_eq!(answers.len(), 2);
     for (p, a) in lines.iter().zip(&answers) {
         assert_valid_boxes(2, 19, &numbers(p), &numbers(a));
     }
-    let o = run(&["count"], text.as_bytes());
-    assert_eq!(stdout(&o), "1\n1\n", "{}", stderr(&o));
-    let o = run(
-        &[
-            &gen[..],
-            &["--clues", &clues_arg, "--with-solution", "--stats"],
-        ]
-        .concat(),
-        b"",
-    );
-    let csv = stdout(&o);
+    let o = sb(["count"]).stdin(text.as_bytes()).output();
+    assert_eq!(o.stdout(), "1\n1\n", "{}", o.stderr());
+    let o = sb([
+        &gen[..],
+        &["--clues", &clues_arg, "--with-solution", "--stats"],
+    ]
+    .concat())
+    .output();
+    let csv = o.stdout();
     let (_dir, path) = temp_file("g38.csv", csv.as_bytes());
-    let o = run(&["check", path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    assert!(stdout(&o).contains("2 good, 0 bad"), "{}", stdout(&o));
+    let o = sb(["check"]).arg(&path).ok();
+    assert!(o.stdout().contains("2 good, 0 bad"), "{}", o.stdout());
 }

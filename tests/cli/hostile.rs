@@ -21,10 +21,9 @@ fn puzzles() -> (String, Vec<u8>) {
             ) + "\n"
         })
         .collect();
-    let plain = run(&["solve", "-j", "1"], text.as_bytes());
-    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
-    assert_answers_9x9(&puzzle_lines(&text), &stdout(&plain));
-    (text, plain.stdout)
+    let plain = sb(["solve", "-j", "1"]).stdin(text.as_bytes()).ok();
+    assert_answers_9x9(&puzzle_lines(&text), &plain.stdout());
+    (text, plain.stdout.clone())
 }
 
 fn gzip(data: &[u8]) -> Vec<u8> {
@@ -73,8 +72,7 @@ fn reads_as(packed: &[u8], want: &[u8], what: &str) {
         (vec!["solve", p, "--no-mmap"], &b""[..]),
         (vec!["solve"], packed),
     ] {
-        let o = run(&args, stdin);
-        assert_eq!(o.status.code(), Some(0), "{what} {args:?}: {}", stderr(&o));
+        let o = sb(&args).stdin(stdin).note(format!("{what} {args:?}")).ok();
         assert!(o.stdout == want, "{what} {args:?}: other answers");
     }
 }
@@ -168,12 +166,8 @@ fn gzip_then_zeros_or_another_codec() {
     ] {
         let (dir, path) = temp_file("in.gz", &bytes);
         let out = dir.path().join("a.txt");
-        let o = run(
-            &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-            b"",
-        );
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{err}");
+        let o = solve_to(&path, &out).code(2);
+        let err = o.stderr();
         assert!(
             err.contains(&format!("{}: {want}", path.display())),
             "{want:?} not in {err}"
@@ -181,11 +175,11 @@ fn gzip_then_zeros_or_another_codec() {
         assert!(!err.contains("invalid gzip header"), "{err}");
         assert!(!err.contains("does not decompress"), "{err}");
         assert!(!out.exists(), "no output for a failed read");
-        let o = run(&["solve"], &bytes);
+        let o = sb(["solve"]).stdin(&bytes).output();
         assert!(
-            stderr(&o).contains(&format!("<stdin>: {want}")),
+            o.stderr().contains(&format!("<stdin>: {want}")),
             "{}",
-            stderr(&o)
+            o.stderr()
         );
     }
 }
@@ -196,80 +190,12 @@ mod tables {
     use std::path::Path;
     use std::sync::Arc;
 
-    use arrow_array::builder::{FixedSizeListBuilder, ListBuilder, UInt8Builder};
+    use arrow_array::builder::{FixedSizeListBuilder, UInt8Builder};
     use arrow_array::cast::AsArray;
-    use arrow_array::types::UInt8Type;
     use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    use parquet::arrow::ArrowWriter;
 
-    fn digits(cells: &[u8]) -> String {
-        encode(cells, "123456789", '.')
-    }
-
-    fn write_parquet(path: &Path, batch: &RecordBatch) {
-        let file = std::fs::File::create(path).unwrap();
-        let mut w = ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-        w.write(batch).unwrap();
-        w.close().unwrap();
-    }
-
-    fn read_parquet(path: &Path) -> RecordBatch {
-        let file = std::fs::File::open(path).unwrap();
-        let b = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-        let schema = b.schema().clone();
-        let batches: Vec<RecordBatch> = b.build().unwrap().map(Result::unwrap).collect();
-        arrow_select::concat::concat_batches(&schema, &batches).unwrap()
-    }
-
-    fn write_arrow(path: &Path, batch: &RecordBatch) {
-        let file = std::fs::File::create(path).unwrap();
-        let mut w = arrow_ipc::writer::FileWriter::try_new(file, &batch.schema()).unwrap();
-        w.write(batch).unwrap();
-        w.finish().unwrap();
-    }
-
-    fn read_arrow(path: &Path) -> RecordBatch {
-        let file = std::fs::File::open(path).unwrap();
-        let r = arrow_ipc::reader::FileReader::try_new(file, None).unwrap();
-        let schema = r.schema();
-        let batches: Vec<RecordBatch> = r.map(Result::unwrap).collect();
-        arrow_select::concat::concat_batches(&schema, &batches).unwrap()
-    }
-
-    fn u8_lists(values: &[Option<Vec<Option<u8>>>]) -> ArrayRef {
-        let mut b = ListBuilder::new(UInt8Builder::new());
-        for v in values {
-            match v {
-                Some(cells) => {
-                    for c in cells {
-                        b.values().append_option(*c);
-                    }
-                    b.append(true);
-                }
-                None => b.append(false),
-            }
-        }
-        Arc::new(b.finish())
-    }
-
-    fn list_rows(col: &ArrayRef) -> Vec<Option<Vec<u8>>> {
-        let l = col.as_list::<i32>();
-        (0..l.len())
-            .map(|i| {
-                l.is_valid(i)
-                    .then(|| l.value(i).as_primitive::<UInt8Type>().values().to_vec())
-            })
-            .collect()
-    }
-
-    /// A puzzle whose givens clash (two 5s in row 1).
-    fn clashing() -> Vec<u8> {
-        let mut p = vec![0u8; 81];
-        p[0] = 5;
-        p[8] = 5;
-        p
-    }
+    use crate::columnar::clashing;
+    use crate::columnar::shared::*;
 
     /// Item 1: `--overwrite` promises to replace every existing solution;
     /// a bad row's old label stayed, unchecked, in Parquet and Arrow (CSV
@@ -305,10 +231,10 @@ mod tables {
         ])
         .unwrap();
         let path = dir.path().join("in.parquet");
-        write_parquet(&path, &input);
+        write_parquet_default(&path, &input);
         // Arrow with list<u8> puzzle and solution columns.
         let lists = |v: &[Option<Vec<u8>>]| {
-            u8_lists(
+            u8_lists_with_nulls(
                 &v.iter()
                     .map(|c| c.as_ref().map(|c| c.iter().map(|&x| Some(x)).collect()))
                     .collect::<Vec<_>>(),
@@ -328,19 +254,12 @@ mod tables {
         write_arrow(&apath, &arrow_input);
         for (input, out, arrow) in [(&path, "out.parquet", false), (&apath, "out.arrow", true)] {
             let out = dir.path().join(out);
-            let o = run(
-                &[
-                    "solve",
-                    input.to_str().unwrap(),
-                    "--unique",
-                    "--overwrite",
-                    "-o",
-                    out.to_str().unwrap(),
-                ],
-                b"",
-            );
-            let err = stderr(&o);
-            assert_eq!(o.status.code(), Some(1), "{err}");
+            let o = sb(["solve"])
+                .arg(input)
+                .args(["--unique", "--overwrite", "-o"])
+                .arg(&out)
+                .code(1);
+            let err = o.stderr();
             for (row, why) in [
                 (0, "no puzzle (null)"),
                 (1, "duplicate given"),
@@ -372,27 +291,21 @@ mod tables {
             assert_valid(3, &good, answers[3].as_ref().unwrap());
             // `check` of the output: the good row passes, the bad ones have
             // no answer (and no label that looks like one).
-            let o = run(&["check", out.to_str().unwrap()], b"");
+            let o = sb(["check"]).arg(&out).output();
             assert!(
-                stdout(&o).contains("4 records checked, 1 good, 3 bad"),
+                o.stdout().contains("4 records checked, 1 good, 3 bad"),
                 "{}",
-                stdout(&o)
+                o.stdout()
             );
         }
         // Without --overwrite a bad row's label stays, as in CSV (a wrong
         // label is the user's to see).
         let out = dir.path().join("kept.parquet");
-        let o = run(
-            &[
-                "solve",
-                path.to_str().unwrap(),
-                "--unique",
-                "-o",
-                out.to_str().unwrap(),
-            ],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        sb(["solve"])
+            .arg(&path)
+            .args(["--unique", "-o"])
+            .arg(&out)
+            .code(1);
         let got = read_parquet(&out);
         let col = got.column(1).as_string::<i32>();
         for (k, label) in labels.iter().enumerate().take(3) {
@@ -418,17 +331,13 @@ mod tables {
         rows[1].as_mut().unwrap()[blank] = None;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("in.parquet");
-        write_parquet(
+        write_parquet_default(
             &path,
-            &RecordBatch::try_from_iter([("puzzle", u8_lists(&rows))]).unwrap(),
+            &RecordBatch::try_from_iter([("puzzle", u8_lists_with_nulls(&rows))]).unwrap(),
         );
         let out = dir.path().join("out.parquet");
-        let o = run(
-            &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-            b"",
-        );
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{err}");
+        let o = solve_to(&path, &out).code(1);
+        let err = o.stderr();
         assert!(
             err.contains(&format!(
                 "{}:row 1: bad Parquet row: cell {} is null",
@@ -464,9 +373,8 @@ mod tables {
             &nested,
             &RecordBatch::try_from_iter([("puzzle", Arc::new(b.finish()) as ArrayRef)]).unwrap(),
         );
-        let o = run(&["solve", nested.to_str().unwrap(), "-o", "/dev/null"], b"");
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{err}");
+        let o = sb(["solve"]).arg(&nested).args(["-o", "/dev/null"]).code(1);
+        let err = o.stderr();
         assert!(
             err.contains(&format!(
                 "{}:row 2: bad Arrow row: grid row 4 is null",
@@ -475,11 +383,8 @@ mod tables {
             "{err}"
         );
         // `check` calls the puzzle bad too.
-        let o = run(
-            &["check", path.to_str().unwrap(), out.to_str().unwrap()],
-            b"",
-        );
-        let report = stdout(&o);
+        let o = sb(["check"]).arg(&path).arg(&out).output();
+        let report = o.stdout();
         assert!(
             report.contains(&format!(
                 ":row 1: puzzle is bad: bad Parquet row: cell {} is null",
@@ -509,15 +414,14 @@ mod tables {
         ));
         let batch = RecordBatch::try_from_iter([("puzzle", strings)]).unwrap();
         let pq = dir.path().join("big.parquet");
-        write_parquet(&pq, &batch);
+        write_parquet_default(&pq, &batch);
         let arrow = dir.path().join("big.arrow");
         write_arrow(&arrow, &batch);
         let npy_path = dir.path().join("big.npy");
         std::fs::write(&npy_path, npy("|u1", "(3000, 81)", &rows)).unwrap();
         for input in [&pq, &arrow, &npy_path] {
-            let o = run(&["solve", input.to_str().unwrap(), "-o", "/dev/full"], b"");
-            let err = stderr(&o);
-            assert_eq!(o.status.code(), Some(2), "{err}");
+            let o = sb(["solve"]).arg(input).args(["-o", "/dev/full"]).code(2);
+            let err = o.stderr();
             assert!(
                 err.starts_with("sudoku-bulk: /dev/full: cannot write: No space left on device"),
                 "{}: {err}",
@@ -542,9 +446,8 @@ mod tables {
         .unwrap();
         let arrow = dir.path().join("r.arrow");
         write_arrow(&arrow, &batch);
-        let o = run(&["solve", arrow.to_str().unwrap()], b"");
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{err}");
+        let o = sb(["solve"]).arg(&arrow).code(2);
+        let err = o.stderr();
         assert!(err.contains("among \"Rätsel grid ✓\" (Utf8)"), "{err}");
         // A right-to-left override is still escaped.
         let batch = RecordBatch::try_from_iter([(
@@ -554,32 +457,21 @@ mod tables {
         .unwrap();
         let rtl = dir.path().join("rtl.arrow");
         write_arrow(&rtl, &batch);
-        let err = stderr(&run(&["solve", rtl.to_str().unwrap()], b""));
+        let err = sb(["solve"]).arg(&rtl).output().stderr();
         assert!(err.contains(r#""a\u{202e}b" (Utf8)"#), "{err}");
 
-        let o = run(
-            &[
-                "solve",
-                arrow.to_str().unwrap(),
-                "-o",
-                "x.csv",
-                "--column",
-                name,
-            ],
-            b"",
-        );
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{err}");
+        let o = sb(["solve"])
+            .arg(&arrow)
+            .args(["-o", "x.csv", "--column", name])
+            .code(2);
+        let err = o.stderr();
         assert!(err.contains("(an Arrow table)"), "{err}");
         let (_d, text) = temp_file("p.txt", b"1234\n");
-        let o = run(
-            &["check", text.to_str().unwrap(), arrow.to_str().unwrap()],
-            b"",
-        );
+        let o = sb(["check"]).arg(&text).arg(&arrow).output();
         assert!(
-            stderr(&o).contains("is an Arrow IPC file but"),
+            o.stderr().contains("is an Arrow IPC file but"),
             "{}",
-            stderr(&o)
+            o.stderr()
         );
     }
 }
@@ -598,12 +490,8 @@ fn an_empty_file_named_as_a_table_or_array_is_refused() {
         let (dir, path) = temp_file(name, b"");
         let out = dir.path().join("out");
         for cmd in ["solve", "count"] {
-            let o = run(
-                &[cmd, path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-                b"",
-            );
-            let err = stderr(&o);
-            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            let o = sb([cmd]).arg(&path).arg("-o").arg(&out).note(name).code(2);
+            let err = o.stderr();
             assert!(
                 err.contains(&format!(
                     "{}: empty file (0 bytes), not {what}",
@@ -613,30 +501,25 @@ fn an_empty_file_named_as_a_table_or_array_is_refused() {
             );
             assert!(!out.exists());
         }
-        let o = run(&["check", path.to_str().unwrap()], b"");
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let o = sb(["check"]).arg(&path).code(2);
         assert!(
-            stderr(&o).contains("empty file (0 bytes)"),
+            o.stderr().contains("empty file (0 bytes)"),
             "{}",
-            stderr(&o)
+            o.stderr()
         );
     }
     // Compressed to nothing: the name inside the compression extension.
     let (_dir, path) = temp_file("x.npy.gz", &gzip(b""));
-    let o = run(&["solve", path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = sb(["solve"]).arg(&path).code(2);
     assert!(
-        stderr(&o).contains("not a NumPy .npy file"),
+        o.stderr().contains("not a NumPy .npy file"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     // An empty text file is still no records, exit 0; so is empty stdin.
     let (_dir, path) = temp_file("x.txt", b"");
-    assert_eq!(
-        run(&["solve", path.to_str().unwrap()], b"").status.code(),
-        Some(0)
-    );
-    assert_eq!(run(&["solve"], b"").status.code(), Some(0));
+    sb(["solve"]).arg(&path).ok();
+    sb(["solve"]).ok();
 }
 
 /// Item 11: an option only text input can honour was ignored on table and
@@ -658,10 +541,7 @@ fn text_only_options_on_tables_and_arrays_are_refused() {
         ));
         let batch = arrow_array::RecordBatch::try_from_iter([("puzzle", strings)]).unwrap();
         let path = dir.path().join("p.parquet");
-        let file = std::fs::File::create(&path).unwrap();
-        let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-        w.write(&batch).unwrap();
-        w.close().unwrap();
+        crate::columnar::shared::write_parquet_default(&path, &batch);
         inputs.push((path, "a Parquet file"));
     }
     for (path, what) in &inputs {
@@ -677,9 +557,8 @@ fn text_only_options_on_tables_and_arrays_are_refused() {
             let out = dir.path().join("out.txt");
             let mut args = vec!["solve", p, "-o", out.to_str().unwrap()];
             args.extend(flags);
-            let o = run(&args, b"");
-            let err = stderr(&o);
-            assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+            let o = sb(&args).note(format!("{args:?}")).code(2);
+            let err = o.stderr();
             assert!(
                 err.contains(&format!("{}: {option} applies to", path.display()))
                     && err.contains(&format!("not to {what}")),
@@ -688,7 +567,6 @@ fn text_only_options_on_tables_and_arrays_are_refused() {
             assert!(!out.exists());
         }
         // Without them the same input runs.
-        let o = run(&["solve", p, "-o", "/dev/null"], b"");
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        sb(["solve", p, "-o", "/dev/null"]).ok();
     }
 }

@@ -83,10 +83,9 @@ const CODECS: [Codec; 5] = [
 fn compressed_input_gives_the_plain_bytes_on_every_path() {
     let input = mixed_input();
     let (dir, plain) = temp_file("in.txt", input.as_bytes());
-    let reference = run(&["solve", "-j", "1", plain.to_str().unwrap()], b"");
-    assert_eq!(reference.status.code(), Some(1));
+    let reference = sb(["solve", "-j", "1"]).arg(&plain).code(1);
     let n = puzzle_lines(&input).len() - 2;
-    let answers = stdout(&reference);
+    let answers = reference.stdout();
     assert_answers_9x9(
         &puzzle_lines(&input)[..n],
         &answers.lines().take(n).collect::<Vec<_>>().join("\n"),
@@ -115,20 +114,21 @@ fn compressed_input_gives_the_plain_bytes_on_every_path() {
                         }
                         _ => &packed[..],
                     };
-                    let o = run(&args, stdin);
-                    assert_eq!(o.status.code(), Some(1), "{ext} {args:?}: {}", stderr(&o));
+                    let o = sb(&args)
+                        .stdin(stdin)
+                        .note(format!("{ext} {args:?}"))
+                        .code(1);
                     assert!(
                         o.stdout == reference.stdout,
                         "{ext} {source} {args:?} differs"
                     );
-                    assert!(stderr(&o).contains("no solution"), "{}", stderr(&o));
+                    assert!(o.stderr().contains("no solution"), "{}", o.stderr());
                 }
             }
         }
         // count reads it too.
-        let o = run(&["count", p], b"");
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-        assert_eq!(stdout(&o).lines().count(), n + 2);
+        let o = sb(["count", p]).code(1);
+        assert_eq!(o.stdout().lines().count(), n + 2);
     }
 }
 
@@ -140,25 +140,22 @@ fn plain_text_input_stays_plain_on_every_path() {
     let input = mixed_input();
     let (_dir, path) = temp_file("in.txt", input.as_bytes());
     let p = path.to_str().unwrap();
-    let reference = run(&["solve", "-j", "1", p], b"");
+    let reference = sb(["solve", "-j", "1", p]).output();
     for threads in ["1", "2"] {
         for chunk in ["1", "100", "82", "65536"] {
-            let a = run(
-                &[
-                    "solve",
-                    "-j",
-                    threads,
-                    "--chunk-size",
-                    chunk,
-                    p,
-                    "--no-mmap",
-                ],
-                b"",
-            );
-            let b = run(
-                &["solve", "-j", threads, "--chunk-size", chunk],
-                input.as_bytes(),
-            );
+            let a = sb([
+                "solve",
+                "-j",
+                threads,
+                "--chunk-size",
+                chunk,
+                p,
+                "--no-mmap",
+            ])
+            .output();
+            let b = sb(["solve", "-j", threads, "--chunk-size", chunk])
+                .stdin(input.as_bytes())
+                .output();
             assert!(
                 a.stdout == reference.stdout,
                 "no-mmap -j {threads} chunk {chunk}"
@@ -188,21 +185,18 @@ fn data_that_does_not_decompress_is_named_not_printed() {
     ] {
         let (dir, path) = temp_file("in.bin", bytes);
         let out = dir.path().join("answers.txt");
-        let o = run(
-            &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        let err = stderr(&o);
+        let o = solve_to(&path, &out).code(2);
+        let err = o.stderr();
         let want = format!("{}: {what} data that does not decompress", path.display());
         assert!(err.contains(&want), "missing {want:?} in {err:?}");
         assert!(err.is_ascii() && !err.contains('\u{1f}'), "{err:?}");
         // Nothing half-written is left: only the input remains.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         // The same through stdin.
-        let o = run(&["solve"], bytes);
-        assert_eq!(o.status.code(), Some(2));
-        assert!(stderr(&o).contains(&format!("<stdin>: {what} data that does not decompress")));
+        let o = sb(["solve"]).stdin(bytes).code(2);
+        assert!(o
+            .stderr()
+            .contains(&format!("<stdin>: {what} data that does not decompress")));
     }
 }
 
@@ -220,7 +214,7 @@ fn compressed_output_by_name_or_flag_decompresses_to_the_plain_run() {
     let input = mixed_input();
     let (dir, path) = temp_file("in.txt", input.as_bytes());
     let p = path.to_str().unwrap();
-    let plain = run(&["solve", p], b"").stdout;
+    let plain = sb(["solve", p]).output().stdout.clone();
     let cases: [(&str, &[&str], Option<&str>); 7] = [
         ("a.txt.gz", &[], Some("gzip")),
         ("a.txt.zst", &[], Some("zstd")),
@@ -234,8 +228,7 @@ fn compressed_output_by_name_or_flag_decompresses_to_the_plain_run() {
         let out = dir.path().join(name);
         let mut args = vec!["solve", p, "-o", out.to_str().unwrap()];
         args.extend(flags);
-        let o = run(&args, b"");
-        assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+        sb(&args).note(name).code(1);
         let written = std::fs::read(&out).unwrap();
         match codec {
             None => assert_eq!(written, plain, "{name}: plain text asked"),
@@ -255,23 +248,19 @@ fn compressed_output_by_name_or_flag_decompresses_to_the_plain_run() {
         }
     }
     // Compressed answers to stdout when asked, and read back by `check`.
-    let o = run(&["solve", "--compress", "xz", p], b"");
+    let o = sb(["solve", "--compress", "xz", p]).output();
     assert_eq!(decompress(&o.stdout), plain);
     let answers = dir.path().join("answers.xz");
     std::fs::write(&answers, &o.stdout).unwrap();
     let packed = dir.path().join("puzzles.gz");
     std::fs::write(&packed, gzip(input.as_bytes())).unwrap();
-    let c = run(
-        &["check", packed.to_str().unwrap(), answers.to_str().unwrap()],
-        b"",
-    );
+    let c = sb(["check"]).arg(&packed).arg(&answers).output();
     // The two bad puzzles are counted bad; every real answer passes.
-    assert!(stdout(&c).contains("2 bad"), "{}", stdout(&c));
+    assert!(c.stdout().contains("2 bad"), "{}", c.stdout());
     // generate -o too.
     let g = dir.path().join("gen.txt.gz");
-    let o = run(&["generate", "-n", "20", "-o", g.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let same = run(&["generate", "-n", "20"], b"").stdout;
+    sb(["generate", "-n", "20", "-o"]).arg(&g).ok();
+    let same = sb(["generate", "-n", "20"]).output().stdout.clone();
     assert_eq!(decompress(&std::fs::read(&g).unwrap()), same);
 }
 
@@ -279,26 +268,29 @@ fn compressed_output_by_name_or_flag_decompresses_to_the_plain_run() {
 fn check_and_bench_read_stdin_and_compressed_files() {
     let text = std::fs::read_to_string(data("sample.txt")).unwrap();
     let (dir, path) = temp_file("in.txt", text.as_bytes());
-    let answers = run(&["solve", path.to_str().unwrap()], b"").stdout;
+    let answers = sb(["solve"]).arg(&path).output().stdout.clone();
     let apath = dir.path().join("answers.txt.zst");
     std::fs::write(&apath, zstd(&answers)).unwrap();
     // Puzzles compressed on stdin, answers a compressed file.
-    let o = run(
-        &["check", "-", apath.to_str().unwrap()],
-        &bzip2(text.as_bytes()),
-    );
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    assert!(stdout(&o).contains("0 bad"));
+    let o = sb(["check", "-"])
+        .arg(&apath)
+        .stdin(bzip2(text.as_bytes()))
+        .ok();
+    assert!(o.stdout().contains("0 bad"));
     // Answers on stdin; a wrong answer is caught.
     let mut wrong = answers.clone();
     let i = wrong.iter().position(|&b| b == b'1').unwrap();
     wrong[i] = b'2';
-    let o = run(&["check", path.to_str().unwrap(), "-"], &gzip(&wrong));
-    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-    let o = run(&["bench", "-", "--seconds", "0"], &gzip(text.as_bytes()));
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["check"])
+        .arg(&path)
+        .arg("-")
+        .stdin(gzip(&wrong))
+        .code(1);
+    let o = sb(["bench", "-", "--seconds", "0"])
+        .stdin(gzip(text.as_bytes()))
+        .ok();
     let n = puzzle_lines(&text).len();
-    assert!(stdout(&o).contains(&format!("{n}/{n}")), "{}", stdout(&o));
+    assert!(o.stdout().contains(&format!("{n}/{n}")), "{}", o.stdout());
 }
 
 /// Spawns `sudoku-bulk ARGS` with piped stdin and stdout.
@@ -397,16 +389,17 @@ fn overlong_stream_lines_are_cut_and_marked_bad() {
     input.push_str(&"2".repeat(2 << 20));
     for chunk in ["1000", "262144"] {
         let start = std::time::Instant::now();
-        let o = run(&["solve", "--chunk-size", chunk], input.as_bytes());
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-        let out = stdout(&o);
+        let o = sb(["solve", "--chunk-size", chunk])
+            .stdin(input.as_bytes())
+            .code(1);
+        let out = o.stdout();
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 4, "{:?}", &out[..out.len().min(300)]);
         assert_answers_9x9(&[good], lines[0]);
         assert!(lines[1].starts_with("error: "));
         assert_answers_9x9(&[good], lines[2]);
         assert!(lines[3].starts_with("error: "));
-        let err = stderr(&o);
+        let err = o.stderr();
         // Both overlong lines were cut at 1 MiB on the way in (the memory
         // bound), whatever their length and whatever the chunk size.
         for line in [2, 4] {
@@ -424,31 +417,30 @@ fn overlong_stream_lines_are_cut_and_marked_bad() {
 #[test]
 fn chunk_size_is_bounded_and_big_ones_do_not_preallocate() {
     let text = std::fs::read_to_string(data("sample.txt")).unwrap();
-    let reference = run(&["solve"], text.as_bytes()).stdout;
+    let reference = sb(["solve"]).stdin(text.as_bytes()).output().stdout.clone();
     // The largest allowed chunk on a small stream: buffers grow with the
     // data, the run is as usual.
-    let o = run(
-        &["solve", "--chunk-size", "67108864", "-j", "2"],
-        text.as_bytes(),
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb(["solve", "--chunk-size", "67108864", "-j", "2"])
+        .stdin(text.as_bytes())
+        .ok();
     assert_eq!(o.stdout, reference);
     for huge in ["67108865", "3000000000", "18446744073709551615"] {
-        let o = run(&["solve", "--chunk-size", huge], text.as_bytes());
-        assert_eq!(o.status.code(), Some(2), "{huge}");
-        assert!(stderr(&o).contains("--chunk-size"), "{}", stderr(&o));
+        let o = sb(["solve", "--chunk-size", huge])
+            .stdin(text.as_bytes())
+            .note(huge)
+            .code(2);
+        assert!(o.stderr().contains("--chunk-size"), "{}", o.stderr());
     }
 }
 
 #[test]
 fn thread_count_is_capped_at_a_multiple_of_the_cores() {
     let text = std::fs::read_to_string(data("sample.txt")).unwrap();
-    let reference = run(&["solve"], text.as_bytes()).stdout;
+    let reference = sb(["solve"]).stdin(text.as_bytes()).output().stdout.clone();
     let start = std::time::Instant::now();
-    let o = run(&["solve", "-j", "65535"], text.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb(["solve", "-j", "65535"]).stdin(text.as_bytes()).ok();
     assert_eq!(o.stdout, reference);
-    assert!(stderr(&o).contains("-j 65535 lowered to"), "{}", stderr(&o));
+    assert!(o.stderr().contains("-j 65535 lowered to"), "{}", o.stderr());
     // 65535 threads took over 300 s before the cap.
     assert!(start.elapsed().as_secs() < 60);
 }
@@ -462,35 +454,20 @@ fn control_characters_in_file_names_are_escaped() {
     let input = dir.path().join("ev\x1b[31mil\nname.txt");
     std::fs::write(&input, "x\n").unwrap();
     let out = dir.path().join("out\x07.txt");
-    let o = run(
-        &[
-            "solve",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
-        b"",
-    );
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let o = solve_to(&input, &out).code(2);
+    let err = o.stderr();
     assert!(
         err.contains("ev\\u{1b}[31mil\\nname.txt:1: cannot tell the layout"),
         "{err}"
     );
     assert!(!err.contains('\x1b') && err.lines().count() == 1, "{err:?}");
     // A directory as the output: its name escaped as well.
-    let o = run(
-        &["generate", "-n", "1", "-o", dir.path().to_str().unwrap()],
-        b"",
-    );
+    let o = sb(["generate", "-n", "1", "-o"]).arg(dir.path()).output();
     let bell_dir = dir.path().join("d\x07");
     std::fs::create_dir(&bell_dir).unwrap();
-    let o2 = run(
-        &["generate", "-n", "1", "-o", bell_dir.to_str().unwrap()],
-        b"",
-    );
+    let o2 = sb(["generate", "-n", "1", "-o"]).arg(&bell_dir).output();
     assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o2);
+    let err = o2.stderr();
     assert!(err.contains("d\\u{7}: is a directory"), "{err}");
     assert!(!err.contains('\x07'), "{err:?}");
 }

@@ -35,9 +35,10 @@ fn a_valid_label_of_a_multi_solution_puzzle_survives_byte_for_byte() {
         dig(&unique_p, '0'),
     );
     for j in ["1", "2"] {
-        let o = run(&["solve", "-j", j, "--chunk-size", "64"], input.as_bytes());
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let out = stdout(&o);
+        let o = sb(["solve", "-j", j, "--chunk-size", "64"])
+            .stdin(input.as_bytes())
+            .ok();
+        let out = o.stdout();
         let lines: Vec<&str> = out.lines().collect();
         let inp: Vec<&str> = input.lines().collect();
         // Header and both labelled rows are the input's bytes.
@@ -49,19 +50,17 @@ fn a_valid_label_of_a_multi_solution_puzzle_survives_byte_for_byte() {
         assert_valid(3, &unique_p, &cells(row[2], "", DIGITS));
     }
     // The test means something: our own answer to row 1 differs.
-    let o = run(&["solve", "--overwrite"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    let o = sb(["solve", "--overwrite"]).stdin(input.as_bytes()).ok();
+    let out = o.stdout();
     let row1: Vec<&str> = out.lines().nth(1).unwrap().split(',').collect();
     assert_ne!(row1[2], dig(&label, '.'));
     assert_valid(3, &empty, &cells(row1[2], "", DIGITS));
     // --unique: the label is valid but the puzzle is not unique.
-    let o = run(&["solve", "--unique"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
+    let o = sb(["solve", "--unique"]).stdin(input.as_bytes()).code(1);
     assert!(
-        stderr(&o).contains("<stdin>:2: multiple solutions"),
+        o.stderr().contains("<stdin>:2: multiple solutions"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
 }
 
@@ -78,9 +77,8 @@ fn a_wrong_label_is_reported_and_kept_unless_overwrite() {
         format!("{},{}", dig(&puzzle, '.'), dig(&grid, '.')),
     ];
     let input = format!("puzzle,solution\n{}\n", rows.join("\n"));
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
+    let err = o.stderr();
     assert!(
         err.contains("<stdin>:2: existing solution is wrong: "),
         "{err}"
@@ -91,10 +89,9 @@ fn a_wrong_label_is_reported_and_kept_unless_overwrite() {
     );
     assert!(err.contains("0 solved, 1 kept, 2 bad"), "{err}");
     // Every row, wrong labels included, is written back unchanged.
-    assert_eq!(stdout(&o), input);
-    let o = run(&["solve", "--overwrite"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    for row in stdout(&o).lines().skip(1) {
+    assert_eq!(o.stdout(), input);
+    let o = sb(["solve", "--overwrite"]).stdin(input.as_bytes()).ok();
+    for row in o.stdout().lines().skip(1) {
         let f: Vec<&str> = row.split(',').collect();
         assert_eq!(f[0], dig(&puzzle, '.'));
         assert_valid(3, &puzzle, &cells(f[1], "", DIGITS));
@@ -117,14 +114,14 @@ fn headerless_pairs_and_tdoku_lines_follow_the_same_rule() {
             w = dig(&wrong, '.'),
         );
         let sep_mid = format!("{mid}{sep}");
-        let o = run(&["solve"], input.as_bytes());
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
         assert!(
-            stderr(&o).contains("<stdin>:3: existing solution is wrong: "),
+            o.stderr()
+                .contains("<stdin>:3: existing solution is wrong: "),
             "{}",
-            stderr(&o)
+            o.stderr()
         );
-        let out = stdout(&o);
+        let out = o.stdout();
         let lines: Vec<&str> = out.lines().collect();
         let inp: Vec<&str> = input.lines().collect();
         assert_eq!(lines.len(), 3);
@@ -135,9 +132,8 @@ fn headerless_pairs_and_tdoku_lines_follow_the_same_rule() {
         assert_valid(3, &puzzle, &cells(a, "", DIGITS));
         // `check FILE` checks the file's own labels.
         let (_dir, path) = temp_file("labels.txt", input.as_bytes());
-        let o = run(&["check", path.to_str().unwrap()], b"");
-        assert_eq!(o.status.code(), Some(1));
-        let report = stdout(&o);
+        let o = sb(["check"]).arg(&path).code(1);
+        let report = o.stdout();
         assert!(report.contains("labels.txt:3: "), "{report}");
         assert!(
             report.contains("3 records checked, 1 good, 2 bad"),
@@ -181,10 +177,9 @@ fn a_bad_puzzle_keeps_the_label_it_holds() {
             mk(&dig(&clash, '.'), ""),
         ];
         let input = format!("{header}{}\n", rows.join("\n"));
-        let o = run(&["solve", "--unique"], input.as_bytes());
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let o = sb(["solve", "--unique"]).stdin(input.as_bytes()).code(1);
         let skip = usize::from(!header.is_empty());
-        let err = stderr(&o);
+        let err = o.stderr();
         assert!(
             err.contains(&format!("<stdin>:{}: multiple solutions", 1 + skip)),
             "{err}"
@@ -194,7 +189,7 @@ fn a_bad_puzzle_keeps_the_label_it_holds() {
             "{err}"
         );
         assert!(err.contains("0 solved, 4 bad"), "{err}");
-        let out = stdout(&o);
+        let out = o.stdout();
         let lines: Vec<&str> = out.lines().skip(skip).collect();
         assert_eq!(lines.len(), 4, "{out}");
         // The three labelled rows are the input's bytes.
@@ -203,9 +198,10 @@ fn a_bad_puzzle_keeps_the_label_it_holds() {
         assert!(lines[3].starts_with(&dig(&clash, '.')), "{}", lines[3]);
         assert!(lines[3].contains("error: duplicate given"), "{}", lines[3]);
         // --overwrite asks for ours: every field gets the mark.
-        let o = run(&["solve", "--unique", "--overwrite"], input.as_bytes());
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-        for l in stdout(&o).lines().skip(skip) {
+        let o = sb(["solve", "--unique", "--overwrite"])
+            .stdin(input.as_bytes())
+            .code(1);
+        for l in o.stdout().lines().skip(skip) {
             assert!(l.contains("error: "), "{l}");
         }
     }

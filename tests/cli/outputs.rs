@@ -43,9 +43,8 @@ fn assert_refused(args: &[&str], dir: &Path, out: &str, allowed: &str, input: &P
             }
         })
         .collect();
-    let o = run(&args, b"");
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    let o = sb(&args).note(format!("{args:?}")).code(2);
+    let err = o.stderr();
     let named = format!("{}: the name asks for ", target.display());
     assert!(err.contains(&named), "{args:?}: {err}");
     assert!(err.contains(allowed), "{args:?}: {err}");
@@ -65,7 +64,7 @@ fn text_input_is_written_as_text_or_refused() {
     let input = puzzles.join("\n") + "\n";
     let (dir, path) = temp_file("p.txt", input.as_bytes());
     let p = path.to_str().unwrap();
-    let plain = run(&["solve", p], b"").stdout;
+    let plain = sb(["solve", p]).output().stdout.clone();
     assert_answers_9x9(&puzzles, std::str::from_utf8(&plain).unwrap());
     let solve = ["solve", p, "-o", "OUT"];
     let per_line = "text (.txt, .csv, .tsv), one answer per line in the input's layout";
@@ -94,9 +93,8 @@ fn text_input_is_written_as_text_or_refused() {
     }
     // Standard input is refused alike, after its head was read.
     let pq = dir.path().join("s.parquet");
-    let o = run(&["solve", "-o", pq.to_str().unwrap()], input.as_bytes());
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("the answers of <stdin> (text input)"));
+    let o = sb(["solve", "-o"]).arg(&pq).stdin(input.as_bytes()).code(2);
+    assert!(o.stderr().contains("the answers of <stdin> (text input)"));
     assert!(!pq.exists());
     let count = ["count", p, "-o", "OUT"];
     assert_refused(&count, dir.path(), "c.parquet", "one count per line", &path);
@@ -104,8 +102,7 @@ fn text_input_is_written_as_text_or_refused() {
         "a.txt", "a.TXT.gz", "a.sudoku", "a.out", "answers", "a.gz", "a.csv", "a.tsv.xz",
     ] {
         let target = dir.path().join(out);
-        let o = run(&["solve", p, "-o", target.to_str().unwrap()], b"");
-        assert_eq!(o.status.code(), Some(0), "{out}: {}", stderr(&o));
+        sb(["solve", p, "-o"]).arg(&target).note(out).ok();
         let written = std::fs::read(&target).unwrap();
         let lower = out.to_ascii_lowercase();
         let text = if lower.ends_with(".gz") || lower.ends_with(".xz") {
@@ -125,7 +122,7 @@ fn text_input_is_written_as_text_or_refused() {
             .collect::<String>();
     let (cdir, cpath) = temp_file("p.csv", csv.as_bytes());
     let c = cpath.to_str().unwrap();
-    let rows = run(&["solve", c], b"").stdout;
+    let rows = sb(["solve", c]).output().stdout.clone();
     let text = String::from_utf8(rows.clone()).unwrap();
     assert!(text.starts_with("id,puzzle,solution\n"), "{text}");
     let answers: Vec<&str> = text
@@ -137,18 +134,16 @@ fn text_input_is_written_as_text_or_refused() {
     // Comma-separated rows are refused a `.tsv` name (issue 35 item 6:
     // they were written there with their commas).
     let tsv = cdir.path().join("a.tsv");
-    let o = run(&["solve", c, "-o", tsv.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = sb(["solve", c, "-o"]).arg(&tsv).code(2);
     assert!(
-        stderr(&o).contains("the input's own delimiter"),
+        o.stderr().contains("the input's own delimiter"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     assert!(!tsv.exists());
     for out in ["a.csv", "a.txt", "a.csv.bz2"] {
         let target = cdir.path().join(out);
-        let o = run(&["solve", c, "-o", target.to_str().unwrap()], b"");
-        assert_eq!(o.status.code(), Some(0), "{out}: {}", stderr(&o));
+        sb(["solve", c, "-o"]).arg(&target).note(out).ok();
         let written = std::fs::read(&target).unwrap();
         let written = if out.ends_with(".bz2") {
             decompress(&written)
@@ -193,18 +188,9 @@ fn generate_refuses_names_of_formats_it_does_not_write() {
         &marker,
     );
     let g = dir.path().join("g.csv.gz");
-    let o = run(
-        &[
-            "generate",
-            "-n",
-            "3",
-            "--with-solution",
-            "-o",
-            g.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["generate", "-n", "3", "--with-solution", "-o"])
+        .arg(&g)
+        .ok();
     let text = String::from_utf8(decompress(&std::fs::read(&g).unwrap())).unwrap();
     assert!(text.starts_with("puzzle,solution\n"), "{text}");
     for row in text.lines().skip(1) {
@@ -248,14 +234,12 @@ fn npy_input_is_written_as_npy_or_text_or_refused() {
     );
 
     let txt = dir.path().join("a.txt.zst");
-    let o = run(&["solve", p, "-o", txt.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["solve", p, "-o"]).arg(&txt).ok();
     let text = String::from_utf8(decompress(&std::fs::read(&txt).unwrap())).unwrap();
     assert_answers_9x9(&puzzles, &text);
 
     let arr = dir.path().join("a.npy.gz");
-    let o = run(&["solve", p, "-o", arr.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["solve", p, "-o"]).arg(&arr).ok();
     let bytes = decompress(&std::fs::read(&arr).unwrap());
     let head = npy_header("|u1", &format!("({}, 81)", rows.len()), false).len();
     assert!(bytes.starts_with(b"\x93NUMPY"));
@@ -265,8 +249,7 @@ fn npy_input_is_written_as_npy_or_text_or_refused() {
     }
 
     let counts = dir.path().join("c.txt");
-    let o = run(&["count", p, "-o", counts.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["count", p, "-o"]).arg(&counts).ok();
     // Sample puzzles are unique.
     assert_eq!(std::fs::read_to_string(&counts).unwrap(), "1\n".repeat(12));
 }
@@ -277,17 +260,15 @@ mod tables {
     use std::sync::Arc;
 
     use arrow_array::cast::AsArray;
-    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    use arrow_array::{ArrayRef, StringArray};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    use parquet::arrow::ArrowWriter;
 
+    use crate::columnar::shared::{batch, write_parquet_default};
+
+    /// A Parquet file of one string column `puzzle`.
     fn write_parquet(path: &Path, puzzles: &[&str]) {
         let column = Arc::new(StringArray::from(puzzles.to_vec())) as ArrayRef;
-        let batch = RecordBatch::try_from_iter([("puzzle", column)]).unwrap();
-        let file = std::fs::File::create(path).unwrap();
-        let mut w = ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-        w.write(&batch).unwrap();
-        w.close().unwrap();
+        write_parquet_default(path, &batch(vec![("puzzle", column)]));
     }
 
     /// Copying a column chunk reads the input and writes the output in one
@@ -301,9 +282,8 @@ mod tables {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.parquet");
         write_parquet(&path, &puzzles);
-        let o = run(&["solve", path.to_str().unwrap(), "-o", "/dev/full"], b"");
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        let err = stderr(&o);
+        let o = sb(["solve"]).arg(&path).args(["-o", "/dev/full"]).code(2);
+        let err = o.stderr();
         // A write error, named as one, the reason once (issue 35).
         assert!(
             err.contains("/dev/full: cannot write: No space left on device"),
@@ -339,14 +319,12 @@ mod tables {
         );
 
         let txt = dir.path().join("answers.txt.gz");
-        let o = run(&["solve", p, "-o", txt.to_str().unwrap()], b"");
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        solve_to(&path, &txt).ok();
         let text = String::from_utf8(decompress(&std::fs::read(&txt).unwrap())).unwrap();
         assert_answers_9x9(&puzzles, &text);
 
         let pq = dir.path().join("solved.parquet.zst");
-        let o = run(&["solve", p, "-o", pq.to_str().unwrap()], b"");
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        solve_to(&path, &pq).ok();
         let bytes = bytes::Bytes::from(decompress(&std::fs::read(&pq).unwrap()));
         let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
             .unwrap()
@@ -402,14 +380,16 @@ fn on_error_fail_writes_exactly_the_answers_before_the_bad_record() {
             args.push(p);
         }
         args.extend(flags);
-        let o = run(&args, if stdin { input.as_bytes() } else { b"" });
-        assert_eq!(o.status.code(), Some(1), "{flags:?}: {}", stderr(&o));
+        let o = sb(&args)
+            .stdin(if stdin { input.as_bytes() } else { b"" })
+            .note(format!("{flags:?}"))
+            .code(1);
         let name = if stdin {
             "<stdin>".to_string()
         } else {
             path.display().to_string()
         };
-        let err = stderr(&o);
+        let err = o.stderr();
         assert!(
             err.contains(&format!("{name}:3002: expected 81 cells, found 4")),
             "{err}"
@@ -417,7 +397,7 @@ fn on_error_fail_writes_exactly_the_answers_before_the_bad_record() {
         let out = if flags.contains(&"--compress") {
             decompress(&o.stdout)
         } else {
-            o.stdout
+            o.stdout.clone()
         };
         match &want {
             None => {
@@ -430,20 +410,9 @@ fn on_error_fail_writes_exactly_the_answers_before_the_bad_record() {
     // To a file: nothing left behind, whatever the chunking.
     let out = dir.path().join("a.txt");
     for j in ["1", "2"] {
-        let o = run(
-            &[
-                "solve",
-                p,
-                "--on-error",
-                "fail",
-                "-j",
-                j,
-                "-o",
-                out.to_str().unwrap(),
-            ],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        sb(["solve", p, "--on-error", "fail", "-j", j, "-o"])
+            .arg(&out)
+            .code(1);
         assert_eq!(names(dir.path()), ["p.txt"]);
     }
 }
@@ -464,9 +433,8 @@ fn an_output_that_cannot_be_created_names_the_path_given() {
         for cmd in [&["solve", p][..], &["count", p], &["generate", "-n", "1"]] {
             let mut args = cmd.to_vec();
             args.extend(["-o", out.to_str().unwrap()]);
-            let o = run(&args, b"");
-            assert_eq!(o.status.code(), Some(2), "{args:?}");
-            let err = stderr(&o);
+            let o = sb(&args).note(format!("{args:?}")).code(2);
+            let err = o.stderr();
             let want = format!("{}: cannot create: {reason}", out.display());
             assert!(err.contains(&want), "{args:?}: {err}");
             assert!(!err.contains(".sudoku-bulk-"), "{err}");

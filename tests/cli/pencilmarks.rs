@@ -2,7 +2,7 @@
 //! flags, solved and counted by the 9x9 solver; answers checked on their
 //! own terms (a valid grid whose every digit is one of its cell's marks).
 
-use crate::util::{assert_valid, cells, data, puzzle_lines, run, stderr, stdout, temp_file};
+use crate::util::{assert_valid, cells, data, puzzle_lines, sb, temp_file};
 
 /// Panics unless `answer` (81 digits) is a valid grid that keeps to the
 /// marks of `line` (729 characters, `.` where a candidate is eliminated).
@@ -35,22 +35,19 @@ fn tdoku_pencilmark_lines_are_solved_and_counted_without_flags() {
     let puzzles = puzzle_lines(&text);
     assert_eq!(puzzles.len(), 40);
     let path = path.to_str().unwrap();
-    let o = run(&["solve", path], b"");
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
+    let o = sb(["solve", path]).ok();
+    let out = o.stdout();
     let answers: Vec<&str> = out.lines().collect();
     assert_eq!(answers.len(), puzzles.len());
     for (p, a) in puzzles.iter().zip(&answers) {
         assert_keeps_marks(p, a);
     }
     // tdoku's generator makes unique puzzles.
-    let o = run(&["count", path], b"");
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "1\n".repeat(40));
+    let o = sb(["count", path]).ok();
+    assert_eq!(o.stdout(), "1\n".repeat(40));
     // `check` reads the answers against the marks.
     let (_dir, answers_path) = temp_file("answers.txt", out.as_bytes());
-    let o = run(&["check", path, answers_path.to_str().unwrap()], b"");
-    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    sb(["check", path]).arg(&answers_path).ok();
 }
 
 #[test]
@@ -62,8 +59,8 @@ fn marks_narrow_a_vanilla_puzzle() {
     let p = "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
     let marks = as_marks(p);
     let alone = |input: &str, args: &[&str]| {
-        let o = run(args, format!("{input}\n").as_bytes());
-        (o.status.code(), stdout(&o))
+        let o = sb(args).stdin(format!("{input}\n").as_bytes()).output();
+        (o.status.code(), o.stdout())
     };
     let (code, vanilla) = alone(p, &["count", "--limit", "9"]);
     assert_eq!(code, Some(0));
@@ -108,9 +105,8 @@ fn bad_pencilmark_records_are_named() {
         String::from_utf8(wrong).unwrap(),
         String::from_utf8(empty).unwrap()
     );
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
+    let out = o.stdout();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3);
     assert!(
@@ -122,9 +118,8 @@ fn bad_pencilmark_records_are_named() {
         "{out}"
     );
     assert_keeps_marks(&good, lines[2]);
-    let o = run(&["count"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let o = sb(["count"]).stdin(input.as_bytes()).code(1);
+    let out = o.stdout();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(&lines[1..], ["0", "1"], "{out}");
 }

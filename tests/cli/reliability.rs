@@ -121,8 +121,7 @@ fn an_output_naming_our_own_descriptor_writes_through_it() {
     let text = sample();
     let first: Vec<&str> = puzzle_lines(&text).into_iter().take(3).collect();
     let (dir, input) = temp_file("in.txt", format!("{}\n", first.join("\n")).as_bytes());
-    let alone = run(&["solve", input.to_str().unwrap()], b"");
-    assert_eq!(alone.status.code(), Some(0), "{}", stderr(&alone));
+    let alone = sb(["solve"]).arg(&input).ok();
     let log = dir.path().join("log.txt");
     for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
         std::fs::write(&log, "kept line\n").unwrap();
@@ -133,7 +132,7 @@ fn an_output_naming_our_own_descriptor_writes_through_it() {
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
-        let want = format!("kept line\n{}", stdout(&alone));
+        let want = format!("kept line\n{}", alone.stdout());
         assert_eq!(std::fs::read_to_string(&log).unwrap(), want, "{name}");
     }
     let notes = dir.path().join("notes.txt");
@@ -286,9 +285,8 @@ fn only_the_first_hundred_bad_records_are_reported_on_stderr() {
     let (dir, path) = temp_file("in.txt", input.as_bytes());
     let out = dir.path().join("answers.txt");
     let p = path.to_str().unwrap();
-    let o = run(&["solve", p, "-o", out.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let o = sb(["solve", p, "-o"]).arg(&out).code(1);
+    let err = o.stderr();
     let reported: Vec<&str> = err
         .lines()
         .filter(|l| {
@@ -319,8 +317,7 @@ fn replacing_an_output_keeps_its_mode_and_follows_a_dangling_link() {
     let out = dir.path().join("answers.txt");
     std::fs::write(&out, "old").unwrap();
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o640)).unwrap();
-    let o = run(&["solve", p, "-o", out.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["solve", p, "-o"]).arg(&out).ok();
     let meta = std::fs::metadata(&out).unwrap();
     assert_eq!(meta.permissions().mode() & 0o7777, 0o640);
     assert_answers_9x9(
@@ -331,8 +328,7 @@ fn replacing_an_output_keeps_its_mode_and_follows_a_dangling_link() {
     // link stays a link.
     let link = dir.path().join("link.txt");
     std::os::unix::fs::symlink("target.txt", &link).unwrap();
-    let o = run(&["solve", p, "-o", link.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["solve", p, "-o"]).arg(&link).ok();
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -349,9 +345,8 @@ fn replacing_an_output_keeps_its_mode_and_follows_a_dangling_link() {
 fn a_full_disk_is_reported_as_a_write_error_on_the_output() {
     let text = sample();
     let (_dir, path) = temp_file("in.txt", text.as_bytes());
-    let o = run(&["solve", path.to_str().unwrap(), "-o", "/dev/full"], b"");
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
+    let o = sb(["solve"]).arg(&path).args(["-o", "/dev/full"]).code(2);
+    let err = o.stderr();
     assert!(
         err.contains("/dev/full: cannot write: No space left on device"),
         "{err}"
@@ -367,9 +362,8 @@ fn a_full_disk_is_reported_as_a_write_error_on_the_output() {
     for args in runs {
         let mut args = args.to_vec();
         args.extend(["-o", "/dev/full"]);
-        let o = run(&args, b"");
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = stderr(&o);
+        let o = sb(&args).note(format!("{args:?}")).code(2);
+        let err = o.stderr();
         assert!(
             err.contains("sudoku-bulk: /dev/full: cannot write: No space left on device"),
             "{args:?}: {err}"
@@ -451,11 +445,10 @@ fn bench_on_an_empty_file_and_generate_with_impossible_clues_are_errors() {
         for json in [&[][..], &["--json"]] {
             let mut args = vec!["bench", file.to_str().unwrap(), "--seconds", "0"];
             args.extend(json);
-            let o = run(&args, b"");
-            assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
-            assert!(stderr(&o).contains(want), "{}", stderr(&o));
+            let o = sb(&args).code(2);
+            assert!(o.stderr().contains(want), "{}", o.stderr());
             // Nothing measured, nothing on stdout (not even the header).
-            assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+            assert!(o.stdout.is_empty(), "{args:?}: {}", o.stdout());
         }
     }
     for (size, clues) in [
@@ -465,16 +458,13 @@ fn bench_on_an_empty_file_and_generate_with_impossible_clues_are_errors() {
         ("16", "20"),
         ("25", "626"),
     ] {
-        let o = run(
-            &["generate", "-n", "1", "--size", size, "--clues", clues],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(2), "--size {size} --clues {clues}");
-        assert!(stderr(&o).contains("--clues"), "{}", stderr(&o));
+        let o = sb(["generate", "-n", "1", "--size", size, "--clues", clues])
+            .note(format!("--size {size} --clues {clues}"))
+            .code(2);
+        assert!(o.stderr().contains("--clues"), "{}", o.stderr());
         assert!(o.stdout.is_empty());
     }
-    let o = run(&["generate", "-n", "1", "--clues", "30"], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["generate", "-n", "1", "--clues", "30"]).ok();
 }
 
 /// A file-size limit (`ulimit -f`) makes the write fail like a full disk:
@@ -485,19 +475,9 @@ fn bench_on_an_empty_file_and_generate_with_impossible_clues_are_errors() {
 fn a_file_size_limit_is_a_write_error_without_leftovers() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
-    let o = run(
-        &[
-            "generate",
-            "-n",
-            "3000",
-            "--seed",
-            "4",
-            "-o",
-            input.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    sb(["generate", "-n", "3000", "--seed", "4", "-o"])
+        .arg(&input)
+        .ok();
     let i = input.to_str().unwrap();
     let out_dir = tempfile::tempdir().unwrap();
     let out = |name: &str| out_dir.path().join(name).to_str().unwrap().to_owned();

@@ -20,23 +20,23 @@ const UNSOLVABLE: &str =
 
 #[test]
 fn example_from_the_issue() {
-    let o = run(&["solve", "--no-progress"], EXAMPLE_IN.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), EXAMPLE_OUT);
-    assert_answers_9x9(&puzzle_lines(EXAMPLE_IN)[..2], &stdout(&o));
+    let o = sb(["solve", "--no-progress"])
+        .stdin(EXAMPLE_IN.as_bytes())
+        .ok();
+    assert_eq!(o.stdout(), EXAMPLE_OUT);
+    assert_answers_9x9(&puzzle_lines(EXAMPLE_IN)[..2], &o.stdout());
     assert!(
-        stderr(&o).contains("2 records, 2 solved, 0 bad"),
+        o.stderr().contains("2 records, 2 solved, 0 bad"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
 }
 
 #[test]
 fn sample_data_all_valid() {
     let text = std::fs::read_to_string(data("sample.txt")).unwrap();
-    let o = run(&["solve", data("sample.txt").to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0));
-    assert_answers_9x9(&puzzle_lines(&text), &stdout(&o));
+    let o = sb(["solve"]).arg(data("sample.txt")).ok();
+    assert_answers_9x9(&puzzle_lines(&text), &o.stdout());
 }
 
 #[test]
@@ -52,9 +52,8 @@ fn every_kind_of_bad_record_is_marked_in_place() {
     );
     let (_dir, path) = temp_file("mixed.txt", input.as_bytes());
     let p = path.to_str().unwrap();
-    let o = run(&["solve", p], b"");
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let o = sb(["solve", p]).code(1);
+    let out = o.stdout();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 7, "one output line per record:\n{out}");
     assert_answers_9x9(&[good], lines[0]);
@@ -62,7 +61,7 @@ fn every_kind_of_bad_record_is_marked_in_place() {
     for l in &lines[1..6] {
         assert!(l.starts_with("error: "), "{l}");
     }
-    let err = stderr(&o);
+    let err = o.stderr();
     for want in [
         format!("{p}:3: expected 81 cells, found 80"),
         format!("{p}:5: cell 17: invalid character 'x'"),
@@ -79,29 +78,26 @@ fn every_kind_of_bad_record_is_marked_in_place() {
 fn crlf_bom_and_missing_final_newline() {
     let lines = puzzle_lines(EXAMPLE_IN);
     let input = format!("\u{feff}{}\r\n{}", lines[0], lines[1]);
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), EXAMPLE_OUT);
+    let o = sb(["solve"]).stdin(input.as_bytes()).ok();
+    assert_eq!(o.stdout(), EXAMPLE_OUT);
     let (_dir, path) = temp_file("crlf.txt", input.as_bytes());
     for extra in [&[][..], &["--no-mmap"][..]] {
         let mut args = vec!["solve", path.to_str().unwrap()];
         args.extend_from_slice(extra);
-        assert_eq!(stdout(&run(&args, b"")), EXAMPLE_OUT);
+        assert_eq!(sb(&args).output().stdout(), EXAMPLE_OUT);
     }
 }
 
 #[test]
 fn empty_input_gives_empty_output() {
     for input in ["", "\n\n# only comments\n", "end\n12345"] {
-        let o = run(&["solve"], input.as_bytes());
-        assert_eq!(o.status.code(), Some(0));
-        assert_eq!(stdout(&o), "");
-        assert!(stderr(&o).contains("0 records"));
+        let o = sb(["solve"]).stdin(input.as_bytes()).ok();
+        assert_eq!(o.stdout(), "");
+        assert!(o.stderr().contains("0 records"));
     }
     let (_dir, path) = temp_file("empty.txt", b"");
-    let o = run(&["solve", path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "");
+    let o = sb(["solve"]).arg(&path).ok();
+    assert_eq!(o.stdout(), "");
 }
 
 #[test]
@@ -111,11 +107,11 @@ fn all_paths_give_identical_bytes() {
     input.push_str(&format!("{UNSOLVABLE}\nnot a puzzle\n"));
     let (_dir, path) = temp_file("in.txt", input.as_bytes());
     let p = path.to_str().unwrap();
-    let reference = run(&["solve", "-j", "1", p], b"");
-    assert_eq!(reference.status.code(), Some(1));
+    let reference = sb(["solve", "-j", "1", p]).code(1);
     assert_answers_9x9(
         &puzzle_lines(&input)[..354],
-        &stdout(&reference)
+        &reference
+            .stdout()
             .lines()
             .take(354)
             .collect::<Vec<_>>()
@@ -139,10 +135,9 @@ fn all_paths_give_identical_bytes() {
                     }
                     _ => input.as_bytes(),
                 };
-                let o = run(&args, stdin);
-                assert_eq!(o.status.code(), Some(1), "{args:?}");
+                let o = sb(&args).stdin(stdin).note(format!("{args:?}")).code(1);
                 assert!(o.stdout == reference.stdout, "{args:?} {source} differs");
-                assert!(o.stderr.ends_with(b"\n") && stderr(&o).contains("no solution"));
+                assert!(o.stderr.ends_with(b"\n") && o.stderr().contains("no solution"));
             }
         }
     }
@@ -152,11 +147,7 @@ fn all_paths_give_identical_bytes() {
 fn output_file_is_written_atomically() {
     let (dir, path) = temp_file("in.txt", EXAMPLE_IN.as_bytes());
     let out = dir.path().join("answers.txt");
-    let o = run(
-        &["solve", path.to_str().unwrap(), "-o", out.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0));
+    let o = solve_to(&path, &out).ok();
     assert_eq!(o.stdout, b"");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), EXAMPLE_OUT);
     let names: Vec<_> = std::fs::read_dir(dir.path())
@@ -183,16 +174,7 @@ fn output_to_a_fifo_writes_through_it() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
     };
-    let o = run(
-        &[
-            "solve",
-            path.to_str().unwrap(),
-            "-o",
-            fifo.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    solve_to(&path, &fifo).ok();
     assert_eq!(reader.join().unwrap(), EXAMPLE_OUT);
     let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
     assert!(kind.is_fifo(), "the FIFO is still a FIFO: {kind:?}");
@@ -208,16 +190,7 @@ fn output_through_a_symlink_keeps_the_link() {
     std::fs::write(&target, "old contents\n").unwrap();
     let link = dir.path().join("link.txt");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let o = run(
-        &[
-            "solve",
-            path.to_str().unwrap(),
-            "-o",
-            link.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    solve_to(&path, &link).ok();
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -231,26 +204,14 @@ fn on_error_fail_stops_and_leaves_no_file() {
     let (dir, path) = temp_file("in.txt", input.as_bytes());
     let out = dir.path().join("answers.txt");
     for threads in ["1", "2"] {
-        let o = run(
-            &[
-                "solve",
-                path.to_str().unwrap(),
-                "-o",
-                out.to_str().unwrap(),
-                "--on-error",
-                "fail",
-                "-j",
-                threads,
-                "--chunk-size",
-                "10",
-            ],
-            b"",
-        );
-        assert_eq!(o.status.code(), Some(1));
+        let o = solve_to(&path, &out)
+            .args(["--on-error", "fail", "-j", threads, "--chunk-size", "10"])
+            .code(1);
         assert!(
-            stderr(&o).contains(&format!("{}:3: no solution", path.display())),
+            o.stderr()
+                .contains(&format!("{}:3: no solution", path.display())),
             "{}",
-            stderr(&o)
+            o.stderr()
         );
         assert!(!out.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
@@ -263,32 +224,24 @@ fn refuses_to_overwrite_the_input() {
     let p = path.to_str().unwrap();
     let other_spelling = dir.path().join(".").join("in.txt");
     for out in [p, other_spelling.to_str().unwrap()] {
-        let o = run(&["solve", p, "-o", out], b"");
-        assert_eq!(o.status.code(), Some(2));
-        assert!(stderr(&o).contains("refusing"), "{}", stderr(&o));
+        let o = sb(["solve", p, "-o", out]).code(2);
+        assert!(o.stderr().contains("refusing"), "{}", o.stderr());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), EXAMPLE_IN);
     }
 }
 
 #[test]
 fn usage_and_io_errors_exit_2() {
-    let o = run(&["solve", "/nonexistent/puzzles.txt"], b"");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("/nonexistent/puzzles.txt: cannot open"));
-    assert_eq!(run(&["solve", "--bogus"], b"").status.code(), Some(2));
+    let o = sb(["solve", "/nonexistent/puzzles.txt"]).code(2);
+    assert!(o.stderr().contains("/nonexistent/puzzles.txt: cannot open"));
+    sb(["solve", "--bogus"]).code(2);
     // (`-j 0` is all cores: conventions::threads_zero_means_all_cores.)
-    assert_eq!(run(&["solve", "-j", "x"], b"").status.code(), Some(2));
+    sb(["solve", "-j", "x"]).code(2);
     let (_dir, path) = temp_file("in.txt", EXAMPLE_IN.as_bytes());
-    let o = run(
-        &[
-            "solve",
-            path.to_str().unwrap(),
-            "-o",
-            "/nonexistent/dir/out.txt",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(2));
+    sb(["solve"])
+        .arg(&path)
+        .args(["-o", "/nonexistent/dir/out.txt"])
+        .code(2);
 }
 
 #[test]
@@ -296,14 +249,12 @@ fn unique_marks_puzzles_with_several_solutions() {
     let empty = ".".repeat(81);
     let lines = puzzle_lines(EXAMPLE_IN);
     let input = format!("{}\n{empty}\n", lines[0]);
-    let o = run(&["solve", "--unique"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let o = sb(["solve", "--unique"]).stdin(input.as_bytes()).code(1);
+    let out = o.stdout();
     let out: Vec<&str> = out.lines().collect();
     assert_answers_9x9(&[lines[0]], out[0]);
     assert_eq!(out[1], "error: multiple solutions");
     // Without --unique any one of the solutions is a correct answer.
-    let o = run(&["solve"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(0));
-    assert_answers_9x9(&[lines[0], &empty], &stdout(&o));
+    let o = sb(["solve"]).stdin(input.as_bytes()).ok();
+    assert_answers_9x9(&[lines[0], &empty], &o.stdout());
 }

@@ -11,44 +11,45 @@ fn first_lines(name: &str, n: usize) -> String {
 fn count_reports_multiple_unique_and_none() {
     // serg's benchmark puzzles all have several solutions.
     let serg = first_lines("serg_benchmark_sub.txt", 300);
-    let o = run(&["count", "-j", "2"], serg.as_bytes());
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).lines().all(|l| l == "2+"));
-    assert_eq!(stdout(&o).lines().count(), 300);
+    let o = sb(["count", "-j", "2"]).stdin(serg.as_bytes()).ok();
+    assert!(o.stdout().lines().all(|l| l == "2+"));
+    assert_eq!(o.stdout().lines().count(), 300);
     assert!(
-        stderr(&o).contains("0 with 0 solutions, 0 with 1, 300 with 2+"),
+        o.stderr()
+            .contains("0 with 0 solutions, 0 with 1, 300 with 2+"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
     // 17-clue puzzles are all proper.
-    let o = run(&["count"], first_lines("17_clue_sub.txt", 300).as_bytes());
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).lines().all(|l| l == "1"));
-    assert_eq!(stdout(&o).lines().count(), 300);
+    let o = sb(["count"])
+        .stdin(first_lines("17_clue_sub.txt", 300).as_bytes())
+        .ok();
+    assert!(o.stdout().lines().all(|l| l == "1"));
+    assert_eq!(o.stdout().lines().count(), 300);
     // No solution, a clash (bad record), and a custom limit on an empty grid.
     let dead = format!("12345678{}9{}", ".".repeat(36), ".".repeat(36));
     let clash = format!("11{}", ".".repeat(79));
     let input = format!("{dead}\n{clash}\n{}\n", ".".repeat(81));
-    let o = run(&["count", "--limit", "10"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
+    let o = sb(["count", "--limit", "10"])
+        .stdin(input.as_bytes())
+        .code(1);
     assert_eq!(
-        stdout(&o),
+        o.stdout(),
         "0\nerror: duplicate given 1 at r1c1 and r1c2\n10+\n"
     );
-    assert!(stderr(&o).contains("<stdin>:2: duplicate given 1"));
+    assert!(o.stderr().contains("<stdin>:2: duplicate given 1"));
 }
 
 #[test]
 fn check_names_the_line_of_a_swapped_pair() {
     let puzzles = first_lines("sample.txt", 50);
     let (dir, p) = temp_file("p.txt", puzzles.as_bytes());
-    let o = run(&["solve", p.to_str().unwrap()], b"");
-    let answers = stdout(&o);
+    let o = sb(["solve"]).arg(&p).output();
+    let answers = o.stdout();
     let a = dir.path().join("a.txt");
     std::fs::write(&a, &answers).unwrap();
-    let o = run(&["check", p.to_str().unwrap(), a.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(stdout(&o).contains("50 records checked, 50 good, 0 bad"));
+    let o = sb(["check"]).arg(&p).arg(&a).ok();
+    assert!(o.stdout().contains("50 records checked, 50 good, 0 bad"));
 
     // Swap two different digits of answer 7 in cells that are not givens.
     let mut lines: Vec<String> = answers.lines().map(String::from).collect();
@@ -65,20 +66,18 @@ fn check_names_the_line_of_a_swapped_pair() {
     bytes.swap(i, j);
     *row = String::from_utf8(bytes).unwrap();
     std::fs::write(&a, lines.join("\n") + "\n").unwrap();
-    let o = run(&["check", p.to_str().unwrap(), a.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let o = sb(["check"]).arg(&p).arg(&a).code(1);
+    let out = o.stdout();
     assert!(out.contains(&format!("{}:7: cells ", a.display())), "{out}");
     assert!(out.contains("50 records checked, 49 good, 1 bad"), "{out}");
 
     // A missing answer is a count mismatch.
     std::fs::write(&a, lines[..49].join("\n") + "\n").unwrap();
-    let o = run(&["check", p.to_str().unwrap(), a.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1));
+    let o = sb(["check"]).arg(&p).arg(&a).code(1);
     assert!(
-        stdout(&o).contains("49 answer records for 50 puzzles"),
+        o.stdout().contains("49 answer records for 50 puzzles"),
         "{}",
-        stdout(&o)
+        o.stdout()
     );
 }
 
@@ -88,9 +87,8 @@ fn check_lists_twenty_then_counts() {
     let (dir, p) = temp_file("p.txt", puzzles.as_bytes());
     let a = dir.path().join("a.txt");
     std::fs::write(&a, "error: no solution\n".repeat(30)).unwrap();
-    let o = run(&["check", p.to_str().unwrap(), a.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let o = sb(["check"]).arg(&p).arg(&a).code(1);
+    let out = o.stdout();
     assert_eq!(
         out.lines().filter(|l| l.contains(": no answer")).count(),
         20
@@ -101,16 +99,15 @@ fn check_lists_twenty_then_counts() {
 #[test]
 fn check_a_csv_dataset_against_itself() {
     let puzzles = first_lines("sample.txt", 20);
-    let o = run(&["solve"], puzzles.as_bytes());
+    let o = sb(["solve"]).stdin(puzzles.as_bytes()).output();
     let rows: Vec<String> = puzzle_lines(&puzzles)
         .iter()
-        .zip(stdout(&o).lines())
+        .zip(o.stdout().lines())
         .map(|(p, a)| format!("{},{a}", p.replace('.', "0")))
         .collect();
     let mut csv = format!("quizzes,solutions\n{}\n", rows.join("\n"));
     let (_dir, path) = temp_file("k.csv", csv.as_bytes());
-    let o = run(&["check", path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    sb(["check"]).arg(&path).ok();
     // Break row 5's solution: a given changes.
     let line = csv.lines().nth(5).unwrap().to_string();
     let (p, s) = line.split_once(',').unwrap();
@@ -119,37 +116,33 @@ fn check_a_csv_dataset_against_itself() {
     s[k] = if s[k] == b'9' { b'1' } else { s[k] + 1 };
     csv = csv.replace(&line, &format!("{p},{}", String::from_utf8(s).unwrap()));
     std::fs::write(&path, &csv).unwrap();
-    let o = run(&["check", path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1));
+    let o = sb(["check"]).arg(&path).code(1);
     assert!(
-        stdout(&o).contains(&format!("{}:6: cell {}: given", path.display(), k + 1)),
+        o.stdout()
+            .contains(&format!("{}:6: cell {}: given", path.display(), k + 1)),
         "{}",
-        stdout(&o)
+        o.stdout()
     );
 }
 
 #[test]
 fn bench_reports_verified_counts() {
     let f = data("sample.txt");
-    let o = run(&["bench", "--seconds", "0", f.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).contains("354/354"), "{}", stdout(&o));
-    let o = run(
-        &[
-            "bench",
-            "--seconds",
-            "0",
-            "--json",
-            "--mode",
-            "unique",
-            "-j",
-            "2",
-            f.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0));
-    let out = stdout(&o);
+    let o = sb(["bench", "--seconds", "0"]).arg(&f).ok();
+    assert!(o.stdout().contains("354/354"), "{}", o.stdout());
+    let o = sb([
+        "bench",
+        "--seconds",
+        "0",
+        "--json",
+        "--mode",
+        "unique",
+        "-j",
+        "2",
+    ])
+    .arg(&f)
+    .ok();
+    let out = o.stdout();
     for want in [
         "\"puzzles\": 354",
         "\"verified\": 354",
@@ -163,9 +156,8 @@ fn bench_reports_verified_counts() {
         "x.txt",
         format!("12345678{}9{}\n", ".".repeat(36), ".".repeat(36)).as_bytes(),
     );
-    let o = run(&["bench", "--seconds", "0", p.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("0/1"));
+    let o = sb(["bench", "--seconds", "0"]).arg(&p).code(1);
+    assert!(o.stdout().contains("0/1"));
 }
 
 /// Counts solutions by plain backtracking (no propagation), independent of
@@ -196,16 +188,15 @@ fn naive_count(g: &mut [u8], limit: u32) -> u32 {
 
 #[test]
 fn generate_is_unique_distinct_and_reproducible() {
-    let a = run(&["generate", "-n", "60", "--seed", "5", "-j", "1"], b"");
-    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
-    let b = run(&["generate", "-n", "60", "--seed", "5", "-j", "2"], b"");
+    let a = sb(["generate", "-n", "60", "--seed", "5", "-j", "1"]).ok();
+    let b = sb(["generate", "-n", "60", "--seed", "5", "-j", "2"]).output();
     assert_eq!(
         a.stdout, b.stdout,
         "same seed, any thread count: same bytes"
     );
-    let c = run(&["generate", "-n", "60", "--seed", "6"], b"");
+    let c = sb(["generate", "-n", "60", "--seed", "6"]).output();
     assert_ne!(a.stdout, c.stdout);
-    let text = stdout(&a);
+    let text = a.stdout();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 60);
     let distinct: std::collections::HashSet<&&str> = lines.iter().collect();
@@ -222,22 +213,19 @@ fn generate_is_unique_distinct_and_reproducible() {
 
 #[test]
 fn generate_with_solution_symmetry_and_clues() {
-    let o = run(
-        &[
-            "generate",
-            "-n",
-            "10",
-            "--with-solution",
-            "--symmetry",
-            "rotate180",
-            "--clues",
-            "30",
-            "--stats",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = stdout(&o);
+    let o = sb([
+        "generate",
+        "-n",
+        "10",
+        "--with-solution",
+        "--symmetry",
+        "rotate180",
+        "--clues",
+        "30",
+        "--stats",
+    ])
+    .ok();
+    let text = o.stdout();
     let mut rows = text.lines();
     assert_eq!(rows.next(), Some("puzzle,solution,guesses,level"));
     for row in rows {
@@ -254,25 +242,16 @@ fn generate_with_solution_symmetry_and_clues() {
     }
     // The answers check out with `check` on the CSV itself.
     let (_dir, path) = temp_file("g.csv", text.as_bytes());
-    let c = run(
-        &["check", "--column", "puzzle", path.to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(c.status.code(), Some(0), "{}", stdout(&c));
+    sb(["check", "--column", "puzzle"]).arg(&path).ok();
 }
 
 #[test]
 fn generate_16x16_letters() {
-    let o = run(
-        &["generate", "-n", "2", "--size", "16", "--clues", "150"],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = stdout(&o);
+    let o = sb(["generate", "-n", "2", "--size", "16", "--clues", "150"]).ok();
+    let text = o.stdout();
     // Solve them back and check independently.
-    let s = run(&["solve", "--unique"], text.as_bytes());
-    assert_eq!(s.status.code(), Some(0), "{}", stderr(&s));
-    for (p, a) in text.lines().zip(stdout(&s).lines()) {
+    let s = sb(["solve", "--unique"]).stdin(text.as_bytes()).ok();
+    for (p, a) in text.lines().zip(s.stdout().lines()) {
         assert_valid(
             4,
             &cells(p, ".", &LETTERS[..16]),
@@ -310,25 +289,22 @@ fn stats_refuse_a_csv_that_has_their_columns() {
             "-o",
             out.to_str().unwrap(),
         ];
-        let o = run(&args, b"");
-        assert_eq!(o.status.code(), Some(2), "{input}: {}", stderr(&o));
+        let o = sb(args).note(input).code(2);
         let want = format!("the header already has a column \"{column}\", which --stats would add");
-        assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+        assert!(o.stderr().contains(&want), "{}", o.stderr());
         assert!(!out.exists());
     }
     // Without those columns the two are added.
     let input = format!("puzzle,solution\n{p},\n");
-    let o = run(&["solve", "--stats"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("puzzle,solution,guesses,level\n"));
+    let o = sb(["solve", "--stats"]).stdin(input.as_bytes()).ok();
+    assert!(o.stdout().starts_with("puzzle,solution,guesses,level\n"));
 }
 
 #[test]
 fn stats_append_guesses_and_level() {
     let input = first_lines("sample.txt", 5);
-    let o = run(&["count", "--stats"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(0));
-    for line in stdout(&o).lines() {
+    let o = sb(["count", "--stats"]).stdin(input.as_bytes()).ok();
+    for line in o.stdout().lines() {
         let f: Vec<&str> = line.split(' ').collect();
         assert_eq!(f[0], "1");
         let g: u64 = f[1].parse().unwrap();
@@ -341,7 +317,6 @@ fn stats_append_guesses_and_level() {
         assert_eq!(f[2], want);
     }
     let grid = "1\n103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
-    let o = run(&["solve", "--stats"], grid.as_bytes());
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--stats needs"));
+    let o = sb(["solve", "--stats"]).stdin(grid.as_bytes()).code(2);
+    assert!(o.stderr().contains("--stats needs"));
 }

@@ -2,6 +2,7 @@
 //! answers on their own terms (valid grid, givens kept), never by asking the
 //! solver again.
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -10,6 +11,146 @@ use assert_cmd::Command;
 /// A command for the built `sudoku-bulk` binary, progress bar off.
 pub fn bin() -> Command {
     Command::cargo_bin("sudoku-bulk").unwrap()
+}
+
+/// A run of the real binary being set up: `sb(["solve"]).arg(&path)
+/// .args(["-j", "2"]).stdin(bytes)`, then one finisher: `.ok()` (exit 0),
+/// `.code(n)` (exit `n`) or `.output()` (no check). A failed check shows
+/// the command line, the exit code, stderr and stdout, at the caller's line
+/// (`#[track_caller]`).
+#[must_use = "a run happens only in .ok(), .code(n) or .output()"]
+pub struct Sb {
+    cmd: Command,
+    line: Vec<OsString>,
+    stdin: Vec<u8>,
+    note: String,
+}
+
+/// `sudoku-bulk ARGS`, empty stdin (see [`Sb`]).
+pub fn sb<I, S>(args: I) -> Sb
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    Sb {
+        cmd: bin(),
+        line: Vec::new(),
+        stdin: Vec::new(),
+        note: String::new(),
+    }
+    .args(args)
+}
+
+/// `sudoku-bulk solve INPUT -o OUT`, the run most file tests make (see
+/// [`Sb`]).
+pub fn solve_to(input: impl AsRef<OsStr>, out: impl AsRef<OsStr>) -> Sb {
+    sb(["solve"]).arg(input).arg("-o").arg(out)
+}
+
+impl Sb {
+    /// One more argument: a `&str`, a `Path`, a `PathBuf`, ...
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Self {
+        self.cmd.arg(arg.as_ref());
+        self.line.push(arg.as_ref().to_owned());
+        self
+    }
+
+    /// More arguments.
+    pub fn args<I, S>(self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        args.into_iter().fold(self, Sb::arg)
+    }
+
+    /// The bytes the run reads on stdin.
+    pub fn stdin(mut self, bytes: impl AsRef<[u8]>) -> Self {
+        self.stdin = bytes.as_ref().to_vec();
+        self
+    }
+
+    /// Words shown first when a check fails (which case of a loop it was).
+    pub fn note(mut self, note: impl std::fmt::Display) -> Self {
+        self.note = format!("{note}: ");
+        self
+    }
+
+    /// Runs it, checking nothing.
+    pub fn output(mut self) -> Ran {
+        let out = self.cmd.write_stdin(self.stdin).output().unwrap();
+        let line = self
+            .line
+            .iter()
+            .map(|a| a.to_string_lossy())
+            .collect::<Vec<_>>();
+        Ran {
+            out,
+            shown: format!("{}sudoku-bulk {}", self.note, line.join(" ")),
+        }
+    }
+
+    /// Runs it and asserts exit 0.
+    #[track_caller]
+    pub fn ok(self) -> Ran {
+        self.code(0)
+    }
+
+    /// Runs it and asserts exit `code`.
+    #[track_caller]
+    pub fn code(self, code: i32) -> Ran {
+        let ran = self.output();
+        assert_eq!(ran.status.code(), Some(code), "{ran}");
+        ran
+    }
+}
+
+/// What a run gave: its [`Output`] (through `Deref`: `.status`, `.stdout`
+/// and `.stderr` bytes) and its streams as text.
+pub struct Ran {
+    out: Output,
+    shown: String,
+}
+
+impl Ran {
+    /// Stdout as UTF-8 text (panics on other bytes).
+    pub fn stdout(&self) -> String {
+        stdout(&self.out)
+    }
+
+    /// Stderr as UTF-8 text (panics on other bytes).
+    pub fn stderr(&self) -> String {
+        stderr(&self.out)
+    }
+}
+
+impl std::ops::Deref for Ran {
+    type Target = Output;
+    fn deref(&self) -> &Output {
+        &self.out
+    }
+}
+
+/// The command line, exit code and both streams (each cut to its first
+/// 4 KiB), for failure messages.
+impl std::fmt::Display for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = |bytes: &[u8]| {
+            let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
+            match bytes.len() {
+                n if n > 4096 => format!("{text}... ({n} bytes)"),
+                _ => text,
+            }
+        };
+        write!(
+            f,
+            "{}\nexit {:?}\n--- stderr\n{}\n--- stdout\n{}",
+            self.shown,
+            self.out.status.code(),
+            cut(&self.out.stderr),
+            cut(&self.out.stdout)
+        )
+    }
 }
 
 /// Runs `sudoku-bulk ARGS` with `stdin` and returns its output.

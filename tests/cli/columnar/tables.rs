@@ -1,0 +1,329 @@
+//! What Parquet and Arrow IPC share: dictionary (pandas `category`) and
+//! Null-typed columns, null puzzles, and files pandas and pyarrow wrote.
+
+use std::sync::Arc;
+
+use ::parquet::basic::Compression;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int8Type, UInt16Type};
+use arrow_array::{
+    Array, ArrayRef, DictionaryArray, LargeStringArray, NullArray, RecordBatch, StringArray,
+};
+use arrow_schema::DataType;
+
+use super::shared::*;
+use super::*;
+
+/// The strings of a Utf8 or LargeUtf8 column.
+fn any_strings(col: &ArrayRef) -> Vec<Option<String>> {
+    match col.data_type() {
+        DataType::LargeUtf8 => col
+            .as_string::<i64>()
+            .iter()
+            .map(|v| v.map(str::to_string))
+            .collect(),
+        _ => strings(col),
+    }
+}
+
+/// The values of a dictionary-encoded string column, row by row.
+fn dictionary_strings(col: &ArrayRef) -> Vec<Option<String>> {
+    let d = col.as_any_dictionary();
+    let values = any_strings(d.values());
+    let keys = d.normalized_keys();
+    (0..col.len())
+        .map(|i| col.is_valid(i).then(|| values[keys[i]].clone().unwrap()))
+        .collect()
+}
+
+/// pandas `category` columns are dictionary-encoded strings: read as
+/// their values (here int8 keys over strings for the puzzles, uint16
+/// keys over large strings for the labels), in Parquet and Arrow IPC.
+/// The puzzle column comes back as it went in; the solution column as
+/// plain strings of its values: valid labels byte for byte, null ones
+/// filled, the wrong one kept and reported. A label column of type Null
+/// is all null: filled with strings.
+#[test]
+fn dictionary_and_null_typed_columns() {
+    let set = fixtures(3, 12, 65, 21);
+    let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+    let mut labels: Vec<Option<String>> = set.iter().map(|(_, g)| Some(digits(g))).collect();
+    for k in [1, 4, 7, 10] {
+        labels[k] = None;
+    }
+    let mut wrong = set[2].1.clone();
+    wrong.swap(0, 1);
+    labels[2] = Some(digits(&wrong));
+    let pz: DictionaryArray<Int8Type> = puzzles.iter().map(String::as_str).collect();
+    let plain_labels: DictionaryArray<UInt16Type> = labels.iter().map(|l| l.as_deref()).collect();
+    let large: ArrayRef = Arc::new(LargeStringArray::from(
+        (0..plain_labels.values().len())
+            .map(|i| plain_labels.values().as_string::<i32>().value(i))
+            .collect::<Vec<_>>(),
+    ));
+    let lb = DictionaryArray::<UInt16Type>::try_new(plain_labels.keys().clone(), large).unwrap();
+    // Nullable said outright: a dictionary's nulls are in its keys,
+    // which arrow 60's `try_from_iter` does not count.
+    let input = RecordBatch::try_from_iter_with_nullable(vec![
+        ("puzzle", Arc::new(pz) as ArrayRef, true),
+        ("solution", Arc::new(lb) as ArrayRef, true),
+    ])
+    .unwrap();
+    let in_types: Vec<DataType> = input
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.data_type().clone())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let pq = dir.path().join("cat.parquet");
+    write_parquet(&pq, &input, 5, Compression::SNAPPY);
+    let ipc = dir.path().join("cat.arrow");
+    std::fs::write(&ipc, ipc_bytes(std::slice::from_ref(&input), false)).unwrap();
+    for path in [&pq, &ipc] {
+        let ext = path.extension().unwrap().to_str().unwrap();
+        let out = dir.path().join(format!("out.{ext}"));
+        let o = solve_to(path, &out).note(ext).code(1);
+        let err = o.stderr();
+        assert!(
+            err.contains(&format!(
+                "{}:row 2: existing solution is wrong",
+                path.display()
+            )),
+            "{ext}: {err}"
+        );
+        // Labels verified and written back are `kept`, not `solved`.
+        assert!(
+            err.contains("12 records, 4 solved, 7 kept, 1 bad"),
+            "{ext}: {err}"
+        );
+        let got = if ext == "parquet" {
+            read_parquet(&out)
+        } else {
+            let b = read_ipc(&std::fs::read(&out).unwrap());
+            arrow_select::concat::concat_batches(&b[0].schema(), &b).unwrap()
+        };
+        assert_eq!(
+            got.column(0).data_type(),
+            &in_types[0],
+            "{ext}: puzzle kept"
+        );
+        assert_eq!(
+            dictionary_strings(got.column(0)),
+            puzzles.iter().cloned().map(Some).collect::<Vec<_>>(),
+            "{ext}"
+        );
+        assert_eq!(got.column(1).data_type(), &DataType::LargeUtf8, "{ext}");
+        let sol = any_strings(got.column(1));
+        for (k, (p, _)) in set.iter().enumerate() {
+            match &labels[k] {
+                Some(l) => assert_eq!(sol[k].as_ref(), Some(l), "{ext} row {k}: label kept"),
+                None => assert_valid(3, p, &cells(sol[k].as_ref().unwrap(), "", "123456789")),
+            }
+        }
+        let o = sb(["check"]).arg(&out).output();
+        assert!(
+            o.stdout().contains("12 records checked, 11 good, 1 bad"),
+            "{ext}: {}",
+            o.stdout()
+        );
+    }
+    // A `category` puzzle column without labels gets a plain `solution`.
+    let alone = dir.path().join("alone.parquet");
+    write_parquet(
+        &alone,
+        &input.project(&[0]).unwrap(),
+        100,
+        Compression::SNAPPY,
+    );
+    let out = dir.path().join("alone.out.parquet");
+    solve_to(&alone, &out).ok();
+    let got = read_parquet(&out);
+    assert_eq!(got.column(1).data_type(), &DataType::Utf8);
+    for ((p, _), s) in set.iter().zip(strings(got.column(1))) {
+        assert_valid(3, p, &cells(&s.unwrap(), "", "123456789"));
+    }
+    // A solution column of type Null: every row filled, as strings.
+    let nulls = batch(vec![
+        (
+            "puzzle",
+            Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+        ),
+        ("solution", Arc::new(NullArray::new(puzzles.len()))),
+    ]);
+    let npq = dir.path().join("null.parquet");
+    write_parquet(&npq, &nulls, 100, Compression::SNAPPY);
+    let nipc = dir.path().join("null.arrows");
+    std::fs::write(&nipc, ipc_bytes(std::slice::from_ref(&nulls), true)).unwrap();
+    for path in [&npq, &nipc] {
+        let out = dir.path().join("null.out.parquet");
+        solve_to(path, &out).ok();
+        let got = read_parquet(&out);
+        assert_eq!(got.column(1).data_type(), &DataType::Utf8);
+        assert_eq!(strings(got.column(0)).len(), puzzles.len());
+        for ((p, _), s) in set.iter().zip(strings(got.column(1))) {
+            assert_valid(3, p, &cells(&s.unwrap(), "", "123456789"));
+        }
+    }
+}
+
+/// A null puzzle is one bad row, named by its row and its format (it
+/// used to say `bad CSV row`).
+#[test]
+fn a_null_puzzle_names_its_row_and_format() {
+    let set = fixtures(3, 5, 60, 23);
+    let mut puzzles: Vec<Option<String>> = set.iter().map(|(p, _)| Some(digits(p))).collect();
+    puzzles[0] = None;
+    puzzles[3] = None;
+    let input = batch(vec![(
+        "puzzle",
+        Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+    )]);
+    let dir = tempfile::tempdir().unwrap();
+    let pq = dir.path().join("n.parquet");
+    write_parquet(&pq, &input, 100, Compression::SNAPPY);
+    let ipc = dir.path().join("n.arrow");
+    std::fs::write(&ipc, ipc_bytes(&[input], false)).unwrap();
+    for (path, format) in [(&pq, "Parquet"), (&ipc, "Arrow")] {
+        let out = dir.path().join("out.parquet");
+        let o = solve_to(path, &out).code(1);
+        let err = o.stderr();
+        for row in [0, 3] {
+            assert!(
+                err.contains(&format!(
+                    "{}:row {row}: bad {format} row: no puzzle (null)",
+                    path.display()
+                )),
+                "{err}"
+            );
+        }
+        assert!(!err.contains("CSV"), "{err}");
+        let got = read_parquet(&out);
+        for ((p, _), s) in set.iter().zip(strings(got.column(1))).skip(1) {
+            if let Some(s) = s {
+                assert_valid(3, p, &cells(&s, "", "123456789"));
+            }
+        }
+        assert_eq!(
+            strings(got.column(1))
+                .iter()
+                .filter(|s| s.is_some())
+                .count(),
+            3
+        );
+    }
+}
+
+/// What pandas writes for `astype('category')` and `solution=None`, to
+/// Parquet and Feather, solved and read back by pandas: the puzzles as
+/// they were, every answer valid, every given label kept.
+#[test]
+fn pandas_category_and_none_columns() {
+    let Some(py) = python_with("pandas, pyarrow") else {
+        return;
+    };
+    let set = fixtures(3, 12, 62, 24);
+    let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+    let labels: Vec<Option<String>> = set
+        .iter()
+        .enumerate()
+        .map(|(k, (_, g))| (k % 3 == 0).then(|| digits(g)))
+        .collect();
+    let py_labels: Vec<String> = labels
+        .iter()
+        .map(|l| l.as_ref().map_or("None".into(), |s| format!("{s:?}")))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "import pandas as pd\n\
+         q = {puzzles:?}\n\
+         s = [{}]\n\
+         cat = pd.DataFrame({{'puzzle': pd.Series(q).astype('category')}})\n\
+         cat.to_parquet('cat.parquet')\n\
+         cat.to_feather('cat.feather')\n\
+         lab = pd.DataFrame({{'puzzle': pd.Series(q).astype('category'), 'solution': pd.Series(s).astype('category')}})\n\
+         lab.to_parquet('catlab.parquet', row_group_size=5)\n\
+         lab.to_feather('catlab.feather')\n\
+         none = pd.DataFrame({{'puzzle': q, 'solution': None}})\n\
+         none.to_parquet('none.parquet')\n\
+         none.to_feather('none.feather')\n",
+        py_labels.join(", ")
+    );
+    run_python(&py, &script, dir.path(), &[]);
+    for (input, labelled) in [
+        ("cat.parquet", false),
+        ("cat.feather", false),
+        ("catlab.parquet", true),
+        ("catlab.feather", true),
+        ("none.parquet", false),
+        ("none.feather", false),
+    ] {
+        let out = dir.path().join(format!("out-{input}"));
+        solve_to(dir.path().join(input), &out).note(input).ok();
+        let stdout = run_python(
+            &py,
+            "import pandas as pd, sys\nf = sys.argv[1]\n\
+                 d = pd.read_parquet(f) if f.endswith('.parquet') else pd.read_feather(f)\n\
+                 for p, s in zip(d['puzzle'].astype(str), d['solution']): print(p, s)",
+            dir.path(),
+            &[out.as_ref()],
+        );
+        let text = String::from_utf8(stdout).unwrap();
+        assert_eq!(text.lines().count(), puzzles.len(), "{input}");
+        for (k, line) in text.lines().enumerate() {
+            let (p, s) = line.split_once(' ').unwrap();
+            assert_eq!(p, puzzles[k], "{input} row {k}");
+            assert_valid(3, &set[k].0, &cells(s, "", "123456789"));
+            if let (true, Some(l)) = (labelled, &labels[k]) {
+                assert_eq!(s, l, "{input} row {k}: label kept");
+            }
+        }
+    }
+}
+
+#[test]
+fn files_written_by_pyarrow() {
+    let Some(py) = python_with("pyarrow, pyarrow.parquet, pyarrow.feather") else {
+        return;
+    };
+    let set = fixtures(3, 12, 60, 10);
+    let puzzles: Vec<String> = set.iter().map(|(p, _)| digits(p)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "import pyarrow as pa, pyarrow.parquet as pq, pyarrow.feather as f\n\
+         q = {puzzles:?}\n\
+         t = pa.table({{'id': list(range(len(q))), 'quizzes': q,\n\
+             'grid': pa.array([[0 if c == '.' else int(c) for c in s] for s in q], pa.list_(pa.int8()))}})\n\
+         pq.write_table(t, 'a.parquet', row_group_size=5, compression='zstd')\n\
+         f.write_feather(t, 'b.feather')\n\
+         t2 = t.cast(pa.schema([('id', pa.int64()), ('quizzes', pa.large_string()), ('grid', pa.list_(pa.int8()))]))\n\
+         pq.write_table(t2, 'c.parquet')\n"
+    );
+    run_python(&py, &script, dir.path(), &[]);
+    for (input, args) in [
+        ("a.parquet", vec![]),
+        ("b.feather", vec![]),
+        ("c.parquet", vec![]),
+        ("a.parquet", vec!["--column", "grid"]),
+    ] {
+        let out = dir.path().join(format!("out-{input}.txt"));
+        solve_to(dir.path().join(input), &out)
+            .args(args)
+            .note(input)
+            .ok();
+        let refs: Vec<&str> = puzzles.iter().map(String::as_str).collect();
+        assert_answers_9x9(&refs, &std::fs::read_to_string(&out).unwrap());
+    }
+    // Our Parquet answer reads back in pyarrow with the puzzles intact.
+    let out = dir.path().join("solved.parquet");
+    solve_to(dir.path().join("a.parquet"), &out).ok();
+    let stdout = run_python(&py, "import pyarrow.parquet as pq, sys\nt = pq.read_table(sys.argv[1])\nprint(t.num_rows, pq.ParquetFile(sys.argv[1]).metadata.num_row_groups)\nfor q, s in zip(t['quizzes'].to_pylist(), t['solution'].to_pylist()): print(q, s)", dir.path(), &[out.as_ref()]);
+    let text = String::from_utf8(stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("12 3"));
+    for (line, p) in lines.zip(&puzzles) {
+        let (q, s) = line.split_once(' ').unwrap();
+        assert_eq!(q, p);
+        assert_valid(3, &cells(q, ".", "123456789"), &cells(s, "", "123456789"));
+    }
+}
