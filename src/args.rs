@@ -184,6 +184,131 @@ enum CliCommand {
     /// Exit status: 0 when every record has a form, 1 when some were bad
     /// (each gets an `error: REASON` mark), 2 on usage or I/O errors.
     Canon(CanonArgs),
+
+    /// Keep the first record of each class and drop its repeats, in the
+    /// input's own layout: one-line text keeps the kept lines byte for byte
+    /// (comments, header and line ends too), CSV/TSV the header and rows,
+    /// Parquet/Arrow every column of the kept rows, `.npy` the kept rows in
+    /// the same dtype. `--by iso` (default): records with the same
+    /// canonical form (disguises of each other, see `canon`); `--by
+    /// exact`: the same cells (`.` and `0` blanks are equal). A summary
+    /// (records, kept, dropped) goes to stderr. Memory stays within
+    /// --memory: past it, sorted runs spill to unnamed temporary files
+    /// beside the output (gone on every exit). See docs/canon.md.
+    ///
+    /// Examples: `sudoku-bulk dedupe train.txt -o train.dedup.txt`,
+    /// `sudoku-bulk dedupe --by exact data.csv --report dropped.csv -o
+    /// clean.csv`, `zcat big.txt.gz | sudoku-bulk dedupe --memory 256M >
+    /// out.txt`.
+    ///
+    /// Exit status: 0; 1 when some records were bad (kept in the output
+    /// untouched, each reported as `FILE:LINE: reason`); 2 on usage or I/O
+    /// errors.
+    Dedupe(DedupeArgs),
+
+    /// Check a train/test split for leaks: how many TEST records have an
+    /// isomorph (a disguise, same canonical form) in TRAIN, and how many an
+    /// exact copy. Prints the counts on stdout; --report FILE lists each
+    /// leaking TEST record with its line (text) or row (tables, arrays)
+    /// and that of its first match in TRAIN. Either side may be any layout
+    /// (text, CSV, Parquet, Arrow, .npy), not necessarily the same.
+    ///
+    /// Example: `sudoku-bulk overlap train.parquet test.csv --report
+    /// leaks.csv`.
+    ///
+    /// Exit status: 1 when any TEST record matches (`--by iso`: an
+    /// isomorph; `--by exact`: a copy), 0 when none, 2 on errors (bad
+    /// records included: the check would be incomplete).
+    Overlap(OverlapArgs),
+}
+
+/// `--by` of dedupe and overlap.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ByName {
+    Exact,
+    Iso,
+}
+
+/// Options dedupe and overlap share.
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// `iso`: the same canonical form (one record is a relabelled,
+    /// transposed or row/column-permuted copy of the other); `exact`: the
+    /// same cells after parsing.
+    #[arg(long, value_enum, default_value_t = ByName::Iso, value_name = "BY")]
+    by: ByName,
+
+    /// The canonical form `--by iso` compares. Both give the same classes;
+    /// `pattern` took about 0.7x the CPU time of `string` on 10M generated
+    /// puzzles (see docs/canon.md).
+    #[arg(long, value_enum, default_value_t = CanonFormName::Pattern, value_name = "FORM")]
+    form: CanonFormName,
+
+    /// Memory for the key table before it spills sorted runs to disk
+    /// (K, M, G as for --chunk-size). About 49 bytes a
+    /// record (98 for overlap's two keys).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
+    memory: u64,
+
+    /// Worker threads [default: all cores; 0: all cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<u16>,
+
+    /// Do not draw the progress bar.
+    #[arg(long)]
+    no_progress: bool,
+
+    /// Input layout and cell symbols, as for `solve`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    format: Vec<FormatName>,
+
+    /// CSV or table input: the column holding the puzzles.
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+
+    #[command(flatten)]
+    grid: GridArgs,
+}
+
+#[derive(Args, Debug)]
+struct DedupeArgs {
+    /// Puzzle file (any layout `solve` reads). `-` or nothing reads
+    /// standard input (copied to a temporary file: the copy pass reads it
+    /// twice).
+    input: Option<PathBuf>,
+
+    /// Write the kept records to FILE (atomically) instead of standard
+    /// output; compressed by its name as for `solve -o`.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Write a CSV of the dropped records: `dropped_line,first_line` (the
+    /// record dropped and the first record of its class; `_row`, from 0,
+    /// for tables and arrays).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+
+    #[command(flatten)]
+    with: MatchArgs,
+}
+
+#[derive(Args, Debug)]
+struct OverlapArgs {
+    /// The training set (any layout).
+    train: PathBuf,
+
+    /// The test set (any layout; `-` reads standard input).
+    test: PathBuf,
+
+    /// Write a CSV of the leaking TEST records: `test_line,train_line,match`
+    /// (`match`: `exact` with the first exact copy in TRAIN, else
+    /// `isomorph` with the first isomorph; `_row`, from 0, for tables and
+    /// arrays).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+
+    #[command(flatten)]
+    with: MatchArgs,
 }
 
 #[derive(Args, Debug)]
@@ -767,6 +892,10 @@ pub enum Command {
     Completions(clap_complete::Shell),
     /// Print the man page.
     Man,
+    /// Drop repeated records.
+    Dedupe(crate::dedupe::DedupeConfig),
+    /// Check a split for leaks.
+    Overlap(crate::dedupe::OverlapConfig),
 }
 
 /// Writes the completion script for `shell` (all subcommands and flags).
@@ -872,6 +1001,28 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
                 jobs: bulk(a.inputs, a.output, task, a.run, show)?,
             }
         }
+        CliCommand::Dedupe(a) => Command::Dedupe(crate::dedupe::DedupeConfig {
+            input: a.input,
+            output: a.output,
+            report: a.report,
+            by: by(a.with.by),
+            form: form(a.with.form),
+            memory: a.with.memory,
+            threads: threads(a.with.threads),
+            progress: show && !a.with.no_progress,
+            forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
+        }),
+        CliCommand::Overlap(a) => Command::Overlap(crate::dedupe::OverlapConfig {
+            train: a.train,
+            test: a.test,
+            report: a.report,
+            by: by(a.with.by),
+            form: form(a.with.form),
+            memory: a.with.memory,
+            threads: threads(a.with.threads),
+            progress: show && !a.with.no_progress,
+            forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
+        }),
         CliCommand::Bench(a) => Command::Bench(BenchConfig {
             files: a.files,
             threads: threads(Some(a.threads)),
@@ -956,6 +1107,20 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             forced: forced(&a.format, a.column, &a.grid)?,
         }),
     })
+}
+
+fn by(b: ByName) -> crate::dedupe::By {
+    match b {
+        ByName::Exact => crate::dedupe::By::Exact,
+        ByName::Iso => crate::dedupe::By::Iso,
+    }
+}
+
+fn form(f: CanonFormName) -> crate::canon::Form {
+    match f {
+        CanonFormName::String => crate::canon::Form::String,
+        CanonFormName::Pattern => crate::canon::Form::Pattern,
+    }
 }
 
 fn forced(

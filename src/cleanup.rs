@@ -200,3 +200,18 @@ extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut li
         libc::signal(sig, libc::SIG_DFL);
     }
 }
+
+/// A scratch file in `dir` for data a run spills to disk (`dedupe`'s
+/// sorted runs, a copy of a streamed input), that no exit path can leave
+/// behind: it has no name (`O_TMPFILE` on Linux, else created and unlinked
+/// at once), so its space is freed when the process ends, on success,
+/// error, Ctrl-C, a full disk, or even SIGKILL, which the temporary output
+/// file above cannot survive. Errors name `dir`.
+pub fn spill_file(dir: &Path) -> std::io::Result<std::fs::File> {
+    tempfile::tempfile_in(dir).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("{}: cannot create a spill file: {e}", dir.display()),
+        )
+    })
+}

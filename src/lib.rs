@@ -50,6 +50,8 @@ pub mod text;
 // end (`args`). A program can run any command over an input through it.
 pub mod args;
 pub mod cmd;
+/// `dedupe` and `overlap`: repeats within a dataset, leaks between two.
+pub mod dedupe;
 
 /// Declares modules that are the crate's internals: crate-private, and
 /// public (hidden from the docs) only with the `internals` feature, which

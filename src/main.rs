@@ -28,6 +28,8 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Check(cfg) => cmd::check(&cfg),
         args::Command::Generate(cfg) => cmd::generate(&cfg),
         args::Command::Rate(cfg) => cmd::rate(&cfg),
+        args::Command::Dedupe(cfg) => sudoku_bulk::dedupe::dedupe(&cfg),
+        args::Command::Overlap(cfg) => sudoku_bulk::dedupe::overlap(&cfg),
         args::Command::Completions(shell) => {
             let mut out = Vec::new();
             args::write_completions(shell, &mut out);

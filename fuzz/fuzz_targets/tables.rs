@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_bulk::columnar::{sniff, table, Asked, Data, Kind};
+use sudoku_bulk::columnar::{table, Asked, Data, Kind};
+use sudoku_bulk::input::sniff;
 
 fuzz_target!(|data: &[u8]| {
     // The CLI's panic hook: a panic the readers contain (a malformed file

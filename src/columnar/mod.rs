@@ -25,7 +25,7 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 
 use crate::check::Report;
-pub use crate::input::{sniff, Kind};
+pub use crate::input::Kind;
 use crate::output::{Named, Output, Reporter};
 use crate::pipeline::{OnError, Tally, Task};
 use crate::record::{Outcome, Verdict};
@@ -474,6 +474,7 @@ pub fn check_row(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::sniff;
 
     #[test]
     fn magic_bytes_decide_and_names_only_pick_the_output() {

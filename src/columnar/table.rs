@@ -1349,7 +1349,7 @@ pub fn check(
                 Data::File(_, d) => *d,
                 _ => &[],
             };
-            let akind = super::sniff(head)
+            let akind = crate::input::sniff(head)
                 .ok_or_else(|| anyhow::anyhow!("{aname}: not a Parquet or Arrow file"))?;
             let (aschema, ab) = open(aname, akind, adata)?;
             let aplan = plan_for(akind, aname, &aschema);

@@ -3,6 +3,7 @@
 mod canon;
 mod columnar;
 mod conventions;
+mod dedupe;
 mod detect;
 mod formats;
 mod grids;

@@ -31,8 +31,8 @@ Puzzles are accepted as
   The layout is the one most of the first 200 strings have (``format=``
   fixes the symbols); a string that is not a puzzle is a bad row.
 - a pyarrow ``StringArray``, ``LargeStringArray`` (``string_view`` and
-  dictionary arrays too) or ``ChunkedArray`` of them (read from the Arrow
-  buffers; no Python work per row).
+  dictionary arrays too) or ``ChunkedArray`` of them (imported through the
+  Arrow C data interface, without a copy; no Python work per row).
 - a pandas ``Series`` of strings (through pyarrow).
 
 Boxes are the usual ones of the size (square for 9x9, 16x16 ...; wider than
@@ -202,32 +202,35 @@ def _rows(a: np.ndarray, what: str = "puzzles") -> Tuple[np.ndarray, int]:
     return flat, SIZES[cells]
 
 
-def _arrow_parts(arr: Any) -> Tuple[Any, tuple]:
-    """A pyarrow string array's buffers as uint8 NumPy views (no copy)."""
+def _is_string_view(t: Any) -> bool:
+    """True for pyarrow's ``string_view`` type (pyarrow 16 and later; no
+    array of an older pyarrow has it)."""
+    import pyarrow as pa
+
+    is_view = getattr(pa.types, "is_string_view", None)
+    return is_view is not None and is_view(t)
+
+
+def _arrow_strings(arr: Any) -> Any:
+    """A pyarrow array or chunked array as one of strings (``string`` or
+    ``large_string``, which the engine imports through the Arrow C data
+    interface): ``string_view`` and string dictionaries (pandas
+    ``category``) are cast to ``large_string``, an all-null array of any
+    type to ``string``; other types raise TypeError."""
     import pyarrow as pa
 
     t = arr.type
-    if not (pa.types.is_string(t) or pa.types.is_large_string(t)):
-        if pa.types.is_null(t) or arr.null_count == len(arr):
-            # All null (pandas' all-None, all-NaN or empty Series): no puzzle.
-            arr = arr.cast(pa.string())
-        elif pa.types.is_string_view(t) or (
-            pa.types.is_dictionary(t)
-            and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type))
-        ):
-            arr = arr.cast(pa.large_string())
-        else:
-            raise TypeError(f"expected a pyarrow string array, not one of type {t}")
-    large = pa.types.is_large_string(arr.type)
-    validity, offsets, data = arr.buffers()[:3]
-
-    def view(buf: Any) -> np.ndarray:
-        if buf is None:
-            return np.zeros(0, dtype=np.uint8)
-        return np.frombuffer(buf, dtype=np.uint8)
-
-    v = view(validity) if (validity is not None and arr.null_count > 0) else None
-    return arr, (v, view(offsets), view(data), arr.offset, len(arr), large)
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return arr
+    if pa.types.is_null(t) or arr.null_count == len(arr):
+        # All null (pandas' all-None, all-NaN or empty Series): no puzzle.
+        return arr.cast(pa.string())
+    if _is_string_view(t) or (
+        pa.types.is_dictionary(t)
+        and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type))
+    ):
+        return arr.cast(pa.large_string())
+    raise TypeError(f"expected a pyarrow string array, not one of type {t}")
 
 
 def _have_pyarrow() -> bool:
@@ -381,12 +384,10 @@ def _call(
     threads: Optional[int] = None,
     box: _Box = None,
     format: Optional[str] = None,
-    _side: Optional[int] = None,
 ) -> Tuple[Any, np.ndarray, List[Tuple[int, str]]]:
     """Runs `kind` over `puzzles` (and `solutions`) and returns
     (answers in the input's kind or None, int64 values, [(index, reason)]).
-    `box` goes to the native call as given (it parses and checks it);
-    `_side` is the grid side of the other chunks of a chunked array."""
+    `box` goes to the native call as given (it parses and checks it)."""
     threads = _threads(threads)
     k = _kind(puzzles)
     format = _choice("format", format, FORMATS, optional=True)
@@ -439,72 +440,28 @@ def _call(
             answers.index = puzzles.index
             answers.name = puzzles.name
         return answers, values, bad
-    # pyarrow
+    # pyarrow: Array or ChunkedArray (any chunks, for puzzles and solutions
+    # alike), read in one pass through the Arrow C data interface.
     import pyarrow as pa
 
-    if isinstance(puzzles, pa.ChunkedArray):
-        if solutions is not None or puzzles.num_chunks == 1:
-            # One pass over one array: chunks of puzzles and solutions need
-            # not line up, and one call keeps every core busy.
-            whole = puzzles.combine_chunks() if puzzles.num_chunks != 1 else puzzles.chunk(0)
-            if solutions is not None and isinstance(solutions, pa.ChunkedArray):
-                solutions = solutions.combine_chunks()
-            answers, values, bad = _call(whole, kind, solutions=solutions, **opts)
-            if answers is not None:
-                answers = pa.chunked_array([answers], type=answers.type)
-            return answers, values, bad
-        parts, values, bad, start = [], [], [], 0
-        # One reading for every chunk: the size and symbols the first
-        # puzzles show (a chunk whose 16x16 givens are only A-G stays
-        # letters; one holding only a short row is told its 81 cells).
-        found = _native.format_of(_head(puzzles), box=box, format=opts["format"])
-        if found is not None:
-            opts["format"] = opts["format"] or found[0]
-            opts["_side"] = found[1]
-        for chunk in puzzles.chunks:
-            a, v, b = _call(chunk, kind, **opts)
-            parts.append(a)
-            values.append(v)
-            bad.extend((start + i, r) for i, r in b)
-            start += len(chunk)
-        answers = None
-        if kind == "solve":
-            out_type = parts[0].type if parts else puzzles.type
-            answers = pa.chunked_array(parts, type=out_type)
-        vals = np.concatenate(values) if values else np.zeros(0, dtype=np.int64)
-        return answers, vals, bad
-    if isinstance(solutions, pa.ChunkedArray):
-        solutions = solutions.combine_chunks()
-    arr, parts = _arrow_parts(puzzles)
-    sol_parts = _arrow_parts(solutions)[1] if solutions is not None else None
-    out, values, bad = _native.run_arrow(*parts, kind, solutions=sol_parts, side=_side, **opts)
+    def chunks(a: Any) -> Any:
+        # A chunked array as its chunks (each exports __arrow_c_array__;
+        # ChunkedArray exports __arrow_c_stream__ only from pyarrow 16).
+        return a.chunks if isinstance(a, pa.ChunkedArray) else a
+
+    arr = _arrow_strings(puzzles)
+    sol = chunks(_arrow_strings(solutions)) if solutions is not None else None
+    out, values, bad = _native.run_arrow(chunks(arr), kind, solutions=sol, **opts)
     answers = None
     if out is not None:
-        validity, offsets, data = out
-        answers = pa.Array.from_buffers(
-            arr.type,
-            len(arr),
-            [
-                pa.py_buffer(validity) if validity is not None else None,
-                pa.py_buffer(offsets),
-                pa.py_buffer(data),
-            ],
-            null_count=len(bad),
-        )
-        if pa.types.is_string_view(puzzles.type) or pa.types.is_dictionary(puzzles.type):
+        if isinstance(arr, pa.ChunkedArray):
+            answers = pa.chunked_array([pa.array(part) for part in out], type=arr.type)
+        else:
+            answers = pa.array(out[0])
+        if _is_string_view(puzzles.type) or pa.types.is_dictionary(puzzles.type):
             # string_view and dictionary puzzles were read as large_string.
             answers = answers.cast(puzzles.type)
     return answers, values, bad
-
-
-def _head(puzzles: Any, rows: int = 200) -> List[str]:
-    """The first `rows` non-null strings of a pyarrow chunked array."""
-    head: List[str] = []
-    for chunk in puzzles.chunks:
-        head.extend(v for v in chunk.slice(0, 4 * rows).drop_null().to_pylist())
-        if len(head) >= rows:
-            break
-    return head[:rows]
 
 
 def _status(n: int, bad: List[Tuple[int, str]]) -> List[Optional[str]]:

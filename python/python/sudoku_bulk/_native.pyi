@@ -9,7 +9,14 @@ import numpy.typing as npt
 _Bad = List[Tuple[int, str]]
 _U8 = npt.NDArray[np.uint8]
 _I64 = npt.NDArray[np.int64]
-_ArrowParts = Tuple[Optional[_U8], _U8, _U8, int, int, bool]
+
+class Exported:
+    """An answer array; exports itself through the Arrow C data interface
+    (``pa.array(exported)``)."""
+
+    def __arrow_c_array__(self, requested_schema: object = None) -> Tuple[object, object]: ...
+    def __len__(self) -> int: ...
+
 # "RxC" or (rows, cols); None: the usual boxes of the size.
 _Box = Union[str, Tuple[int, int], None]
 
@@ -35,25 +42,16 @@ def run_strings(
     format: Optional[str] = None,
 ) -> Tuple[Optional[List[Optional[str]]], _I64, _Bad]: ...
 def run_arrow(
-    validity: Optional[_U8],
-    offsets: _U8,
-    data: _U8,
-    offset: int,
-    length: int,
-    large: bool,
+    puzzles: object,
     kind: str,
     *,
-    solutions: Optional[_ArrowParts] = None,
+    solutions: object = None,
     unique: bool = False,
     limit: int = 2,
     threads: Optional[int] = None,
     box: _Box = None,
     format: Optional[str] = None,
-    side: Optional[int] = None,
-) -> Tuple[Optional[Tuple[Optional[_U8], np.ndarray, _U8]], _I64, _Bad]: ...
-def format_of(
-    head: List[Optional[str]], *, box: _Box = None, format: Optional[str] = None
-) -> Optional[Tuple[str, int]]: ...
+) -> Tuple[Optional[List[Exported]], _I64, _Bad]: ...
 def generate_cells(
     n: int,
     size: Optional[int],

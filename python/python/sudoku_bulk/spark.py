@@ -2,8 +2,10 @@
 
 Place in the data flow: Spark executors hand each partition to a Python
 worker as Arrow record batches (``DataFrame.mapInArrow``); each batch's
-puzzle column goes, buffers and all, to :func:`sudoku_bulk.solve` (Rust, no
-Python work per row), and the batch comes back with one more column.
+puzzle column goes to :func:`sudoku_bulk.solve` (Rust, no Python work per
+row) through the Arrow C data interface, and the batch comes back with one
+more column. (An Arrow UDF, PySpark 4.1, ships only the puzzle column each
+way; it measured no faster: docs/benchmarks.md, "Python and Spark".)
 
 Every executor needs ``sudoku_bulk`` installed (``pip install ./python`` on
 each node or in its image, or a packed venv shipped with ``--archives``; not

@@ -1,0 +1,1289 @@
+//! `dedupe` and `overlap`: after `canon`, the dataset questions. Each
+//! record's key (its canonical form for `--by iso`, its cells for `--by
+//! exact`) is computed through the same seam as `canon` (a
+//! [`Task::Analyse`] run of the text pipeline, the table engine or the
+//! `.npy` rows, on all cores); the keys and record positions go to
+//! bounded-memory sorted runs ([`runs`]); a merge finds the repeats; a
+//! second, sequential pass copies the input without the dropped records.
+//!
+//! ```text
+//! input ──(pipeline / table / npy, KeyJob on all cores)──> one key line per record
+//!       ──> KeySink: (packed key, position) ──> Runs (spilled past --memory)
+//!       ──> merge: first of each key kept, others (dropped, first) ──> Runs
+//!       ──> copy pass: input bytes / rows minus the dropped ones; report
+//! ```
+//!
+//! Positions are what messages use: the 1-based line of a text record
+//! (its first line), the 0-based row of a table or array. Bad records
+//! (unreadable, a size with no form) have no key: they are reported as
+//! `FILE:LINE: reason`, never dropped, and make the exit status 1.
+
+mod runs;
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use crate::canon::{self, Form};
+use crate::columnar::{self, Asked, Data, Job, Kind};
+use crate::output::{self, Named, Output, Reporter};
+use crate::pipeline::{self, OnError, Options, Task};
+use crate::record::{Analysis, RecordError};
+use crate::solver::Boxes;
+use crate::text::detect::{self, Detected, Forced};
+use crate::text::{Item, Layout, Records, Shape};
+
+use runs::Runs;
+
+/// Bytes of a packed key: 81 cells of 4 bits, and the side in the last
+/// low nibble (so a 4x4 key never equals a 9x9 one).
+const KEY: usize = 41;
+/// A key and a position (big-endian, so byte order is numeric order).
+const ENTRY: usize = KEY + 8;
+/// Top bit of a position: the record is TEST's (`overlap`). TRAIN's sort
+/// first within a key.
+const TEST: u64 = 1 << 63;
+
+/// Exit statuses, as `cmd` has them (not imported: `cmd` reaches this
+/// module through `args`, and imports go one way).
+const EXIT_OK: u8 = 0;
+const EXIT_BAD_RECORDS: u8 = 1;
+const EXIT_ERROR: u8 = 2;
+
+/// True when an error chain ends in a broken pipe (`dedupe | head`).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Which records count as the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// The same cells after parsing (`.` and `0` blanks are equal).
+    Exact,
+    /// The same canonical form: disguises of each other.
+    Iso,
+}
+
+/// A `dedupe` run.
+#[derive(Clone, Debug)]
+pub struct DedupeConfig {
+    /// Input path; `None` or `-` for stdin.
+    pub input: Option<PathBuf>,
+    /// Output path; `None` for stdout.
+    pub output: Option<PathBuf>,
+    /// What counts as a repeat.
+    pub by: By,
+    /// The canonical form for `By::Iso`.
+    pub form: Form,
+    /// CSV of the dropped records.
+    pub report: Option<PathBuf>,
+    /// Memory for keys before spilling to disk, in bytes.
+    pub memory: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Draw a progress bar.
+    pub progress: bool,
+    /// Layout choices the user forced.
+    pub forced: Forced,
+}
+
+/// An `overlap` run.
+#[derive(Clone, Debug)]
+pub struct OverlapConfig {
+    /// The training set.
+    pub train: PathBuf,
+    /// The test set.
+    pub test: PathBuf,
+    /// What counts as a leak (`Iso` also counts exact copies).
+    pub by: By,
+    /// The canonical form for `By::Iso`.
+    pub form: Form,
+    /// CSV of the leaking TEST records.
+    pub report: Option<PathBuf>,
+    /// Memory for keys before spilling to disk, in bytes.
+    pub memory: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Draw a progress bar.
+    pub progress: bool,
+    /// Layout choices the user forced (both inputs).
+    pub forced: Forced,
+}
+
+/// The per-record job of pass 1: the record's key(s) as one hex field
+/// (iso key first, then the exact key, as asked), or why it has none.
+#[derive(Clone, Copy, Debug)]
+struct KeyJob {
+    iso: Option<Form>,
+    exact: bool,
+}
+
+impl KeyJob {
+    fn hex_len(&self) -> usize {
+        2 * KEY * (usize::from(self.iso.is_some()) + usize::from(self.exact))
+    }
+}
+
+impl Analysis for KeyJob {
+    fn name(&self) -> &'static str {
+        "dedupe"
+    }
+    fn grid_column(&self) -> Option<&'static str> {
+        None
+    }
+    fn columns(&self) -> &[&'static str] {
+        &["key"]
+    }
+    fn keeps_puzzle(&self) -> bool {
+        false
+    }
+    fn analyse(
+        &self,
+        boxes: Boxes,
+        cells: &[u8],
+        _grid: &mut [u8],
+        fields: &mut Vec<String>,
+    ) -> Result<(), RecordError> {
+        if cells.len() != boxes.cells() {
+            return Err(RecordError::Unsupported(
+                "pencilmark records are not compared".into(),
+            ));
+        }
+        let mut text = String::with_capacity(self.hex_len());
+        if let Some(form) = self.iso {
+            let c = canon::canonicalize(boxes, cells, form)
+                .map_err(|e| RecordError::Unsupported(e.to_string()))?;
+            push_hex(&pack(boxes, c.cells())?, &mut text);
+        }
+        if self.exact {
+            push_hex(&pack(boxes, cells)?, &mut text);
+        }
+        fields.push(text);
+        Ok(())
+    }
+}
+
+/// The cells as a key: two cells a byte (first cell in the high nibble),
+/// the side in the low nibble of the last byte. Grids up to 9x9.
+fn pack(boxes: Boxes, cells: &[u8]) -> Result<[u8; KEY], RecordError> {
+    let side = boxes.side();
+    if cells.len() > 81 {
+        return Err(RecordError::Unsupported(format!(
+            "dedupe and overlap compare grids up to 9x9, not {side}x{side}"
+        )));
+    }
+    let mut key = [0u8; KEY];
+    for (i, &v) in cells.iter().enumerate() {
+        key[i / 2] |= if i % 2 == 0 { v << 4 } else { v };
+    }
+    key[KEY - 1] |= side as u8;
+    Ok(key)
+}
+
+fn push_hex(bytes: &[u8], out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(HEX[usize::from(b >> 4)] as char);
+        out.push(HEX[usize::from(b & 15)] as char);
+    }
+}
+
+fn unhex(text: &[u8], out: &mut [u8]) -> Option<()> {
+    if text.len() != 2 * out.len() {
+        return None;
+    }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    for (o, pair) in out.iter_mut().zip(text.chunks_exact(2)) {
+        *o = (digit(pair[0])? << 4) | digit(pair[1])?;
+    }
+    Some(())
+}
+
+fn entry(key: &[u8], pos: u64) -> [u8; ENTRY] {
+    let mut e = [0u8; ENTRY];
+    e[..KEY].copy_from_slice(key);
+    e[KEY..].copy_from_slice(&pos.to_be_bytes());
+    e
+}
+
+fn entry_pos(e: &[u8; ENTRY]) -> u64 {
+    u64::from_be_bytes(e[KEY..].try_into().expect("8 bytes"))
+}
+
+/// A pair of positions `(a, b)`, sorted by `a`.
+fn pair(a: u64, b: u64) -> [u8; 16] {
+    let mut p = [0u8; 16];
+    p[..8].copy_from_slice(&a.to_be_bytes());
+    p[8..].copy_from_slice(&b.to_be_bytes());
+    p
+}
+
+fn unpair(p: &[u8; 16]) -> (u64, u64) {
+    (
+        u64::from_be_bytes(p[..8].try_into().expect("8 bytes")),
+        u64::from_be_bytes(p[8..].try_into().expect("8 bytes")),
+    )
+}
+
+/// The key tables of pass 1.
+struct Tables {
+    iso: Option<Runs<ENTRY>>,
+    exact: Option<Runs<ENTRY>>,
+}
+
+impl Tables {
+    fn new(job: KeyJob, budget: u64, dir: &Path) -> Tables {
+        let n = u64::from(job.iso.is_some()) + u64::from(job.exact);
+        let each = budget / n.max(1);
+        Tables {
+            iso: job.iso.map(|_| Runs::new(each, dir)),
+            exact: job.exact.then(|| Runs::new(each, dir)),
+        }
+    }
+
+    fn spilled(&self) -> usize {
+        self.iso.as_ref().map_or(0, Runs::spilled) + self.exact.as_ref().map_or(0, Runs::spilled)
+    }
+}
+
+/// Where pass 1's key lines come from.
+enum Source<'a> {
+    /// Text records, walked beside the pipeline's output to learn each
+    /// record's line (and, for delimited rows, where the row the output
+    /// repeats ends).
+    Text {
+        records: Records<'a>,
+        line_offset: u64,
+        delim: Option<u8>,
+        pending: Option<(u64, &'a [u8])>,
+    },
+    /// Table or array rows, one output line each.
+    Rows { next: u64 },
+}
+
+/// Pass 1's output: parses the key line of each record as the run writes
+/// it, in input order, and files the keys with the record's position.
+struct KeySink<'a, 't> {
+    source: Source<'a>,
+    buf: Vec<u8>,
+    at: usize,
+    job: KeyJob,
+    tables: &'t mut Tables,
+    tag: u64,
+    records: u64,
+    bad: u64,
+}
+
+impl KeySink<'_, '_> {
+    /// Files every record whose output is complete in `buf`.
+    fn drain(&mut self) -> io::Result<()> {
+        loop {
+            let rest = &self.buf[self.at..];
+            if rest.is_empty() {
+                break;
+            }
+            let (pos, field, used) = match &mut self.source {
+                Source::Rows { next } => {
+                    let Some(end) = memchr::memchr(b'\n', rest) else {
+                        break;
+                    };
+                    let pos = *next;
+                    *next += 1;
+                    (pos, &rest[..end], end + 1)
+                }
+                Source::Text {
+                    records,
+                    line_offset,
+                    delim,
+                    pending,
+                } => {
+                    if pending.is_none() {
+                        match records.next() {
+                            Some(Item::Record { line, raw }) => *pending = Some((line, raw)),
+                            _ => return Err(mismatch("an answer after the last record")),
+                        }
+                    }
+                    let (line, raw) = pending.expect("set above");
+                    let (start, end) = match *delim {
+                        None => match memchr::memchr(b'\n', rest) {
+                            Some(end) => (0, end),
+                            None => break,
+                        },
+                        // A delimited row comes back whole, then the key
+                        // field (or, for a row whose quote never closes,
+                        // an `error:` line alone).
+                        Some(d) => {
+                            let row = raw.strip_suffix(b"\r").unwrap_or(raw);
+                            if rest.len() <= row.len() && row.starts_with(rest) {
+                                break;
+                            }
+                            let start = if rest.starts_with(row) && rest[row.len()] == d {
+                                row.len() + 1
+                            } else {
+                                0
+                            };
+                            match memchr::memchr(b'\n', &rest[start..]) {
+                                Some(i) => (start, start + i),
+                                None => break,
+                            }
+                        }
+                    };
+                    *pending = None;
+                    (line + *line_offset, &rest[start..end], end + 1)
+                }
+            };
+            self.records += 1;
+            let field = field.strip_prefix(b"\"").unwrap_or(field);
+            if field.starts_with(b"error: ") {
+                self.bad += 1;
+            } else {
+                let mut keys = [0u8; 2 * KEY];
+                let keys = &mut keys[..self.job.hex_len() / 2];
+                unhex(field, keys).ok_or_else(|| mismatch("a key field that is not a key"))?;
+                let pos = pos | self.tag;
+                let mut keys = keys.chunks_exact(KEY);
+                if let Some(t) = &mut self.tables.iso {
+                    t.push(entry(keys.next().expect("iso key"), pos))?;
+                }
+                if let Some(t) = &mut self.tables.exact {
+                    t.push(entry(keys.next().expect("exact key"), pos))?;
+                }
+            }
+            self.at += used;
+        }
+        if self.at > (1 << 20) || self.at == self.buf.len() {
+            self.buf.drain(..self.at);
+            self.at = 0;
+        }
+        Ok(())
+    }
+}
+
+fn mismatch(what: &str) -> io::Error {
+    io::Error::other(format!(
+        "internal error: the key pass wrote {what} (please report this input)"
+    ))
+}
+
+impl Write for KeySink<'_, '_> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        self.drain()?;
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An input's bytes, mapped or (for a stream) copied to a spill file and
+/// mapped, or read whole (a columnar stream).
+struct Loaded {
+    name: String,
+    path: Option<PathBuf>,
+    bytes: Bytes,
+}
+
+enum Bytes {
+    Map(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Loaded {
+    fn bytes(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Map(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+
+    /// The bytes as the columnar readers take them.
+    fn data(&self) -> Data<'_> {
+        match (&self.path, &self.bytes) {
+            (Some(p), Bytes::Map(m)) => Data::File(p, m),
+            (_, b) => Data::Owned(match b {
+                Bytes::Map(m) => m.to_vec(),
+                Bytes::Owned(v) => v.clone(),
+            }),
+        }
+    }
+}
+
+/// Opens `path` (stdin for `None` or `-`). A file is mapped; a stream
+/// (stdin, a pipe, a compressed file) is copied to a spill file in `dir`
+/// and mapped, since the copy pass reads the input a second time.
+fn load(path: Option<&Path>, dir: &Path) -> anyhow::Result<Loaded> {
+    let name = crate::input::display_name(path);
+    let input = crate::input::open(path, false)?;
+    let mut path = path.filter(|p| p.as_os_str() != "-").map(Path::to_path_buf);
+    let bytes = match input {
+        crate::input::Input::Mapped(map) => {
+            // A mapped file's pages go if it shrinks: SIGBUS then ends the
+            // run with a message instead of a crash.
+            crate::cleanup::watch_map(&map, &name);
+            Bytes::Map(map)
+        }
+        crate::input::Input::Stream(mut stream) => {
+            // A spill copy has no path the Parquet reader could reopen.
+            path = None;
+            let mut file = crate::cleanup::spill_file(dir)?;
+            let n = io::copy(&mut stream.reader, &mut file)
+                .map_err(|e| crate::input::read_error(&name, e))?;
+            if n == 0 {
+                Bytes::Owned(Vec::new())
+            } else {
+                file.rewind()?;
+                // SAFETY: the file is our own unnamed spill file: no other
+                // process can open it by name, and we never write it again.
+                Bytes::Map(unsafe { memmap2::Mmap::map(&file) }?)
+            }
+        }
+    };
+    Ok(Loaded { name, path, bytes })
+}
+
+/// What pass 1 learned about one input.
+struct Keyed {
+    /// How the input is laid out: text (with its detection) or a columnar
+    /// kind.
+    shape: Found,
+    records: u64,
+    bad: u64,
+}
+
+/// The input's kind as pass 1 found it.
+enum Found {
+    /// Text, with its detected layout.
+    Text {
+        found: Box<Detected>,
+        /// Where the records start (after a BOM and the header).
+        body: usize,
+    },
+    /// A table or an array.
+    Columnar(Kind),
+}
+
+impl Keyed {
+    /// `line` or `row`: what a position counts.
+    fn unit(&self) -> &'static str {
+        match self.shape {
+            Found::Text { .. } => "line",
+            Found::Columnar(_) => "row",
+        }
+    }
+}
+
+/// Pass 1 over one input: every record's key(s) into `tables`, positions
+/// tagged with `tag`.
+fn keys(
+    input: &Loaded,
+    job: &'static KeyJob,
+    tables: &mut Tables,
+    tag: u64,
+    threads: usize,
+    progress: bool,
+    forced: &Forced,
+) -> anyhow::Result<Keyed> {
+    let name = &input.name;
+    let data = input.bytes();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    if let Some(kind) = crate::input::sniff(data) {
+        let asked = Asked::of(forced);
+        asked.fits(name, kind)?;
+        let cjob = Job {
+            pool: &pool,
+            name,
+            task: Task::Analyse(job),
+            threads,
+            on_error: OnError::Mark,
+            stats: false,
+            overwrite: false,
+            asked,
+            output: None,
+            progress,
+            reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, progress)),
+        };
+        let mut sink = KeySink {
+            source: Source::Rows { next: 0 },
+            buf: Vec::new(),
+            at: 0,
+            job: *job,
+            tables,
+            tag,
+            records: 0,
+            bad: 0,
+        };
+        if kind == Kind::Npy {
+            npy_keys(&cjob, data, &mut sink)?;
+        } else {
+            table_keys(&cjob, kind, input.data(), &mut sink)?;
+        }
+        let (records, bad) = (sink.records, sink.bad);
+        cjob.reporter
+            .into_inner()
+            .expect("no panic while held")
+            .clear();
+        return Ok(Keyed {
+            shape: Found::Columnar(kind),
+            records,
+            bad,
+        });
+    }
+    let bom = data.len() - pipeline::strip_bom(data).len();
+    let found = detect::detect(&data[bom..], forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    let body_at = bom + found.skip_bytes;
+    let body = &data[body_at..];
+    let layout = found.layout.clone();
+    let chunk_bytes = (body.len() / (threads * 16)).clamp(4 << 10, 1 << 20);
+    let opts = Options {
+        threads: if body.len() <= chunk_bytes {
+            1
+        } else {
+            threads
+        },
+        chunk_bytes,
+        on_error: OnError::Mark,
+        line_offset: found.skip_lines,
+        stats: false,
+        overwrite: false,
+        keep_lines: false,
+        crlf: false,
+    };
+    let mut reporter = Reporter::new(name.to_string(), Some(body.len() as u64), progress);
+    let mut sink = KeySink {
+        source: Source::Text {
+            records: Records::new(&layout, body),
+            line_offset: found.skip_lines,
+            delim: match layout.shape {
+                Shape::Csv(cols) => Some(cols.delim),
+                _ => None,
+            },
+            pending: None,
+        },
+        buf: Vec::new(),
+        at: 0,
+        job: *job,
+        tables,
+        tag,
+        records: 0,
+        bad: 0,
+    };
+    let chunks = pipeline::slice_chunks(body, &layout, chunk_bytes);
+    let summary = pipeline::run(
+        Task::Analyse(job),
+        &opts,
+        &layout,
+        chunks,
+        &mut sink,
+        &mut reporter,
+    )
+    .with_context(|| format!("{name}: key pass"))?;
+    reporter.clear();
+    if sink.records != summary.tally.records || sink.at != sink.buf.len() {
+        return Err(mismatch("fewer answers than records").into());
+    }
+    let (records, bad) = (sink.records, sink.bad);
+    Ok(Keyed {
+        shape: Found::Text {
+            found: Box::new(found),
+            body: body_at,
+        },
+        records,
+        bad,
+    })
+}
+
+/// Pass 1 of a table: the table engine's text answers (one key line per
+/// row) into `sink`.
+#[cfg(feature = "columnar")]
+fn table_keys(job: &Job<'_>, kind: Kind, data: Data<'_>, sink: &mut KeySink) -> anyhow::Result<()> {
+    match columnar::table::run_to(job, kind, data, columnar::Target::Text, sink)? {
+        columnar::Run::Done(_) => Ok(()),
+        columnar::Run::Failed => unreachable!("bad rows are marked"),
+    }
+}
+
+#[cfg(not(feature = "columnar"))]
+fn table_keys(job: &Job<'_>, kind: Kind, _: Data<'_>, _: &mut KeySink) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+        job.name,
+        kind.name()
+    )
+}
+
+/// Pass 1 of a `.npy` array: rows analysed in steps on the pool (as
+/// `canon` does them), one key line per row into `sink`.
+fn npy_keys(job: &Job<'_>, data: &[u8], sink: &mut KeySink) -> anyhow::Result<()> {
+    let arr = columnar::npy::Array::open(data, job.asked.boxes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", job.name))?;
+    if let Ok(mut r) = job.reporter.lock() {
+        r.set_total(arr.rows as u64);
+    }
+    let layout = Layout::one_line(arr.boxes);
+    let mut tally = pipeline::Tally::default();
+    let mut buf = Vec::new();
+    for first in (0..arr.rows).step_by(columnar::ROWS_PER_STEP) {
+        let rows = (arr.rows - first).min(columnar::ROWS_PER_STEP);
+        let solved = columnar::solve_step(
+            job,
+            arr.boxes,
+            rows,
+            |r, cells| arr.row(first + r, cells),
+            |_, _| crate::record::Label::Absent,
+        );
+        columnar::account(job, first as u64, &solved, &mut tally);
+        buf.clear();
+        columnar::write_text(job, &layout, &solved, &mut buf);
+        sink.write_all(&buf)?;
+    }
+    Ok(())
+}
+
+/// The directory spill files go to: the output's, else the temporary
+/// directory.
+fn spill_dir(output: Option<&Path>) -> PathBuf {
+    match output.filter(|p| p.as_os_str() != "-") {
+        Some(p) => match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
+        None => std::env::temp_dir(),
+    }
+}
+
+fn quiet() -> bool {
+    output::chatter() == output::Chatter::Quiet
+}
+
+/// Runs `dedupe`.
+pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let out_path = cfg.output.as_deref().filter(|p| p.as_os_str() != "-");
+    if let (Some(i), Some(o)) = (cfg.input.as_deref(), out_path) {
+        if crate::input::same_file(i, o) {
+            anyhow::bail!(
+                "{}: refusing to write the output over the input",
+                crate::text::shown_path(&o)
+            );
+        }
+    }
+    if let Some(r) = cfg.report.as_deref() {
+        if cfg
+            .input
+            .as_deref()
+            .is_some_and(|i| crate::input::same_file(i, r))
+        {
+            anyhow::bail!("{}: --report would replace the input", r.display());
+        }
+        report_dir_exists(r)?;
+    }
+    let dir = spill_dir(out_path);
+    let input = load(cfg.input.as_deref(), &dir)?;
+    let name = input.name.clone();
+    if let Some(kind) = crate::input::sniff(input.bytes()) {
+        output_fits(&name, Some(kind), out_path)?;
+    } else {
+        output_fits(&name, None, out_path)?;
+    }
+    // Made now, so a name that cannot be written fails before the work;
+    // removed on every exit until the end renames it into place.
+    let mut out = Output::create(out_path, crate::output::Compress::Auto)?;
+    let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
+        iso: (cfg.by == By::Iso).then_some(cfg.form),
+        exact: cfg.by == By::Exact,
+    }));
+    let mut tables = Tables::new(*job, cfg.memory / 2, &dir);
+    let keyed = keys(
+        &input,
+        job,
+        &mut tables,
+        0,
+        cfg.threads,
+        cfg.progress,
+        &cfg.forced,
+    )?;
+    let spilled = tables.spilled();
+    let keys = match cfg.by {
+        By::Iso => tables.iso.take(),
+        By::Exact => tables.exact.take(),
+    }
+    .expect("the table of the asked key");
+    let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
+    // The merge: the first record of each key stays, the others go.
+    let mut dropped = Runs::<16>::new(cfg.memory / 2, &dir);
+    let mut last: Option<([u8; KEY], u64)> = None;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    let sorted = pool.install(|| keys.sorted()).map_err(spill_err)?;
+    for e in sorted {
+        let e = e.map_err(spill_err)?;
+        let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
+        let pos = entry_pos(&e);
+        match &last {
+            Some((k, first)) if *k == key => dropped.push(pair(pos, *first)).map_err(spill_err)?,
+            _ => last = Some((key, pos)),
+        }
+    }
+    let n_dropped = dropped.len;
+    let spilled = spilled + dropped.spilled();
+    let dropped = pool.install(|| dropped.sorted()).map_err(spill_err)?;
+    let dropped = dropped.map(|p| p.map(|p| unpair(&p)));
+    // The copy pass, with the report's rows on the side (written to their
+    // file once the output is in place: one temporary output at a time).
+    let mut report_rows = match &cfg.report {
+        Some(_) => Some(BufWriter::new(crate::cleanup::spill_file(&dir)?)),
+        None => None,
+    };
+    let kept = keyed.records - n_dropped;
+    let written = match &keyed.shape {
+        Found::Text { found, body } => copy_text(
+            input.bytes(),
+            *body,
+            found,
+            kept,
+            dropped,
+            out.writer(),
+            report_rows.as_mut(),
+        ),
+        Found::Columnar(Kind::Npy) => copy_npy(
+            input.bytes(),
+            &cfg.forced,
+            kept,
+            dropped,
+            out.writer(),
+            report_rows.as_mut(),
+        ),
+        Found::Columnar(kind) => {
+            copy_table(&input, *kind, dropped, out.writer(), report_rows.as_mut())
+        }
+    };
+    match written {
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        r => r.with_context(|| crate::output::write_what(out_path))?,
+    }
+    match out.finish() {
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        r => r?,
+    }
+    if let (Some(path), Some(rows)) = (&cfg.report, report_rows) {
+        let unit = keyed.unit();
+        write_report(path, &format!("dropped_{unit},first_{unit}\n"), rows)?;
+    }
+    if !quiet() {
+        let by = match cfg.by {
+            By::Exact => "exact".to_string(),
+            By::Iso => format!(
+                "iso, {} form",
+                match cfg.form {
+                    Form::String => "string",
+                    Form::Pattern => "pattern",
+                }
+            ),
+        };
+        let spill = if spilled > 0 {
+            format!(", {spilled} runs spilled to disk")
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "sudoku-bulk: {name}: {} records, {kept} kept, {n_dropped} dropped (by {by}), {} bad \
+             in {:.2}s{spill}",
+            keyed.records,
+            keyed.bad,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::from(if keyed.bad > 0 {
+        EXIT_BAD_RECORDS
+    } else {
+        EXIT_OK
+    }))
+}
+
+/// Refuses an `-o` name that asks for another format than the input's:
+/// dedupe writes the input's own layout.
+fn output_fits(name: &str, kind: Option<Kind>, out: Option<&Path>) -> anyhow::Result<()> {
+    let (Some(path), Some(named)) = (out, Named::of(out)) else {
+        return Ok(());
+    };
+    let fits = match (kind, named) {
+        (None, Named::Columnar(_)) => false,
+        (None, _) => true,
+        (Some(k), Named::Columnar(n)) => k == n,
+        (Some(_), _) => false,
+    };
+    if fits {
+        return Ok(());
+    }
+    let allowed = match kind {
+        None => "text in the input's layout".to_string(),
+        Some(k) => format!("{} like the input", k.name()),
+    };
+    Err(named.refuse(path, &format!("the records kept of {name}"), &allowed))
+}
+
+/// Refuses a report path whose directory does not exist, before any work
+/// (the report is written last).
+fn report_dir_exists(path: &Path) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => return Ok(()),
+    };
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "{}: cannot create: {} is not a directory",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Writes the report (a header and the rows gathered in `rows`) to `path`,
+/// atomically.
+fn write_report(path: &Path, header: &str, rows: BufWriter<File>) -> anyhow::Result<()> {
+    let mut rows = rows.into_inner().map_err(|e| e.into_error())?;
+    rows.rewind()?;
+    let mut out = Output::create(Some(path), crate::output::Compress::Auto)?;
+    let w = out.writer();
+    w.write_all(header.as_bytes())
+        .and_then(|()| io::copy(&mut BufReader::new(rows), w).map(drop))
+        .with_context(|| crate::output::write_what(Some(path)))?;
+    out.finish()
+}
+
+/// The copy pass over text: the input's bytes as they are (BOM, header,
+/// comments, line ends) without the lines of the dropped records; a
+/// count line says the number kept. Grids of several lines lose the blank
+/// lines after a dropped grid too.
+fn copy_text(
+    data: &[u8],
+    body: usize,
+    found: &Detected,
+    kept: u64,
+    mut dropped: impl Iterator<Item = io::Result<(u64, u64)>>,
+    out: &mut dyn Write,
+    mut report: Option<&mut BufWriter<File>>,
+) -> anyhow::Result<()> {
+    let layout = &found.layout;
+    let head = &data[..body];
+    let bom = data.len() - pipeline::strip_bom(data).len();
+    let count_line = !matches!(layout.shape, Shape::Csv(_))
+        && head[bom..]
+            .split(|&b| b == b'\n')
+            .any(|l| !l.trim_ascii().is_empty() && l.trim_ascii().iter().all(u8::is_ascii_digit));
+    if count_line {
+        // The count line is the last non-empty line of the head.
+        let text = &head[bom..];
+        let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+        out.write_all(&head[..bom])?;
+        for l in lines {
+            let t = l.trim_ascii();
+            if !t.is_empty() && t.iter().all(u8::is_ascii_digit) {
+                let end = &l[l.trim_ascii_end().len()..];
+                write!(out, "{kept}")?;
+                out.write_all(end)?;
+            } else {
+                out.write_all(l)?;
+            }
+        }
+    } else {
+        out.write_all(head)?;
+    }
+    let rest = &data[body..];
+    let mut next = dropped.next().transpose()?;
+    let mut records = Records::new(layout, rest);
+    let mut copied = 0;
+    while let Some((d, first)) = next {
+        let Some(item) = records.next() else { break };
+        let Item::Record { line, raw } = item else {
+            break;
+        };
+        let pos = line + found.skip_lines;
+        if pos != d {
+            continue;
+        }
+        let at = raw.as_ptr() as usize - rest.as_ptr() as usize;
+        let start = memchr::memrchr(b'\n', &rest[..at]).map_or(0, |i| i + 1);
+        let mut end = records.position();
+        if layout.multiline() {
+            // The blank lines that separated it from the next grid.
+            while end < rest.len() {
+                let line_end =
+                    memchr::memchr(b'\n', &rest[end..]).map_or(rest.len(), |i| end + i + 1);
+                if !rest[end..line_end].trim_ascii().is_empty() {
+                    break;
+                }
+                end = line_end;
+            }
+        }
+        out.write_all(&rest[copied..start])?;
+        copied = end.max(copied);
+        if let Some(r) = report.as_mut() {
+            writeln!(r, "{d},{first}")?;
+        }
+        next = dropped.next().transpose()?;
+    }
+    if next.is_some() {
+        return Err(mismatch("a dropped record the copy pass did not meet").into());
+    }
+    out.write_all(&rest[copied..])?;
+    Ok(())
+}
+
+/// The copy pass over a `.npy` array: the same dtype, the kept rows (the
+/// row dimensions of the shape flattened into one).
+fn copy_npy(
+    data: &[u8],
+    forced: &Forced,
+    kept: u64,
+    mut dropped: impl Iterator<Item = io::Result<(u64, u64)>>,
+    out: &mut dyn Write,
+    mut report: Option<&mut BufWriter<File>>,
+) -> anyhow::Result<()> {
+    let arr = columnar::npy::Array::open(data, Asked::of(forced).boxes)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut shape = vec![kept as usize];
+    shape.extend_from_slice(&arr.header.shape[arr.lead..]);
+    out.write_all(&columnar::npy::write_header(arr.header.dtype, &shape))?;
+    let row_bytes = arr.cells * arr.header.dtype.size();
+    let mut next = dropped.next().transpose()?;
+    let mut from = 0;
+    while let Some((d, first)) = next {
+        let d = d as usize;
+        out.write_all(&arr.data[from * row_bytes..d * row_bytes])?;
+        from = d + 1;
+        if let Some(r) = report.as_mut() {
+            writeln!(r, "{d},{first}")?;
+        }
+        next = dropped.next().transpose()?;
+    }
+    out.write_all(&arr.data[from * row_bytes..arr.rows * row_bytes])?;
+    Ok(())
+}
+
+/// The copy pass over a Parquet or Arrow table: every column, the kept
+/// rows, the input's row groups (Parquet: its codecs and group sizes).
+#[cfg(feature = "columnar")]
+fn copy_table(
+    input: &Loaded,
+    kind: Kind,
+    mut dropped: impl Iterator<Item = io::Result<(u64, u64)>>,
+    out: &mut dyn Write,
+    mut report: Option<&mut BufWriter<File>>,
+) -> anyhow::Result<()> {
+    use arrow_array::BooleanArray;
+    let name = &input.name;
+    let (schema, batches, props) = match kind {
+        Kind::Parquet => {
+            let (schema, batches, props, _) = columnar::parquet::open(name, input.data())?;
+            (schema, batches, Some(props))
+        }
+        _ => {
+            let (schema, batches) = columnar::ipc::open(name, kind, input.data())?;
+            (schema, batches, None)
+        }
+    };
+    let codec = match kind {
+        Kind::Parquet => None,
+        _ => columnar::ipc::compression(input.bytes()),
+    };
+    enum W<'o> {
+        Parquet(Box<parquet::arrow::ArrowWriter<SendWrite<'o>>>),
+        File(arrow_ipc::writer::FileWriter<&'o mut dyn Write>),
+        Stream(arrow_ipc::writer::StreamWriter<&'o mut dyn Write>),
+    }
+    let mut w = match kind {
+        Kind::Parquet => W::Parquet(Box::new(parquet::arrow::ArrowWriter::try_new(
+            SendWrite(out),
+            schema.clone(),
+            props,
+        )?)),
+        Kind::ArrowFile => W::File(columnar::ipc::file_writer(out, &schema, codec)?),
+        _ => W::Stream(columnar::ipc::stream_writer(out, &schema, codec)?),
+    };
+    let mut next = dropped.next().transpose()?;
+    let mut row = 0u64;
+    for item in batches {
+        let (batch, ends_group) = item?;
+        let n = batch.num_rows() as u64;
+        let mut keep = vec![true; n as usize];
+        while let Some((d, first)) = next.filter(|&(d, _)| d < row + n) {
+            keep[(d - row) as usize] = false;
+            if let Some(r) = report.as_mut() {
+                writeln!(r, "{d},{first}")?;
+            }
+            next = dropped.next().transpose()?;
+        }
+        row += n;
+        let batch = if keep.iter().all(|&k| k) {
+            batch
+        } else {
+            arrow_select::filter::filter_record_batch(&batch, &BooleanArray::from(keep))?
+        };
+        match &mut w {
+            W::Parquet(p) => {
+                p.write(&batch)?;
+                if ends_group {
+                    p.flush()?;
+                }
+            }
+            W::File(f) => f.write(&batch)?,
+            W::Stream(s) => s.write(&batch)?,
+        }
+    }
+    if next.is_some() {
+        return Err(mismatch("a dropped row the copy pass did not meet").into());
+    }
+    match w {
+        W::Parquet(p) => {
+            p.close()?;
+        }
+        W::File(mut f) => f.finish()?,
+        W::Stream(mut s) => s.finish()?,
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "columnar"))]
+fn copy_table(
+    input: &Loaded,
+    kind: Kind,
+    _: impl Iterator<Item = io::Result<(u64, u64)>>,
+    _: &mut dyn Write,
+    _: Option<&mut BufWriter<File>>,
+) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+        input.name,
+        kind.name()
+    )
+}
+
+/// The output's writer, marked `Send` for `ArrowWriter`'s bound.
+#[cfg(feature = "columnar")]
+struct SendWrite<'o>(&'o mut dyn Write);
+
+// SAFETY: `ArrowWriter` asks for `W: Send` only so that the writer may
+// move between threads; it is used on this thread alone, from creation to
+// `close`, and never sent anywhere.
+#[cfg(feature = "columnar")]
+unsafe impl Send for SendWrite<'_> {}
+
+#[cfg(feature = "columnar")]
+impl Write for SendWrite<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Runs `overlap`: exit status 1 when a TEST record has a match in TRAIN,
+/// 0 when none, 2 on errors (bad records included: the answer would be
+/// incomplete).
+pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let dir = spill_dir(cfg.report.as_deref());
+    for p in [&cfg.train, &cfg.test] {
+        if let Some(r) = &cfg.report {
+            if p.as_os_str() != "-" && crate::input::same_file(p, r) {
+                anyhow::bail!("{}: --report would replace an input", r.display());
+            }
+        }
+    }
+    if let Some(r) = cfg.report.as_deref() {
+        report_dir_exists(r)?;
+    }
+    if cfg.train.as_os_str() == "-" && cfg.test.as_os_str() == "-" {
+        anyhow::bail!("only one of TRAIN and TEST can be `-` (stdin)");
+    }
+    let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
+        iso: (cfg.by == By::Iso).then_some(cfg.form),
+        exact: true,
+    }));
+    let mut tables = Tables::new(*job, cfg.memory / 2, &dir);
+    let mut keyed = Vec::new();
+    let mut names = Vec::new();
+    for (path, tag) in [(&cfg.train, 0), (&cfg.test, TEST)] {
+        let input = load(Some(path), &dir)?;
+        keyed.push(keys(
+            &input,
+            job,
+            &mut tables,
+            tag,
+            cfg.threads,
+            cfg.progress,
+            &cfg.forced,
+        )?);
+        names.push(input.name);
+    }
+    let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    // Each table: per key, TRAIN's first position, then every TEST record
+    // of that key is a match.
+    let matched = |t: Option<Runs<ENTRY>>| -> anyhow::Result<Option<runs::Sorted<16>>> {
+        let Some(t) = t else { return Ok(None) };
+        let mut leaks = Runs::<16>::new(cfg.memory / 4, &dir);
+        let mut train: Option<([u8; KEY], u64)> = None;
+        for e in pool.install(|| t.sorted()).map_err(spill_err)? {
+            let e = e.map_err(spill_err)?;
+            let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
+            let pos = entry_pos(&e);
+            if pos & TEST == 0 {
+                if train.is_none_or(|(k, _)| k != key) {
+                    train = Some((key, pos));
+                }
+            } else if let Some((_, first)) = train.filter(|(k, _)| *k == key) {
+                leaks.push(pair(pos & !TEST, first)).map_err(spill_err)?;
+            }
+        }
+        Ok(Some(pool.install(|| leaks.sorted()).map_err(spill_err)?))
+    };
+    let iso = matched(tables.iso.take())?;
+    let mut exact = matched(tables.exact.take())?.expect("exact keys are always made");
+    let (train_k, test_k) = (&keyed[0], &keyed[1]);
+    let header = format!("test_{},train_{},match\n", test_k.unit(), train_k.unit());
+    let mut report = match &cfg.report {
+        Some(_) => Some(BufWriter::new(crate::cleanup::spill_file(&dir)?)),
+        None => None,
+    };
+    let (mut n_iso, mut n_exact) = (0u64, 0u64);
+    let mut next_exact = exact
+        .next()
+        .transpose()
+        .map_err(spill_err)?
+        .map(|p| unpair(&p));
+    let mut emit = |test: u64, train: u64, what: &str| -> io::Result<()> {
+        if let Some(r) = report.as_mut() {
+            writeln!(r, "{test},{train},{what}")?;
+        }
+        Ok(())
+    };
+    match iso {
+        Some(iso) => {
+            for p in iso {
+                let (test, train) = unpair(&p.map_err(spill_err)?);
+                n_iso += 1;
+                // Exact matches are iso matches too: both streams are in
+                // TEST order.
+                while next_exact.is_some_and(|(t, _)| t < test) {
+                    next_exact = exact
+                        .next()
+                        .transpose()
+                        .map_err(spill_err)?
+                        .map(|p| unpair(&p));
+                }
+                match next_exact.filter(|&(t, _)| t == test) {
+                    Some((_, etrain)) => {
+                        n_exact += 1;
+                        emit(test, etrain, "exact")?;
+                    }
+                    None => emit(test, train, "isomorph")?,
+                }
+            }
+        }
+        None => {
+            while let Some((test, train)) = next_exact {
+                n_exact += 1;
+                emit(test, train, "exact")?;
+                next_exact = exact
+                    .next()
+                    .transpose()
+                    .map_err(spill_err)?
+                    .map(|p| unpair(&p));
+            }
+        }
+    }
+    if let (Some(path), Some(r)) = (&cfg.report, report) {
+        write_report(path, &header, r)?;
+    }
+    let bad = train_k.bad + test_k.bad;
+    let (test_name, train_name) = (&names[1], &names[0]);
+    let mut out = io::stdout().lock();
+    let said = match cfg.by {
+        By::Iso => writeln!(
+            out,
+            "{test_name}: {n_iso} of {} records have an isomorph in {train_name} ({n_exact} of \
+             them an exact copy)",
+            test_k.records
+        ),
+        By::Exact => writeln!(
+            out,
+            "{test_name}: {n_exact} of {} records have an exact copy in {train_name}",
+            test_k.records
+        ),
+    };
+    match said.and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        r => r.context("<stdout>: cannot write")?,
+    }
+    if !quiet() {
+        eprintln!(
+            "sudoku-bulk: overlap: {} + {} records, {bad} bad, in {:.2}s",
+            train_k.records,
+            test_k.records,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let leaks = match cfg.by {
+        By::Iso => n_iso,
+        By::Exact => n_exact,
+    };
+    Ok(ExitCode::from(if leaks > 0 {
+        EXIT_BAD_RECORDS
+    } else if bad > 0 {
+        EXIT_ERROR
+    } else {
+        EXIT_OK
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_pack_cells_and_size_and_round_trip_through_hex() {
+        let cells: Vec<u8> = (0..81).map(|i| (i % 10) as u8).collect();
+        let key = pack(Boxes::NINE, &cells).unwrap();
+        for (i, &v) in cells.iter().enumerate() {
+            let nib = if i % 2 == 0 {
+                key[i / 2] >> 4
+            } else {
+                key[i / 2] & 15
+            };
+            assert_eq!(nib, v, "cell {i}");
+        }
+        assert_eq!(key[KEY - 1] & 15, 9);
+        // A 4x4 grid whose cells begin like a 9x9 one's gets another key.
+        let small = pack(Boxes::square(2), &cells[..16]).unwrap();
+        let mut nine = cells.clone();
+        nine[16..].fill(0);
+        assert_ne!(small, pack(Boxes::NINE, &nine).unwrap());
+        let mut text = String::new();
+        push_hex(&key, &mut text);
+        let mut back = [0u8; KEY];
+        unhex(text.as_bytes(), &mut back).unwrap();
+        assert_eq!(back, key);
+        assert!(unhex(b"zz", &mut [0u8; 1]).is_none());
+    }
+}
