@@ -18,6 +18,8 @@
 //! text values   ([`Values`]) ─> run_texts ─┴─> Done { answers | texts, values, bad }
 //! ```
 
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -105,6 +107,43 @@ pub fn analyse_rows(
             let cells = &puzzles[row * n..(row + 1) * n];
             record::analyse(boxes, analysis, cells, grid, fields)
         })
+        .collect()
+}
+
+/// The rows to keep when deduplicating by `keys` (one per row; rows with
+/// equal keys are one class): the index of the first row of each class, in
+/// ascending order. A `None` key (a bad row: no key could be made) is a
+/// class of its own, so it is kept and never merged with anything. In
+/// memory (one hash entry per class); the Python package's `dedupe` and any
+/// caller whose keys fit in memory share it.
+pub fn first_of_each<K: Hash + Eq>(keys: impl IntoIterator<Item = Option<K>>) -> Vec<usize> {
+    let mut seen = HashSet::new();
+    keys.into_iter()
+        .enumerate()
+        .filter_map(|(i, key)| match key {
+            None => Some(i),
+            Some(k) => seen.insert(k).then_some(i),
+        })
+        .collect()
+}
+
+/// For each key of `probes`, the index of the first row of `reference`
+/// with an equal key (`None` when there is none). `None` keys (bad rows)
+/// never match and are never matched. The Python package's `overlap`
+/// (train/test leakage) uses it.
+pub fn first_matches<K: Hash + Eq>(
+    reference: impl IntoIterator<Item = Option<K>>,
+    probes: impl IntoIterator<Item = Option<K>>,
+) -> Vec<Option<usize>> {
+    let mut first = HashMap::new();
+    for (i, key) in reference.into_iter().enumerate() {
+        if let Some(k) = key {
+            first.entry(k).or_insert(i);
+        }
+    }
+    probes
+        .into_iter()
+        .map(|key| key.and_then(|k| first.get(&k).copied()))
         .collect()
 }
 
@@ -854,6 +893,46 @@ mod tests {
             )
             .unwrap();
         }
+    }
+
+    #[test]
+    fn first_of_each_keeps_the_first_row_of_every_class_and_every_bad_row() {
+        let keys = [
+            Some("a"),
+            Some("b"),
+            None,
+            Some("a"),
+            None,
+            Some("c"),
+            Some("b"),
+        ];
+        assert_eq!(first_of_each(keys), vec![0, 1, 2, 4, 5]);
+        assert_eq!(first_of_each(Vec::<Option<u8>>::new()), Vec::<usize>::new());
+        // Brute force on random keys: a row is kept exactly when no earlier
+        // row has its key.
+        let mut x = 7u64;
+        let keys: Vec<Option<u64>> = (0..2000)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (x >> 60 != 0).then_some(x >> 55)
+            })
+            .collect();
+        let want: Vec<usize> = (0..keys.len())
+            .filter(|&i| keys[i].is_none() || !keys[..i].contains(&keys[i]))
+            .collect();
+        assert_eq!(first_of_each(keys.iter().copied()), want);
+    }
+
+    #[test]
+    fn first_matches_points_at_the_first_equal_reference_row() {
+        let reference = [Some(&b"x"[..]), None, Some(b"y"), Some(b"x")];
+        let probes = [Some(&b"x"[..]), Some(b"z"), None, Some(b"y")];
+        assert_eq!(
+            first_matches(reference, probes),
+            vec![Some(0), None, None, Some(2)]
+        );
     }
 
     /// Relabels digit d as 10 - d; the field is the number of givens, and

@@ -12,6 +12,7 @@
 //! checking and dispatch on the input kind are in
 //! `python/sudoku_bulk/__init__.py`.
 
+mod analysis;
 mod arrow;
 
 use std::collections::HashMap;
@@ -601,5 +602,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(level_names, m)?)?;
     m.add_function(wrap_pyfunction!(box_shape, m)?)?;
     m.add_function(wrap_pyfunction!(slow_minimal_note, m)?)?;
+    analysis::register(m)?;
     Ok(())
 }

@@ -66,7 +66,7 @@ impl Symbols {
     }
 
     /// The blank symbol `text` (a record's puzzle) uses, or the usual one.
-    pub(super) fn blank_in(self, text: &[u8]) -> u8 {
+    pub fn blank_in(self, text: &[u8]) -> u8 {
         let blanks = self.blanks();
         text.iter()
             .copied()

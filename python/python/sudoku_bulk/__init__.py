@@ -14,6 +14,10 @@ Functions:
 - :func:`check` -- is each solution a valid full grid keeping the givens?
 - :func:`generate` -- the puzzles ``sudoku-bulk generate`` makes for a seed
 - :func:`grade` -- guesses and level, as ``sudoku-bulk solve --stats``
+- :func:`canon`, :func:`dedupe`, :func:`overlap` -- canonical forms,
+  isomorph-aware dedupe and train/test leakage (``sudoku-bulk canon``)
+- :func:`rate` -- Sudoku Explainer ER/EP/ED and solving paths
+  (``sudoku-bulk rate``)
 
 Puzzles are accepted as
 
@@ -839,3 +843,10 @@ def generate(
     if as_array:
         return flat.reshape(int(n), cells)
     return _native.cells_to_strings(flat, side, box=(rows, cols))
+
+
+# The analyses (canonical forms, dedupe, overlap, ratings) live in
+# _analysis.py, imported last: they use the argument checks above.
+from ._analysis import Overlap, canon, dedupe, overlap, rate, techniques  # noqa: E402
+
+__all__ += ["canon", "dedupe", "overlap", "Overlap", "rate", "techniques"]

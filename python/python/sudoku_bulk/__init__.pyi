@@ -140,3 +140,13 @@ def generate(
     threads: Optional[int] = ...,
     as_array: Literal[True],
 ) -> npt.NDArray[np.uint8]: ...
+
+# Canonical forms, dedupe, overlap and ratings (typed in _analysis.py).
+from ._analysis import (
+    Overlap as Overlap,
+    canon as canon,
+    dedupe as dedupe,
+    overlap as overlap,
+    rate as rate,
+    techniques as techniques,
+)

@@ -67,3 +67,35 @@ def cells_to_strings(cells: _U8, size: Optional[int], *, box: _Box = None) -> Li
 def box_shape(box: _Box = None, size: Optional[int] = None) -> Tuple[int, int]: ...
 def level_names(guesses: _I64) -> List[Optional[str]]: ...
 def slow_minimal_note(side: int) -> Optional[str]: ...
+
+# python/src/analysis.rs: puzzles are a C-contiguous (N, cells) uint8 array
+# or a list of str / None; pre_bad lists rows already found bad.
+_Rows = Union[_U8, List[Optional[str]]]
+_F64 = npt.NDArray[np.float64]
+
+def canon_rows(
+    puzzles: _Rows,
+    form: str = "string",
+    transform: bool = False,
+    threads: Optional[int] = None,
+    pre_bad: _Bad = ...,
+) -> Tuple[Union[_U8, List[Optional[str]]], Optional[List[Optional[str]]], Optional[_I64], _Bad]: ...
+def dedupe_rows(
+    puzzles: _Rows, by: str = "iso", threads: Optional[int] = None, pre_bad: _Bad = ...
+) -> Tuple[_I64, _Bad]: ...
+def overlap_rows(
+    train: _Rows,
+    test: _Rows,
+    by: str = "iso",
+    threads: Optional[int] = None,
+    train_bad: _Bad = ...,
+    test_bad: _Bad = ...,
+) -> Tuple[_I64, _I64, npt.NDArray[np.bool_], _Bad, _Bad]: ...
+def rate_rows(
+    puzzles: _Rows,
+    steps: bool = False,
+    techniques: Optional[str] = None,
+    threads: Optional[int] = None,
+    pre_bad: _Bad = ...,
+) -> Tuple[_F64, Optional[List[Optional[str]]], _Bad]: ...
+def techniques() -> List[Tuple[str, str, bool]]: ...

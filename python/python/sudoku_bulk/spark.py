@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional, Tuple, Union
 
-__all__ = ["solve", "count"]
+__all__ = ["solve", "count", "canon", "rate"]
 
 
 def _check_column(df: Any, column: Any, output: Any) -> None:
@@ -254,3 +254,129 @@ def count(
         return pa.array(counts, type=pa.int64(), mask=counts < 0)
 
     return _with_column(df, column, output, LongType(), make)
+
+
+def _with_columns(df: Any, column: str, outputs: Any, make: Any) -> Any:
+    """`df` with the columns `outputs` (``[(name, Spark type)]``) added,
+    made by `make(puzzles)` (a list of Arrow arrays, one per output) from
+    each Arrow batch's `column` on the executors; as :func:`_with_column`
+    (positional names through ``mapInArrow``), for several columns."""
+    from pyspark.sql.types import StructField, StructType
+
+    for name, _ in outputs:
+        _check_column(df, column, name)
+    names = list(df.columns)
+    at = names.index(column)
+    safe = df.toDF(*[f"_{i}" for i in range(len(names))])
+    out_names = [f"_{len(names) + k}" for k in range(len(outputs))]
+    schema = StructType(
+        safe.schema.fields
+        + [StructField(n, t, True) for n, (_, t) in zip(out_names, outputs)]
+    )
+
+    def batches(it: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        for batch in it:
+            yield pa.RecordBatch.from_arrays(
+                list(batch.columns) + list(make(batch.column(at))),
+                names=list(batch.schema.names) + out_names,
+            )
+
+    return safe.mapInArrow(batches, schema).toDF(*names, *[n for n, _ in outputs])
+
+
+def canon(
+    df: Any,
+    column: str = "puzzle",
+    output: str = "canonical",
+    form: str = "string",
+    transform: bool = False,
+    threads: Optional[int] = 1,
+) -> Any:
+    """Return ``df`` with a string column ``output`` (default
+    ``canonical``): each puzzle's canonical form, as
+    :func:`sudoku_bulk.canon` gives it (null for a bad row: unreadable, or
+    a size without forms). Puzzles that are disguises of each other get the
+    same form, so ``canon(df).dropDuplicates(["canonical"])`` keeps one
+    puzzle of each class (which one is Spark's choice; for the first in an
+    order, rank with a window over ``canonical``), and a join on it finds
+    the test rows that leak from a training set.
+
+    Args:
+        df: a Spark DataFrame with a string column of one-line puzzles.
+        column: the puzzle column.
+        output: the new column's name.
+        form: ``"string"`` or ``"pattern"``, as for :func:`sudoku_bulk.canon`.
+        transform: also add ``transform`` (string) and ``automorphisms``
+            (long) columns.
+        threads: threads per Spark task (default 1: one task per core).
+    """
+    from pyspark.sql.types import LongType, StringType
+
+    import sudoku_bulk as sb
+
+    sb._choice("form", form, ("string", "pattern"))
+    transform = sb._flag("transform", transform)
+    _options(threads=threads)
+    outputs = [(output, StringType())]
+    if transform:
+        outputs += [("transform", StringType()), ("automorphisms", LongType())]
+    _check_column(df, column, output)
+    _check_workers(df)
+
+    def make(puzzles: Any) -> Any:
+        import pyarrow as pa
+
+        import sudoku_bulk
+
+        if not transform:
+            return [sudoku_bulk.canon(puzzles, form=form, threads=threads, on_error="ignore")]
+        forms, transforms, autos = sudoku_bulk.canon(
+            puzzles, form=form, transform=True, threads=threads, on_error="ignore"
+        )
+        return [forms, transforms, pa.array(autos, type=pa.int64(), mask=autos < 0)]
+
+    return _with_columns(df, column, outputs, make)
+
+
+def rate(
+    df: Any,
+    column: str = "puzzle",
+    threads: Optional[int] = 1,
+    techniques: Any = None,
+) -> Any:
+    """Return ``df`` with double columns ``er``, ``ep`` and ``ed``: each
+    puzzle's Sudoku Explainer ratings as :func:`sudoku_bulk.rate` gives
+    them, null where it gives NaN (a bad row: unreadable, not 9x9, not
+    exactly one solution; ER of an unrated puzzle, EP and ED when its path
+    stopped before them).
+
+    Args:
+        df: a Spark DataFrame with a string column of one-line 9x9 puzzles.
+        column: the puzzle column.
+        threads: threads per Spark task (default 1: one task per core).
+        techniques: as for :func:`sudoku_bulk.rate` (None: all).
+    """
+    from pyspark.sql.types import DoubleType
+
+    import sudoku_bulk as sb
+    from sudoku_bulk._analysis import _technique_list
+
+    _options(threads=threads)
+    tech = _technique_list(techniques)
+    if tech is not None:
+        # Unknown ids fail here, on the driver.
+        sb.rate([], techniques=tech)
+    _check_workers(df)
+
+    def make(puzzles: Any) -> Any:
+        import numpy as np
+        import pyarrow as pa
+
+        import sudoku_bulk
+
+        values = sudoku_bulk.rate(puzzles, techniques=tech, threads=threads, on_error="ignore")
+        return [pa.array(v, type=pa.float64(), mask=np.isnan(v)) for v in values]
+
+    return _with_columns(df, column, [(n, DoubleType()) for n in ("er", "ep", "ed")], make)
