@@ -1,9 +1,9 @@
 //! `dedupe` and `overlap`: after `canon`, the dataset questions. Each
 //! record's key (its canonical form for `--by iso`, its cells for `--by
 //! exact`) is computed through the same seam as `canon` (a
-//! [`Task::Analyse`] run of the text pipeline, the table engine or the
+//! [`Task::Analyse`](crate::record::Task::Analyse) run of the text pipeline, the table engine or the
 //! `.npy` rows, on all cores); the keys and record positions go to
-//! bounded-memory sorted runs ([`runs`]); a merge finds the repeats; a
+//! bounded-memory sorted runs (`runs.rs`); a merge finds the repeats; a
 //! second, sequential pass copies the input without the dropped records.
 //!
 //! ```text
