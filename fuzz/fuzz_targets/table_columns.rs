@@ -595,6 +595,15 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(out.as_ref(), Some(old), "row {k}: label changed");
                 continue;
             }
+            // Without `--overwrite` a label that comes back exactly as it
+            // was is never a change of the user's data. Whether an
+            // all-blank label reads as empty (null) depends on the grid
+            // size the table's puzzles give; a table whose puzzles are all
+            // bad gives none, and its blank 16-cell label was kept as an
+            // unreadable one (seed `bad_only_blank_label`).
+            if out.is_some() && out.as_ref() == labels[k].as_ref() {
+                continue;
+            }
         }
         if let Some(v) = &out {
             let answer = v.cells(side);
