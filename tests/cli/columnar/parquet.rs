@@ -793,3 +793,46 @@ fn delta_pages_written_by_pyarrow() {
         assert_valid(3, &set[k % 3000 % 40].0, &cells(s, "", "123456789"));
     }
 }
+
+/// List puzzles beside a text `solution` column whose labels are all
+/// empty (`0`/`.` only): the answers are filled in digits, as the puzzles
+/// would be written, not in the letters an all-`0` sample once made the
+/// label detector pick (a table_columns fuzz finding).
+#[test]
+fn blank_text_labels_beside_list_puzzles_are_filled_in_digits() {
+    let set = fixtures(3, 12, 55, 31);
+    let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    let blanks: Vec<String> = (0..rows.len())
+        .map(|k| {
+            if k % 2 == 0 {
+                "0".repeat(81)
+            } else {
+                ".0".repeat(40) + "."
+            }
+        })
+        .collect();
+    let labels = StringArray::from(blanks.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blank_labels.parquet");
+    write_parquet(
+        &path,
+        &batch(vec![
+            ("puzzle", u8_lists(&rows)),
+            ("solution", std::sync::Arc::new(labels)),
+        ]),
+        100,
+        Compression::SNAPPY,
+    );
+    let out = dir.path().join("out.parquet");
+    solve_to(&path, &out).ok();
+    let got = read_parquet(&out);
+    let sol = strings(got.column(1));
+    for (k, p) in rows.iter().enumerate() {
+        let s = sol[k]
+            .as_deref()
+            .unwrap_or_else(|| panic!("row {k}: no answer"));
+        assert!(s.bytes().all(|b| b.is_ascii_digit()), "row {k}: {s}");
+        let cells: Vec<u8> = s.bytes().map(|b| b - b'0').collect();
+        assert_valid(3, p, &cells);
+    }
+}
