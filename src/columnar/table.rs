@@ -495,7 +495,18 @@ impl Plan {
                     .map(<[u8]>::to_vec)
                     .collect();
                 if !sample.is_empty() {
-                    label_text = self.detect(job_name, &sample, None)?;
+                    let found = self.detect(job_name, &sample, None)?;
+                    // The labels decide how answers are written only when
+                    // one of them reads as a grid that holds something in
+                    // the symbols found: blank labels with one stray `Z`
+                    // made the whole column's answers letters (A-I) where
+                    // the puzzles are numbers (table_columns fuzz finding).
+                    let mut cells = vec![0u8; found.cells()];
+                    if sample.iter().any(|v| {
+                        found.parse_value(v, &mut cells).is_ok() && cells.iter().any(|&c| c != 0)
+                    }) {
+                        label_text = found;
+                    }
                 }
             }
         }

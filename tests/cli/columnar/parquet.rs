@@ -794,21 +794,22 @@ fn delta_pages_written_by_pyarrow() {
     }
 }
 
-/// List puzzles beside a text `solution` column whose labels are all
-/// empty (`0`/`.` only): the answers are filled in digits, as the puzzles
-/// would be written, not in the letters an all-`0` sample once made the
-/// label detector pick (a table_columns fuzz finding).
+/// List puzzles beside a text `solution` column of empty labels (`0`/`.`
+/// only), one of them with a stray `Z`: the empty ones are filled in
+/// digits, as the puzzles would be written, and the `Z` one is a wrong
+/// label, kept. The stray letter made the label detector write every
+/// answer of the column in letters (`DAGCFIHBE...`; a table_columns fuzz
+/// finding).
 #[test]
 fn blank_text_labels_beside_list_puzzles_are_filled_in_digits() {
     let set = fixtures(3, 12, 55, 31);
     let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    let stray = "0".repeat(40) + "Z" + &"0".repeat(40);
     let blanks: Vec<String> = (0..rows.len())
-        .map(|k| {
-            if k % 2 == 0 {
-                "0".repeat(81)
-            } else {
-                ".0".repeat(40) + "."
-            }
+        .map(|k| match k {
+            5 => stray.clone(),
+            k if k % 2 == 0 => "0".repeat(81),
+            _ => ".0".repeat(40) + ".",
         })
         .collect();
     let labels = StringArray::from(blanks.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>());
@@ -818,19 +819,28 @@ fn blank_text_labels_beside_list_puzzles_are_filled_in_digits() {
         &path,
         &batch(vec![
             ("puzzle", u8_lists(&rows)),
-            ("solution", std::sync::Arc::new(labels)),
+            ("solution", Arc::new(labels)),
         ]),
         100,
         Compression::SNAPPY,
     );
     let out = dir.path().join("out.parquet");
-    solve_to(&path, &out).ok();
+    let o = solve_to(&path, &out).code(1);
+    assert!(
+        o.stderr().contains(":row 5: existing solution is wrong"),
+        "{}",
+        o.stderr()
+    );
     let got = read_parquet(&out);
     let sol = strings(got.column(1));
     for (k, p) in rows.iter().enumerate() {
         let s = sol[k]
             .as_deref()
             .unwrap_or_else(|| panic!("row {k}: no answer"));
+        if k == 5 {
+            assert_eq!(s, stray, "the wrong label is kept");
+            continue;
+        }
         assert!(s.bytes().all(|b| b.is_ascii_digit()), "row {k}: {s}");
         let cells: Vec<u8> = s.bytes().map(|b| b - b'0').collect();
         assert_valid(3, p, &cells);
