@@ -283,7 +283,7 @@ pub struct Canonical {
     /// How many geometric transforms (of the 3,359,232 for 9x9) map the input
     /// to its form, each with its relabelling of the digits present: the
     /// order of the automorphism group. For a full grid this is the usual
-    /// count (648 for the most canonical grid); for a puzzle, transforms that
+    /// count (648 for the most symmetric full grid); for a puzzle, transforms that
     /// differ only on blank cells count separately (so an empty 9x9 has
     /// 3,359,232), which is not what `patminlex` prints: it counts distinct
     /// maps of the givens.
