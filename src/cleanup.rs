@@ -84,6 +84,7 @@ thread_local! {
 /// `not implemented: Type NONE not supported` in arrow-ipc 57): such a file
 /// is bad input, reported with its name, not a crash. The panic hook stays
 /// silent for it and leaves the temporary output alone.
+#[cfg(feature = "columnar")]
 pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let was = CONTAINED.with(|c| c.replace(true));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));

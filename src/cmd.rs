@@ -167,7 +167,6 @@ fn bulk_columnar(
         overwrite: cfg.overwrite,
         asked,
         output: cfg.output.as_deref(),
-        progress: cfg.progress,
         // Rows, not bytes: a table is read by row groups and pages, not
         // front to back. The format sets the total when its metadata
         // gives one (Parquet, .npy).
@@ -881,7 +880,6 @@ fn bench_table(
         overwrite: false,
         asked,
         output: None,
-        progress: false,
         reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, false)),
     };
     let sink = if cfg!(windows) { "NUL" } else { "/dev/null" };

@@ -298,7 +298,9 @@ impl Read for Decoded {
 pub struct Stream {
     /// The decoded bytes.
     pub reader: Box<dyn Read + Send>,
-    /// The compression found, if any.
+    /// The compression found, if any (read by the tests of the magic-byte
+    /// detection; the run itself only needs the decoded bytes).
+    #[allow(dead_code)]
     pub codec: Option<Codec>,
     /// Asks the source whether a read would block.
     pub pause: Pause,
@@ -411,6 +413,7 @@ struct Format {
     /// [`Kind::a_row_name`].
     name: &'static str,
     a_file: &'static str,
+    #[cfg_attr(not(feature = "columnar"), allow(dead_code))] // tables only
     row_name: &'static str,
     a_row_name: &'static str,
 }
@@ -471,6 +474,7 @@ impl Kind {
 
     /// The format's name for a row of it in messages (`bad Parquet row:
     /// ...`): the Arrow file and stream are both `Arrow`.
+    #[cfg_attr(not(feature = "columnar"), allow(dead_code))] // tables only
     pub fn row_name(self) -> &'static str {
         self.format().row_name
     }
@@ -542,16 +546,6 @@ pub enum Input {
     Mapped(memmap2::Mmap),
     /// Anything read front to back.
     Stream(Stream),
-}
-
-impl Input {
-    /// The whole input, for a mapped file; `None` for a stream.
-    pub fn bytes(&self) -> Option<&[u8]> {
-        match self {
-            Input::Mapped(m) => Some(m),
-            Input::Stream(_) => None,
-        }
-    }
 }
 
 /// How a user names the input in messages: the path, or `<stdin>`.

@@ -55,8 +55,9 @@ pub mod dedupe;
 
 /// Declares modules that are the crate's internals: crate-private, and
 /// public (hidden from the docs) only with the `internals` feature, which
-/// the fuzz targets turn on to drive them directly. Their `pub` items that
-/// only the fuzz targets call would be dead code without it.
+/// the fuzz targets turn on to drive them directly. Items only the fuzz
+/// targets call are compiled with that feature alone, so dead code in
+/// these modules is still reported.
 macro_rules! internals {
     ($($(#[$doc:meta])* $name:ident;)*) => {$(
         $(#[$doc])*
@@ -65,7 +66,6 @@ macro_rules! internals {
         pub mod $name;
         $(#[$doc])*
         #[cfg(not(feature = "internals"))]
-        #[allow(dead_code)]
         pub(crate) mod $name;
     )*};
 }

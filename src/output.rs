@@ -647,11 +647,6 @@ impl Reporter {
         self.follow = Some(read);
     }
 
-    /// Time since the reporter was made.
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
     /// Sets the total (bytes or records, as made) once it is known.
     pub fn set_total(&mut self, total: u64) {
         self.total = Some(total);

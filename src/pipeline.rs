@@ -859,6 +859,7 @@ impl<R: Read> Chunker<R> {
     }
 
     /// The next chunk once `target` bytes (or the end) arrived.
+    #[cfg(any(test, feature = "internals"))]
     fn next_chunk(&mut self) -> Option<io::Result<Vec<u8>>> {
         self.next_chunk_or_pause(&mut || false)
             .map(|r| r.map(|(c, _)| c))
@@ -955,7 +956,9 @@ impl<R: Read> Chunker<R> {
 
 /// Streams a reader as chunks of about `chunk_bytes`, each ending at a record
 /// boundary of `layout`, on the calling thread (see [`stream_chunks`] for the
-/// threaded form the command line uses).
+/// threaded form the command line uses). Only the tests and the fuzz
+/// targets call it.
+#[cfg(any(test, feature = "internals"))]
 pub fn reader_chunks<'a, R: Read + 'a>(
     reader: R,
     layout: &'a Layout,

@@ -511,7 +511,6 @@ fuzz_target!(|data: &[u8]| {
             boxes: None,
         },
         output: None,
-        progress: false,
         pool: pool(),
         reporter: Mutex::new(sudoku_bulk::output::Reporter::new("fuzz".into(), None, false)),
     };

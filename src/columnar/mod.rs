@@ -20,6 +20,11 @@
 //! Rows are counted from 0 in messages (`FILE:row R: reason`), as NumPy and
 //! DataFrame indices are.
 
+// Without the `columnar` feature (the Python package's build) only `.npy`
+// is here, and the table vocabulary it shares with Parquet and Arrow goes
+// unused.
+#![cfg_attr(not(feature = "columnar"), allow(dead_code))]
+
 use crate::solver::Boxes;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -97,8 +102,6 @@ pub struct Job<'a> {
     pub asked: Asked<'a>,
     /// Output path (`None`: stdout).
     pub output: Option<&'a Path>,
-    /// Draw a progress bar.
-    pub progress: bool,
     /// The worker threads rows are solved on.
     pub pool: &'a rayon::ThreadPool,
     /// Progress bar (hidden unless stderr is a terminal).
@@ -112,7 +115,7 @@ pub const ROWS_PER_STEP: usize = 1 << 15;
 /// The input's bytes: a mapped or read file, or stdin for a stream.
 pub enum Data<'a> {
     /// A whole input file (mapped or read) and its path, which Parquet
-    /// reopens to read pages at will.
+    /// reopens to read pages at will (only Parquet reads the path).
     File(&'a Path, &'a [u8]),
     /// The whole input, read from stdin.
     Owned(Vec<u8>),

@@ -150,10 +150,12 @@ impl Header {
         self.shape.iter().product()
     }
 
-    /// True for an array without elements.
+    /// True for an array without elements (the tests and the fuzz targets).
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
 
     /// The grid of each row: (boxes, cells per row, leading dimensions
     /// that count rows). `(N, 81)`, `(N, 9, 9)` and their other-size

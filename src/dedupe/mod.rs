@@ -513,7 +513,6 @@ fn keys(
             overwrite: false,
             asked,
             output: None,
-            progress,
             reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, progress)),
         };
         let mut sink = KeySink {
