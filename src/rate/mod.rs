@@ -15,6 +15,7 @@
 //! nothing, so the next step would be that technique or a later one.
 
 mod analysis;
+mod chains;
 mod grid;
 mod intersections;
 mod links;
@@ -90,7 +91,7 @@ techniques! {
     VWXYZWing = "VWXYZ-Wing", false, 62;
     AlignedPairExclusion = "Aligned Pair Exclusion", false, 62;
     UVWXYZWing = "UVWXYZ-Wing", false, 66;
-    ForcingChainCycle = "Forcing Chains & Cycles", false, 65;
+    ForcingChainCycle = "Forcing Chains & Cycles", true, 65;
     TUVWXYZWing = "TUVWXYZ-Wing", false, 75;
     AlignedTripletExclusion = "Aligned Triplet Exclusion", false, 75;
     NishioForcingChain = "Nishio Forcing Chains", false, 75;
@@ -141,6 +142,7 @@ impl Technique {
             WXYZWing => wings::wxyz_wing(g),
             BivalueUniversalGrave => unique::bug(g),
             FourStrongLinks => return links::n_links(g, 4),
+            ForcingChainCycle => chains::forcing_chains_cycles(g),
             _ => return Err(()),
         })
     }
