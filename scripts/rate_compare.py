@@ -133,13 +133,14 @@ def cell_index(name):
     return (int(r) - 1) * 9 + int(c) - 1
 
 
-def check_steps(serate, exe, puzzles, tech, pos):
+def check_steps(serate, rater, puzzles, tech, pos):
     """(steps checked, [mismatches]) for technique `tech` (serate's `pos`-th)."""
     with tempfile.TemporaryDirectory() as d:
         inp, steps = os.path.join(d, "in.txt"), os.path.join(d, "steps.jsonl")
         with open(inp, "w") as f:
             f.write("\n".join(puzzles) + "\n")
-        subprocess.run([exe, "rate", inp, "--steps", steps], capture_output=True, check=True)
+        # RATER's own options (e.g. --techniques) apply to the paths checked.
+        subprocess.run(shlex.split(rater) + [inp, "--steps", steps], capture_output=True, check=True)
         techs = "".join("1" if i == pos - 1 else "0" for i in range(46))
         checked, bad = 0, []
         for line in open(steps):
@@ -162,7 +163,13 @@ def check_steps(serate, exe, puzzles, tech, pos):
                         _, rating, after = got[0].split("|")
                         gone = sorted((i // 9, i % 9 + 1) for i in range(729)
                                       if pm[i] != "." and after[i] == ".")
-                    ours = sorted((cell_index(e["cell"]), e["digit"]) for e in s["eliminated"])
+                    ours = {(cell_index(e["cell"]), e["digit"]) for e in s["eliminated"]}
+                    if s["placed"]:
+                        # serate's pencilmarks after a placement (a forcing chain's) lack
+                        # the digit in the cell's peers too.
+                        c, v = cell_index(s["placed"]["cell"]), s["placed"]["digit"]
+                        ours |= {(j, v) for j in range(81) if peers(c, j) and v in cand[j]}
+                    ours = sorted(ours)
                     checked += 1
                     if not got or rating != s["rating"] or gone != ours:
                         bad.append((o["puzzle"], s, got[0] if got else "no step"))
@@ -231,10 +238,9 @@ def main():
         for cls, ex in classes.items():
             p, o, t = ex[0]
             print("  disagreement '%s': %d, e.g. %s ours %s serate %s" % (cls, len(ex), p, o, t))
-        exe = shlex.split(rater)[0]
         for spec in filter(None, a.check_steps.split(",")):
             tech, pos = spec.split(":")
-            checked, bad = check_steps(serate, exe, puzzles, tech, int(pos))
+            checked, bad = check_steps(serate, rater, puzzles, tech, int(pos))
             print("steps of %s equal to serate's own: %d of %d" % (tech, checked - len(bad), checked))
             for p, s, got in bad[:3]:
                 print("  e.g. %s: ours %s %s, serate %s" % (p, s["rating"], s["eliminated"], got[:100]))

@@ -16,6 +16,7 @@
 
 mod analysis;
 mod chains;
+mod dynamic;
 mod grid;
 mod intersections;
 mod links;
@@ -94,9 +95,9 @@ techniques! {
     ForcingChainCycle = "Forcing Chains & Cycles", true, 65;
     TUVWXYZWing = "TUVWXYZ-Wing", false, 75;
     AlignedTripletExclusion = "Aligned Triplet Exclusion", false, 75;
-    NishioForcingChain = "Nishio Forcing Chains", false, 75;
-    MultipleForcingChain = "Multiple Forcing Chains", false, 80;
-    DynamicForcingChain = "Dynamic Forcing Chains", false, 85;
+    NishioForcingChain = "Nishio Forcing Chains", true, 75;
+    MultipleForcingChain = "Multiple Forcing Chains", true, 80;
+    DynamicForcingChain = "Dynamic Forcing Chains", true, 85;
     DynamicForcingChainPlus = "Dynamic Forcing Chains (+)", false, 90;
     NestedForcingChain = "Nested Forcing Chains", false, 95;
 }
@@ -143,6 +144,9 @@ impl Technique {
             BivalueUniversalGrave => unique::bug(g),
             FourStrongLinks => return links::n_links(g, 4),
             ForcingChainCycle => chains::forcing_chains_cycles(g),
+            NishioForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Nishio),
+            MultipleForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Multiple),
+            DynamicForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Dynamic),
             _ => return Err(()),
         })
     }

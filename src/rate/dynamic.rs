@@ -1,0 +1,539 @@
+//! Forcing chains that follow every consequence of an assumption: serate's
+//! `Chaining.doChaining` and the multiple-chain hints built on it, for
+//! `Nishio Forcing Chains` (7.5), `Multiple Forcing Chains` (8.0) and
+//! `Dynamic Forcing Chains` (8.5), as [`super::Technique::find`] calls them
+//! on the rater's candidate grid.
+//!
+//! One [`Net`] is serate's `doChaining` from one assumption: a queue of
+//! "on" potentials (each served before any "off"), and of "off" ones; an
+//! "on" makes off the other digits of its cell (not for Nishio) and its
+//! digit in its box, row, column; an "off" makes on the other digit of a
+//! bivalue cell (not for Nishio) and the only other place of its digit in
+//! a box, row, column. In the dynamic techniques (Nishio, Dynamic) each
+//! "off" is also removed from a working copy of the grid once served, so
+//! later cells and regions see fewer candidates; such an "on" then has, as
+//! extra parents, the "off"s that emptied its cell or region (serate's
+//! hidden parents). The first potential that would be both on and off
+//! stops the net (a contradiction).
+//!
+//! Hints are rated by serate's `getComplexity`: the number of distinct
+//! potentials among the ancestors of each chain's end, summed over the
+//! chains. With one base rating per technique, serate's sort (difficulty,
+//! complexity, kind, then its order) is complexity, kind, order: we keep
+//! the first hint of the smallest (complexity, kind) in serate's order.
+
+use super::chains::{length_difficulty, to_tenths};
+use super::grid::{bits, box_of, col_of, row_of, Grid, REGION};
+use super::{Hint, Technique};
+
+const NONE: u32 = u32::MAX;
+
+/// A potential: candidate `digit` (0-8) of `cell`, on or off, with its
+/// parents (`parents[start..start + len]` of its [`Net`]).
+#[derive(Clone, Copy)]
+struct Node {
+    cell: u8,
+    digit: u8,
+    on: bool,
+    start: u32,
+    len: u32,
+}
+
+impl Node {
+    /// Potential id: candidate * 2 + on.
+    #[inline]
+    fn pid(&self) -> usize {
+        (self.cell as usize * 9 + self.digit as usize) * 2 + self.on as usize
+    }
+}
+
+#[inline]
+fn pid(cell: usize, digit: usize, on: bool) -> usize {
+    (cell * 9 + digit) * 2 + on as usize
+}
+
+/// The outcome of one assumption (serate's `toOn`/`toOff` sets after
+/// `doChaining`).
+struct Net {
+    nodes: Vec<Node>,
+    parents: Vec<u32>,
+    /// Node of each potential id in the sets, or NONE.
+    idx: Vec<u32>,
+    /// The "on" and "off" nodes in the order they were added.
+    ons: Vec<u32>,
+    offs: Vec<u32>,
+    /// The contradiction that stopped the net: its "on" and "off" nodes.
+    absurd: Option<(u32, u32)>,
+    queue_on: Vec<u32>,
+    queue_off: Vec<u32>,
+}
+
+impl Net {
+    fn new() -> Net {
+        Net {
+            nodes: Vec::with_capacity(1500),
+            parents: Vec::with_capacity(3000),
+            idx: vec![NONE; 1458],
+            ons: Vec::with_capacity(729),
+            offs: Vec::with_capacity(729),
+            absurd: None,
+            queue_on: Vec::with_capacity(729),
+            queue_off: Vec::with_capacity(729),
+        }
+    }
+
+    fn clear(&mut self) {
+        for &n in self.ons.iter().chain(self.offs.iter()) {
+            let p = self.nodes[n as usize].pid();
+            self.idx[p] = NONE;
+        }
+        self.nodes.clear();
+        self.parents.clear();
+        self.ons.clear();
+        self.offs.clear();
+        self.absurd = None;
+        self.queue_on.clear();
+        self.queue_off.clear();
+    }
+
+    /// Node of the potential, if in the sets.
+    #[inline]
+    fn get(&self, cell: usize, digit: usize, on: bool) -> Option<u32> {
+        let i = self.idx[pid(cell, digit, on)];
+        (i != NONE).then_some(i)
+    }
+
+    /// A new node (not yet in the sets) with the given parents.
+    fn node(&mut self, cell: usize, digit: usize, on: bool, parents: &[u32]) -> u32 {
+        let start = self.parents.len() as u32;
+        self.parents.extend_from_slice(parents);
+        self.nodes.push(Node {
+            cell: cell as u8,
+            digit: digit as u8,
+            on,
+            start,
+            len: parents.len() as u32,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    fn add(&mut self, n: u32) {
+        let node = self.nodes[n as usize];
+        self.idx[node.pid()] = n;
+        if node.on {
+            self.ons.push(n);
+            self.queue_on.push(n);
+        } else {
+            self.offs.push(n);
+            self.queue_off.push(n);
+        }
+    }
+
+    /// serate's `doChaining` from one assumption on grid `g`: `y` is its
+    /// cell rules (off for Nishio), `dynamic` its grid updates.
+    fn run(&mut self, g: &Grid, cell: usize, digit: usize, on: bool, y: bool, dynamic: bool) {
+        self.clear();
+        let n = self.node(cell, digit, on, &[]);
+        self.add(n);
+        let mut cells = g.cells;
+        let mut digits = g.digits;
+        let (mut hon, mut hoff) = (0usize, 0usize);
+        let mut buf: Vec<u32> = Vec::with_capacity(16);
+        let mut made: [(u8, u8, u32, u32); 4] = [(0, 0, 0, 0); 4];
+        loop {
+            if hon < self.queue_on.len() {
+                let pi = self.queue_on[hon];
+                hon += 1;
+                let p = self.nodes[pi as usize];
+                let (c, d) = (p.cell as usize, p.digit as usize);
+                // Other digits of the cell, then the digit's other places.
+                let gen = |s: &mut Net, oc: usize, od: usize| -> bool {
+                    if let Some(on_node) = s.get(oc, od, true) {
+                        let t = s.node(oc, od, false, &[pi]);
+                        s.absurd = Some((on_node, t));
+                        return true;
+                    }
+                    if s.get(oc, od, false).is_none() {
+                        let t = s.node(oc, od, false, &[pi]);
+                        s.add(t);
+                    }
+                    false
+                };
+                if y {
+                    for od in bits(cells[c] as u128 & !(1 << d)) {
+                        if gen(self, c, od) {
+                            return;
+                        }
+                    }
+                }
+                let others = digits[d] & !(1u128 << c);
+                let b = REGION[box_of(c)];
+                for m in [
+                    others & b,
+                    others & REGION[9 + row_of(c)] & !b,
+                    others & REGION[18 + col_of(c)] & !b,
+                ] {
+                    for oc in bits(m) {
+                        if gen(self, oc, d) {
+                            return;
+                        }
+                    }
+                }
+            } else if hoff < self.queue_off.len() {
+                let pi = self.queue_off[hoff];
+                hoff += 1;
+                let p = self.nodes[pi as usize];
+                let (c, d) = (p.cell as usize, p.digit as usize);
+                // (cell, digit, parents start, parents end) in `buf`.
+                let mut k = 0;
+                buf.clear();
+                if y && cells[c].count_ones() == 2 {
+                    let od = (cells[c] & !(1 << d)).trailing_zeros() as usize;
+                    let s = buf.len() as u32;
+                    buf.push(pi);
+                    for v in bits((g.cells[c] & !cells[c]) as u128) {
+                        buf.push(self.hidden(c, v));
+                    }
+                    made[k] = (c as u8, od as u8, s, buf.len() as u32);
+                    k += 1;
+                }
+                let others = digits[d] & !(1u128 << c);
+                for r in [box_of(c), 9 + row_of(c), 18 + col_of(c)] {
+                    let pos = others & REGION[r];
+                    if pos.count_ones() != 1 {
+                        continue;
+                    }
+                    let t = pos.trailing_zeros() as u8;
+                    if made[..k].iter().any(|m| m.0 == t && m.1 == d as u8) {
+                        continue;
+                    }
+                    let s = buf.len() as u32;
+                    buf.push(pi);
+                    for hc in bits(g.digits[d] & REGION[r] & !digits[d]) {
+                        buf.push(self.hidden(hc, d));
+                    }
+                    made[k] = (t, d as u8, s, buf.len() as u32);
+                    k += 1;
+                }
+                if dynamic {
+                    cells[c] &= !(1 << d);
+                    digits[d] &= !(1u128 << c);
+                }
+                for &(mc, md, s, e) in &made[..k] {
+                    let (mc, md) = (mc as usize, md as usize);
+                    if let Some(off_node) = self.get(mc, md, false) {
+                        let t = self.node(mc, md, true, &buf[s as usize..e as usize]);
+                        self.absurd = Some((t, off_node));
+                        return;
+                    }
+                    if self.get(mc, md, true).is_none() {
+                        let t = self.node(mc, md, true, &buf[s as usize..e as usize]);
+                        self.add(t);
+                    }
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// The "off" node of a candidate removed from the working grid.
+    fn hidden(&self, cell: usize, digit: usize) -> u32 {
+        self.get(cell, digit, false)
+            .expect("a removed candidate is off in the net")
+    }
+
+    /// serate's `getAncestorCount`: distinct potentials among `n` and its
+    /// ancestors (`seen` is scratch space, left clear).
+    fn ancestors(&self, n: u32, seen: &mut Scratch) -> u32 {
+        seen.stack.clear();
+        seen.stack.push(n);
+        seen.mark[self.nodes[n as usize].pid()] = true;
+        seen.marked.clear();
+        seen.marked.push(self.nodes[n as usize].pid() as u16);
+        while let Some(i) = seen.stack.pop() {
+            let node = self.nodes[i as usize];
+            for &p in &self.parents[node.start as usize..(node.start + node.len) as usize] {
+                let id = self.nodes[p as usize].pid();
+                if !seen.mark[id] {
+                    seen.mark[id] = true;
+                    seen.marked.push(id as u16);
+                    seen.stack.push(p);
+                }
+            }
+        }
+        let count = seen.marked.len() as u32;
+        for &id in &seen.marked {
+            seen.mark[id as usize] = false;
+        }
+        count
+    }
+}
+
+/// Scratch space of [`Net::ancestors`].
+struct Scratch {
+    mark: Vec<bool>,
+    marked: Vec<u16>,
+    stack: Vec<u32>,
+}
+
+/// Which technique: serate's `Chaining(isMultiple, isDynamic, isNishio)`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Nishio,
+    Multiple,
+    Dynamic,
+}
+
+/// The best hint so far: (complexity, kind), and the hint.
+struct Finder<'a> {
+    g: &'a Grid,
+    tech: Technique,
+    base: f64,
+    best: Option<((u32, u8), Hint)>,
+    scratch: Scratch,
+}
+
+impl Finder<'_> {
+    /// The largest complexity still worth computing for a hint of `sort`.
+    fn limit(&self, sort: u8) -> u32 {
+        match &self.best {
+            None => u32::MAX,
+            Some(((c, s), _)) => {
+                if sort < *s {
+                    *c
+                } else {
+                    c.saturating_sub(1)
+                }
+            }
+        }
+    }
+
+    fn offer(&mut self, complexity: u32, sort: u8, make: impl FnOnce(Technique, u8) -> Hint) {
+        let key = (complexity, sort);
+        if self.best.as_ref().is_none_or(|(b, _)| key < *b) {
+            let rating = to_tenths(self.base + length_difficulty(complexity));
+            self.best = Some((key, make(self.tech, rating)));
+        }
+    }
+
+    /// Sum of ancestor counts of the target potential in each net, stopping
+    /// above `limit`.
+    fn sum_ancestors(
+        &mut self,
+        nets: &[&Net],
+        cell: usize,
+        digit: usize,
+        on: bool,
+        limit: u32,
+    ) -> Option<u32> {
+        let mut total = 0;
+        for net in nets {
+            let n = net.get(cell, digit, on)?;
+            total += net.ancestors(n, &mut self.scratch);
+            if total > limit {
+                return None;
+            }
+        }
+        Some(total)
+    }
+}
+
+/// The hint serate's Nishio, Multiple or Dynamic Forcing Chains applies on
+/// `g`, if any.
+pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
+    let (tech, base) = match kind {
+        Kind::Nishio => (Technique::NishioForcingChain, 7.5),
+        Kind::Multiple => (Technique::MultipleForcingChain, 8.0),
+        Kind::Dynamic => (Technique::DynamicForcingChain, 8.5),
+    };
+    let nishio = kind == Kind::Nishio;
+    let dynamic = kind != Kind::Multiple;
+    let multiple = kind != Kind::Nishio;
+    let mut f = Finder {
+        g,
+        tech,
+        base,
+        best: None,
+        scratch: Scratch {
+            mark: vec![false; 1458],
+            marked: Vec::with_capacity(1458),
+            stack: Vec::with_capacity(1458),
+        },
+    };
+    // Nets of each digit of the cell (on, then off) and of a region's places.
+    let mut on_nets: Vec<Net> = (0..9).map(|_| Net::new()).collect();
+    let mut off_net = Net::new();
+    let mut region_nets: Vec<Net> = (0..9).map(|_| Net::new()).collect();
+    let y = !nishio;
+    for cell in bits(g.empty) {
+        let card = g.cells[cell].count_ones();
+        if !(card > 2 || (card > 1 && dynamic)) {
+            continue;
+        }
+        let digits: Vec<usize> = bits(g.cells[cell] as u128).collect();
+        for (vi, &d) in digits.iter().enumerate() {
+            // doBinaryChaining
+            on_nets[vi].run(g, cell, d, true, y, dynamic);
+            let contradiction = dynamic;
+            let double = card >= 3 && !nishio && dynamic;
+            if contradiction || double {
+                off_net.run(g, cell, d, false, y, dynamic);
+            }
+            let on_net = &on_nets[vi];
+            if contradiction {
+                if let Some((a, b)) = on_net.absurd {
+                    let lim = f.limit(7);
+                    let c = on_net.ancestors(a, &mut f.scratch);
+                    if c <= lim {
+                        let c = c + on_net.ancestors(b, &mut f.scratch);
+                        f.offer(c, 7, |t, r| f_target(g, t, r, cell, d, false, false));
+                    }
+                }
+                if let Some((a, b)) = off_net.absurd {
+                    let lim = f.limit(7);
+                    let c = off_net.ancestors(a, &mut f.scratch);
+                    if c <= lim {
+                        let c = c + off_net.ancestors(b, &mut f.scratch);
+                        f.offer(c, 7, |t, r| f_target(g, t, r, cell, d, true, true));
+                    }
+                }
+            }
+            if double {
+                for &n in &on_net.ons {
+                    let p = on_net.nodes[n as usize];
+                    let (pc, pd) = (p.cell as usize, p.digit as usize);
+                    if g.cells[pc] & !(1 << pd) == 0 {
+                        continue; // nothing to remove: not worth
+                    }
+                    if let Some(m) = off_net.get(pc, pd, true) {
+                        let lim = f.limit(1);
+                        let c = on_net.ancestors(n, &mut f.scratch);
+                        if c <= lim {
+                            let c = c + off_net.ancestors(m, &mut f.scratch);
+                            f.offer(c, 1, |t, r| f_target(g, t, r, pc, pd, true, true));
+                        }
+                    }
+                }
+                for &n in &on_net.offs {
+                    let p = on_net.nodes[n as usize];
+                    let (pc, pd) = (p.cell as usize, p.digit as usize);
+                    if let Some(m) = off_net.get(pc, pd, false) {
+                        let lim = f.limit(1);
+                        let c = on_net.ancestors(n, &mut f.scratch);
+                        if c <= lim {
+                            let c = c + off_net.ancestors(m, &mut f.scratch);
+                            f.offer(c, 1, |t, r| f_target(g, t, r, pc, pd, false, false));
+                        }
+                    }
+                }
+            }
+            if !nishio {
+                region_chains(
+                    &mut f,
+                    &on_nets[vi],
+                    &mut region_nets,
+                    cell,
+                    d,
+                    y,
+                    dynamic,
+                    multiple,
+                );
+            }
+        }
+        if !nishio && (card == 2 || (multiple && card > 2)) {
+            let nets: Vec<&Net> = on_nets[..digits.len()].iter().collect();
+            reductions(&mut f, &nets, 5);
+        }
+    }
+    f.best.map(|(_, h)| h)
+}
+
+/// A hint on the target `(cell, digit)`: off removes it; on removes the
+/// cell's other digits, and places it when `place`.
+fn f_target(
+    g: &Grid,
+    t: Technique,
+    rating: u8,
+    cell: usize,
+    digit: usize,
+    on: bool,
+    place: bool,
+) -> Hint {
+    let mut h = if place {
+        Hint::place(t, rating, cell as u8, digit as u8 + 1)
+    } else {
+        Hint::new(t, rating)
+    };
+    if on {
+        for o in bits(g.cells[cell] as u128 & !(1 << digit)) {
+            h.elim[o] = 1 << cell;
+        }
+    } else {
+        h.elim[digit] = 1 << cell;
+    }
+    h
+}
+
+/// serate's cell or region reductions over `nets` (the first holds the
+/// candidates' order): each potential on (then off) in every net, `sort`
+/// 5 (cell) or 6 (region).
+fn reductions(f: &mut Finder, nets: &[&Net], sort: u8) {
+    let g = f.g;
+    let first = nets[0];
+    for on in [true, false] {
+        let list = if on { &first.ons } else { &first.offs };
+        for &n in list {
+            let p = first.nodes[n as usize];
+            let (pc, pd) = (p.cell as usize, p.digit as usize);
+            if nets[1..].iter().any(|net| net.get(pc, pd, on).is_none()) {
+                continue;
+            }
+            if on && g.cells[pc] & !(1 << pd) == 0 {
+                continue; // nothing to remove: not worth
+            }
+            let lim = f.limit(sort);
+            if let Some(c) = f.sum_ancestors(nets, pc, pd, on, lim) {
+                f.offer(c, sort, |t, r| f_target(g, t, r, pc, pd, on, on));
+            }
+        }
+    }
+}
+
+/// serate's `doRegionChainings` for digit index `d` of `cell`, whose "on"
+/// net is `own`: each box, row, column where the cell is the digit's first
+/// place (and the digit has 2 places, or more for multiple chains).
+#[allow(clippy::too_many_arguments)]
+fn region_chains(
+    f: &mut Finder,
+    own: &Net,
+    nets: &mut [Net],
+    cell: usize,
+    d: usize,
+    y: bool,
+    dynamic: bool,
+    multiple: bool,
+) {
+    let g = f.g;
+    for r in [box_of(cell), 9 + row_of(cell), 18 + col_of(cell)] {
+        let pos = g.digits[d] & REGION[r];
+        let n = pos.count_ones();
+        if !(n == 2 || (multiple && n > 2)) || pos.trailing_zeros() as usize != cell {
+            continue;
+        }
+        // Region cells in serate's order: a box row by row, a line along
+        // it; both are ascending cell numbers.
+        let mut k = 0;
+        for oc in bits(pos) {
+            if oc != cell {
+                nets[k].run(g, oc, d, true, y, dynamic);
+                k += 1;
+            }
+        }
+        let mut all: Vec<&Net> = Vec::with_capacity(9);
+        all.push(own);
+        all.extend(nets[..k].iter());
+        // serate's posToOn keeps region order; the sum does not depend on it.
+        reductions(f, &all, 6);
+    }
+}
