@@ -649,6 +649,24 @@ impl Ctx<'_> {
         let n = self.n;
         let grouped = l.iter().filter(|x| x.grouped).count();
         let bases = l.iter().fold(0u128, |m, x| m | REGION[x.region]);
+        // The region (if any) shared by end `s` of link `i` and end `t` of
+        // link `j`, at [i * 2 + s][j * 2 + t]: made once per link set, not
+        // once per order and orientation (3 in 4 of the time went there).
+        let mut tab = [[None; 16]; 16];
+        let mut any = false;
+        for i in 0..2 * n {
+            for j in 0..2 * n {
+                if i / 2 != j / 2 {
+                    let (a, b) = (&l[i / 2], &l[j / 2]);
+                    let (s, t) = (i % 2, j % 2);
+                    tab[i][j] = share_region(a.e[s], a.s[s], b.e[t], b.s[t], a.t[s], b.t[t]);
+                    any |= tab[i][j].is_some();
+                }
+            }
+        }
+        if !any {
+            return; // no two links meet: no chain in any order
+        }
         for (q, (suffixes, offset)) in self.perms.iter().zip(self.names) {
             let suffix = &suffixes[grouped];
             let rating = if grouped > 0 {
@@ -672,7 +690,7 @@ impl Ctx<'_> {
                     let (s1, s2) = (1 - side(w), side(w + 1));
                     let b1 = (a.e[s1], a.s[s1], a.t[s1]);
                     let b2 = (b.e[s2], b.s[s2], b.t[s2]);
-                    match share_region(b1.0, b1.1, b2.0, b2.1, b1.2, b2.2) {
+                    match tab[q[w] * 2 + s1][q[w + 1] * 2 + s2] {
                         Some(r) => shares |= REGION[r],
                         None => {
                             ok = false;
@@ -689,7 +707,7 @@ impl Ctx<'_> {
                 let (u0, un) = (side(0), 1 - side(n - 1));
                 let (st, sts, sts2) = (a.e[u0], a.s[u0], a.t[u0]);
                 let (en, ens, ens2) = (z.e[un], z.s[un], z.t[un]);
-                let ring = share_region(st, sts, en, ens, sts2, ens2).is_some();
+                let ring = tab[q[0] * 2 + u0][q[n - 1] * 2 + un].is_some();
                 // A ring is taken once: from its smallest region (the
                 // first chosen), first orientation.
                 if ring && (q[0] != 0 || u0 != 0) {
