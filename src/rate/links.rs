@@ -652,22 +652,30 @@ impl Ctx<'_> {
         // The region (if any) shared by end `s` of link `i` and end `t` of
         // link `j`, at [i * 2 + s][j * 2 + t]: made once per link set, not
         // once per order and orientation (3 in 4 of the time went there).
+        // (share_region is symmetric: its answer is the region both ends
+        // are in.) `meet[i]` has bit j when links i and j meet at all.
         let mut tab = [[None; 16]; 16];
-        let mut any = false;
+        let mut meet = [0u8; 8];
         for i in 0..2 * n {
-            for j in 0..2 * n {
-                if i / 2 != j / 2 {
-                    let (a, b) = (&l[i / 2], &l[j / 2]);
-                    let (s, t) = (i % 2, j % 2);
-                    tab[i][j] = share_region(a.e[s], a.s[s], b.e[t], b.s[t], a.t[s], b.t[t]);
-                    any |= tab[i][j].is_some();
+            for j in (i / 2 + 1) * 2..2 * n {
+                let (a, b) = (&l[i / 2], &l[j / 2]);
+                let (s, t) = (i % 2, j % 2);
+                let r = share_region(a.e[s], a.s[s], b.e[t], b.s[t], a.t[s], b.t[t]);
+                tab[i][j] = r;
+                tab[j][i] = r;
+                if r.is_some() {
+                    meet[i / 2] |= 1 << (j / 2);
+                    meet[j / 2] |= 1 << (i / 2);
                 }
             }
         }
-        if !any {
+        if meet.iter().all(|&m| m == 0) {
             return; // no two links meet: no chain in any order
         }
         for (q, (suffixes, offset)) in self.perms.iter().zip(self.names) {
+            if (0..n - 1).any(|w| meet[q[w]] >> q[w + 1] & 1 == 0) {
+                continue; // two links in a row that never meet
+            }
             let suffix = &suffixes[grouped];
             let rating = if grouped > 0 {
                 self.base + 3
