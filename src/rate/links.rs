@@ -542,38 +542,16 @@ pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
     let mut best: Best = None;
     let mut chosen: Vec<Link> = Vec::with_capacity(n);
     for set in link_sets(n) {
-        // Each order's pattern name and rating depend on the type set only:
-        // made once here, not per arrangement (the allocations took about a
-        // third of the rater's time on puzzles reaching 3 and 4 links).
-        let names: Vec<Name> = perms
-            .iter()
-            .map(|q| {
-                let actual: Vec<usize> = q.iter().map(|&k| set[k]).collect();
-                let rev: Vec<usize> = actual.iter().rev().copied().collect();
-                let name = rline_name(if is_lex(&actual) { &actual } else { &rev });
-                let tail = name.as_bytes();
-                let offset = if !tail.contains(&b'0') && !tail.contains(&b'2') {
-                    0
-                } else if tail.contains(&b'0') && tail.contains(&b'2') {
-                    2
-                } else {
-                    1
-                };
-                let suffixes = (0..=n).map(|grouped| format!("{grouped}{name}")).collect();
-                (suffixes, offset)
-            })
-            .collect();
         for d in 1..=9usize {
             let mut ctx = Ctx {
                 g,
                 n,
                 d,
+                set: &set,
                 base,
                 all: &all,
                 span: &span[d],
-                set: &set,
                 perms: &perms,
-                names: &names,
                 best: &mut best,
             };
             ctx.choose(0, 0, 0, &mut chosen);
@@ -597,10 +575,6 @@ type NKey = (u8, std::cmp::Reverse<u32>, String);
 /// The best n-link hint so far: its key, digit and removals.
 type Best = Option<(NKey, usize, u128)>;
 
-/// An order's pattern suffixes (by number of grouped links) and rating
-/// offset (0-2).
-type Name = (Vec<String>, u8);
-
 /// The search state of [`n_links`] for one type set and digit.
 struct Ctx<'a> {
     g: &'a Grid,
@@ -611,7 +585,6 @@ struct Ctx<'a> {
     all: &'a [Link],
     span: &'a [[(usize, usize); 9]; 3],
     perms: &'a [Vec<usize>],
-    names: &'a [Name],
     best: &'a mut Best,
 }
 
@@ -649,64 +622,42 @@ impl Ctx<'_> {
         let n = self.n;
         let grouped = l.iter().filter(|x| x.grouped).count();
         let bases = l.iter().fold(0u128, |m, x| m | REGION[x.region]);
-        // The region (if any) shared by end `s` of link `i` and end `t` of
-        // link `j`, at [i * 2 + s][j * 2 + t]: made once per link set, not
-        // once per order and orientation (3 in 4 of the time went there).
-        // (share_region is symmetric: its answer is the region both ends
-        // are in.) `meet[i]` has bit j when links i and j meet at all.
-        let mut tab = [[None; 16]; 16];
-        let mut meet = [0u8; 8];
-        for i in 0..2 * n {
-            for j in (i / 2 + 1) * 2..2 * n {
-                let (a, b) = (&l[i / 2], &l[j / 2]);
-                let (s, t) = (i % 2, j % 2);
-                let r = share_region(a.e[s], a.s[s], b.e[t], b.s[t], a.t[s], b.t[t]);
-                tab[i][j] = r;
-                tab[j][i] = r;
-                if r.is_some() {
-                    meet[i / 2] |= 1 << (j / 2);
-                    meet[j / 2] |= 1 << (i / 2);
-                }
-            }
-        }
-        if meet.iter().all(|&m| m == 0) {
-            return; // no two links meet: no chain in any order
-        }
-        for (q, (suffixes, offset)) in self.perms.iter().zip(self.names) {
-            if (0..n - 1).any(|w| meet[q[w]] >> q[w + 1] & 1 == 0) {
-                continue; // two links in a row that never meet
-            }
-            let suffix = &suffixes[grouped];
+        for q in self.perms {
+            let actual: Vec<usize> = q.iter().map(|&k| self.set[k]).collect();
+            let rev: Vec<usize> = actual.iter().rev().copied().collect();
+            let suffix = format!(
+                "{grouped}{}",
+                rline_name(if is_lex(&actual) { &actual } else { &rev })
+            );
+            let tail = &suffix.as_bytes()[1..];
             let rating = if grouped > 0 {
                 self.base + 3
+            } else if !tail.contains(&b'0') && !tail.contains(&b'2') {
+                self.base
+            } else if tail.contains(&b'0') && tail.contains(&b'2') {
+                self.base + 2
             } else {
-                self.base + offset
+                self.base + 1
             };
-            // The key starts with the rating: a higher one cannot win.
-            if self.best.as_ref().is_some_and(|(k, _, _)| rating > k.0) {
-                continue;
-            }
             for u in 0..1u32 << n {
                 // u[0] is the most significant bit, as serate's odometer.
                 let side = |k: usize| (u >> (n - 1 - k) & 1) as usize;
                 let mut shares = 0u128;
-                let mut bridges = [((0u8, None, None), (0u8, None, None)); 7];
-                let mut nb = 0;
+                let mut bridges = Vec::with_capacity(n - 1);
                 let mut ok = true;
                 for w in 0..n - 1 {
                     let (a, b) = (&l[q[w]], &l[q[w + 1]]);
                     let (s1, s2) = (1 - side(w), side(w + 1));
                     let b1 = (a.e[s1], a.s[s1], a.t[s1]);
                     let b2 = (b.e[s2], b.s[s2], b.t[s2]);
-                    match tab[q[w] * 2 + s1][q[w + 1] * 2 + s2] {
+                    match share_region(b1.0, b1.1, b2.0, b2.1, b1.2, b2.2) {
                         Some(r) => shares |= REGION[r],
                         None => {
                             ok = false;
                             break;
                         }
                     }
-                    bridges[nb] = (b1, b2);
-                    nb += 1;
+                    bridges.push((b1, b2));
                 }
                 if !ok {
                     continue;
@@ -715,7 +666,7 @@ impl Ctx<'_> {
                 let (u0, un) = (side(0), 1 - side(n - 1));
                 let (st, sts, sts2) = (a.e[u0], a.s[u0], a.t[u0]);
                 let (en, ens, ens2) = (z.e[un], z.s[un], z.t[un]);
-                let ring = tab[q[0] * 2 + u0][q[n - 1] * 2 + un].is_some();
+                let ring = share_region(st, sts, en, ens, sts2, ens2).is_some();
                 // A ring is taken once: from its smallest region (the
                 // first chosen), first orientation.
                 if ring && (q[0] != 0 || u0 != 0) {
@@ -736,7 +687,7 @@ impl Ctx<'_> {
                 let mut count = e1.count_ones();
                 let mut elim = e1;
                 if ring {
-                    for &((b1, b1s, b1s2), (b2, b2s, b2s2)) in &bridges[..nb] {
+                    for &((b1, b1s, b1s2), (b2, b2s, b2s2)) in &bridges {
                         let mut w = PEERS[b1 as usize] & PEERS[b2 as usize];
                         if b1s.is_some() {
                             w &= peers_of(b1s) & peers_of(b1s2);
@@ -753,11 +704,8 @@ impl Ctx<'_> {
                 if elim == 0 {
                     continue;
                 }
-                let better = self.best.as_ref().is_none_or(|(k, _, _)| {
-                    (rating, std::cmp::Reverse(count), suffix.as_str()) < (k.0, k.1, k.2.as_str())
-                });
-                if better {
-                    let key = (rating, std::cmp::Reverse(count), suffix.clone());
+                let key = (rating, std::cmp::Reverse(count), suffix.clone());
+                if self.best.as_ref().is_none_or(|(k, _, _)| key < *k) {
                     *self.best = Some((key, self.d, elim));
                 }
             }
