@@ -698,7 +698,7 @@ fn wxyz_wings_match_serates_steps() {
     ];
     for (cells, rating, want) in cases {
         let g = pencilmarks(&position(cells, &[]));
-        let h = wings::wxyz_wing(&g).unwrap();
+        let h = wings::als_wing(&g, 3).unwrap();
         assert_eq!(
             (h.rating, removal_names(&h)),
             (rating, want.iter().map(|s| s.to_string()).collect())
@@ -714,7 +714,7 @@ fn wxyz_wings_match_serates_steps() {
         ],
         &[],
     ));
-    assert!(wings::wxyz_wing(&g).is_none());
+    assert!(wings::als_wing(&g, 3).is_none());
 }
 
 /// BUG positions: the grid a real puzzle's path reaches before its BUG
