@@ -75,7 +75,13 @@ pub(crate) fn aligned_pair(g: &Grid) -> Option<Hint> {
                 ok1 |= row;
             }
         }
-        if let Some(h) = hint(Technique::AlignedPairExclusion, 62, g, &[c0, c1], &[ok0, ok1]) {
+        if let Some(h) = hint(
+            Technique::AlignedPairExclusion,
+            62,
+            g,
+            &[c0, c1],
+            &[ok0, ok1],
+        ) {
             return Some(h);
         }
     }

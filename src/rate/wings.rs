@@ -132,12 +132,7 @@ fn grow(
 
 /// Every wing of the almost locked set `als` (digits `union`) with a
 /// bivalue cell, kept in `best` when serate would sort it first.
-fn wings_of(
-    g: &Grid,
-    als: &[usize],
-    union: u16,
-    best: &mut Option<(WKey, [u128; 9], Technique)>,
-) {
+fn wings_of(g: &Grid, als: &[usize], union: u16, best: &mut Option<(WKey, [u128; 9], Technique)>) {
     let set_mask = als.iter().fold(0u128, |m, &c| m | 1 << c);
     let range = als.iter().fold(0u128, |m, &c| m | PEERS[c]) & !set_mask;
     let mut biggest = 0;
@@ -182,7 +177,9 @@ fn wings_of(
 
 /// The cells of `als` holding digit index `d`.
 fn holders<'a>(g: &'a Grid, als: &'a [usize], d: usize) -> impl Iterator<Item = usize> + 'a {
-    als.iter().copied().filter(move |&c| g.cells[c] >> d & 1 != 0)
+    als.iter()
+        .copied()
+        .filter(move |&c| g.cells[c] >> d & 1 != 0)
 }
 
 /// serate's `isWXYZWing` (and its copies): every cell of the set holding
