@@ -989,3 +989,95 @@ fn serate_steps_on_real_grids() {
         check_serate_step_lines(include_str!("../../tests/data/rate_serate_steps.txt"));
     assert_eq!((lines, steps), (42, 37));
 }
+
+/// serate's chain length rating as its source's comment tabulates it (an
+/// earlier form of `getLengthDifficulty`): 0.1 for each of 4, 6, 8, 12, 16,
+/// 24, 32, ... (x1.5, x4/3 in turn) the length (complexity less 2) is over.
+#[test]
+fn chain_length_rating_is_serates_table() {
+    let steps = [4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512];
+    for complexity in 2..500u32 {
+        let over = steps.iter().filter(|&&s| complexity - 2 > s).count() as u8;
+        let d = chains::length_difficulty(complexity);
+        assert_eq!(
+            chains::to_tenths(7.0 + d),
+            70 + over,
+            "complexity {complexity}"
+        );
+        assert_eq!(
+            chains::to_tenths(6.5 + d),
+            65 + over,
+            "complexity {complexity}"
+        );
+    }
+}
+
+/// Digit 1 only at r1c1 and r1c2 in row 1 (every other candidate open): "if
+/// r2c1 is 1, r1c1 is not, so r1c2 is, so r2c1 is not". serate, with only
+/// `Forcing Chains & Cycles` (39th) on, says `Forcing X-Chain: r2c1.1 off`,
+/// 6.6. With 1 only in columns 1 and 5 of rows 1 and 5 instead, the cycle
+/// r1c1-r5c1-r5c5-r1c5 clears both columns as an X-Wing would: serate's
+/// `Generalized X-Wing: r5c1,r5c5,r1c5,r1c1`, 6.5, removing exactly these.
+#[test]
+fn forcing_x_chain_and_x_cycle_match_serates_steps() {
+    let row1: Vec<usize> = (3..=9).map(|c| rc(1, c)).collect();
+    let g = pencilmarks(&position(&[], &[(row1, 1)]));
+    let h = chains::forcing_chains_cycles(&g).unwrap();
+    assert_eq!(
+        (h.tech, h.rating, h.place, removal_names(&h)),
+        (
+            Technique::ForcingChainCycle,
+            66,
+            None,
+            vec!["r2c1-1".to_string()]
+        )
+    );
+    let rows15: Vec<usize> = [1, 5]
+        .iter()
+        .flat_map(|&r| [2, 3, 4, 6, 7, 8, 9].map(|c| rc(r, c)))
+        .collect();
+    let g = pencilmarks(&position(&[], &[(rows15, 1)]));
+    let h = chains::forcing_chains_cycles(&g).unwrap();
+    let want: Vec<String> = [2, 3, 4, 6, 7, 8, 9]
+        .iter()
+        .flat_map(|&r| [format!("r{r}c1-1"), format!("r{r}c5-1")])
+        .collect();
+    assert_eq!((h.rating, h.place, removal_names(&h)), (65, None, want));
+}
+
+/// A forcing chain that places (its end is "on"): the grid the path of
+/// `.....2.....7.1...6...4.9..23..8.4.91..2...3..9.....8....3..1..8.6.......24..95.3.`
+/// reaches (wings and aligned exclusion off) before its first chain step.
+/// serate, with only `Forcing Chains & Cycles` on, says `Forcing Chain:
+/// r6c5.3 on`, 7.1: r6c5's 2 goes and 3 is placed.
+#[test]
+fn a_forcing_chain_places_its_end() {
+    let pm: &[&str] = &[
+        "...456...1......8.........9....5.7.......678..2..........45....1..45..8...3......",
+        "...4...8..2.............7....3.5....1..........3....8.........9...45..8......6...",
+        "1...56.8...3......1...5.......4..........6.8.........9....5.7..1.....78..2.......",
+        "..3..........5.........6..........8..2....7.....4......2....7..........91........",
+        "1......8.1......8..2...............9....5.........67....3...........67.....4.....",
+        "........9......7.....4.....1.........23........3..6..........8..2...6.......5....",
+        "....5.7..........9..3.......2....7.....4..7..1.............6....2.45...........8.",
+        "1...5.7.......6...1...5.....23...7....34..78...3...78..2.45.....2.45............9",
+        ".2..........4............8......6...........9....5....1..........3............7..",
+    ];
+    let h = chains::forcing_chains_cycles(&pencilmarks_placed(&pm.concat())).unwrap();
+    assert_eq!(
+        (h.rating, h.place, removal_names(&h)),
+        (71, Some((rc(6, 5) as u8, 3)), vec!["r6c5-2".to_string()])
+    );
+}
+
+/// serate's own chain steps on real grids (tests/data/rate_serate_chain_steps.txt,
+/// the grid before a step of our paths on the compare sets, serate with
+/// only that technique on): forcing chains and cycles, Nishio, multiple and
+/// dynamic forcing chains, each the same hint.
+#[test]
+fn chain_steps_match_serates_own() {
+    let (lines, steps) =
+        check_serate_step_lines(include_str!("../../tests/data/rate_serate_chain_steps.txt"));
+    assert_eq!(lines, steps);
+    assert!(lines >= 30, "{lines} lines");
+}
