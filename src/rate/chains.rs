@@ -140,7 +140,16 @@ struct Search<'a> {
     seen_on: [u128; 9],
     seen_off: [u128; 9],
     best: Option<Best>,
+    /// Per candidate (cell * 9 + digit): the X "on"s its "off" makes
+    /// (cells, deduplicated, count in the last byte), and the Y one (the
+    /// other digit of a bivalue cell, or NO): made once per grid, as the
+    /// searches ask for them about 20 times per candidate.
+    x_on: Vec<[u8; 4]>,
+    y_on: Vec<u8>,
 }
+
+/// No Y "on" ([`Search::y_on`]).
+const NO: u8 = u8::MAX;
 
 /// Candidate `(cell, digit 0-8)` pairs, at most 28 (an "on" makes off 8
 /// digits and 20 peers).
@@ -148,12 +157,38 @@ type Buf = [(u8, u8); 28];
 
 impl<'a> Search<'a> {
     fn new(g: &'a Grid) -> Search<'a> {
+        let mut x_on = vec![[0u8; 4]; 729];
+        let mut y_on = vec![NO; 729];
+        for cell in bits(g.empty) {
+            let m = g.cells[cell];
+            for d in bits(m as u128) {
+                let k = cell * 9 + d;
+                if m.count_ones() == 2 {
+                    y_on[k] = (m & !(1 << d)).trailing_zeros() as u8;
+                }
+                let others = g.digits[d] & !(1u128 << cell);
+                let x = &mut x_on[k];
+                for r in [box_of(cell), 9 + row_of(cell), 18 + col_of(cell)] {
+                    let pos = others & REGION[r];
+                    if pos.count_ones() == 1 {
+                        let t = pos.trailing_zeros() as u8;
+                        let n = x[3] as usize;
+                        if !x[..n].contains(&t) {
+                            x[n] = t;
+                            x[3] += 1;
+                        }
+                    }
+                }
+            }
+        }
         Search {
             g,
             nodes: Vec::with_capacity(1600),
             seen_on: [0; 9],
             seen_off: [0; 9],
             best: None,
+            x_on,
+            y_on,
         }
     }
 
@@ -186,25 +221,17 @@ impl<'a> Search<'a> {
     /// (no repeats).
     #[inline]
     fn off_to_on(&self, cell: usize, d: usize, mode: Mode, out: &mut [(u8, u8); 4]) -> usize {
+        let k = cell * 9 + d;
         let mut n = 0;
-        if mode.y {
-            let m = self.g.cells[cell];
-            if m.count_ones() == 2 {
-                out[0] = (cell as u8, (m & !(1 << d)).trailing_zeros() as u8);
-                n = 1;
-            }
+        if mode.y && self.y_on[k] != NO {
+            out[0] = (cell as u8, self.y_on[k]);
+            n = 1;
         }
         if mode.x {
-            let others = self.g.digits[d] & !(1u128 << cell);
-            for r in [box_of(cell), 9 + row_of(cell), 18 + col_of(cell)] {
-                let pos = others & REGION[r];
-                if pos.count_ones() == 1 {
-                    let t = (pos.trailing_zeros() as u8, d as u8);
-                    if !out[..n].contains(&t) {
-                        out[n] = t;
-                        n += 1;
-                    }
-                }
+            let x = self.x_on[k];
+            for &t in &x[..x[3] as usize] {
+                out[n] = (t, d as u8);
+                n += 1;
             }
         }
         n
