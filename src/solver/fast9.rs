@@ -570,108 +570,386 @@ mod avx2 {
         [a1, a2, a3, a4]
     }
 
-    /// [`super::triads_vecs`] with register k holding digit 2k in lanes
-    /// 0..8 and digit 2k + 1 in lanes 8..16 (register 4: digit 8 and an
-    /// empty matrix, which adds nothing to the counts and whose lanes are
-    /// left out of the contradiction test). Same results, lane for lane.
-    ///
-    /// Compiled with AVX2 itself, with loops rather than `array::from_fn`
-    /// closures: a closure or helper compiled without the feature keeps
-    /// every intrinsic in it as a call (1106 count to 2 went to 847k
-    /// instructions a puzzle that way).
+    /// Defines the AVX2 pass under a name, compiled with the given
+    /// target features (AVX2 alone, or with AVX-512 VL for the AVX-512
+    /// copy, where LLVM fuses the and/or chains into `vpternlog`).
+    macro_rules! triads_fn {
+        ($(#[$doc:meta])* $name:ident, $features:literal) => {
+            $(#[$doc])*
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn $name(
+                raw: &[(u64, u64); 9],
+                m: &mut [Lanes; 9],
+                total: &mut Lanes,
+                twos: &mut Lanes,
+            ) -> Triads {
+                let zero = Y::splat(0);
+                let mut mv = [zero; 5];
+                for k in 0..5 {
+                    let (lo0, hi0) = raw[2 * k];
+                    let (lo1, hi1) = if k < 4 { raw[2 * k + 1] } else { (0, 0) };
+                    mv[k] = Y(_mm256_set_epi64x(
+                        hi1 as i64, lo1 as i64, hi0 as i64, lo0 as i64,
+                    ));
+                }
+                let [_, _, a3, a4] = merge(counts(&mv));
+                let mut bad = a3.xor(Y::splat(0x1FF));
+                let exact = a3.andnot(a4);
+                let mut cert = [zero; 5];
+                for k in 0..5 {
+                    cert[k] = certain_closed(mv[k]).or(mv[k].and(exact));
+                }
+                let [_, _, c3, c4] = merge(counts(&cert));
+                bad = bad.or(c4);
+                let (mut diff, mut tot, mut two) = (zero, zero, zero);
+                for k in 0..5 {
+                    let c = cert[k];
+                    let rows = c
+                        .or(c.shr::<1>())
+                        .or(c.shr::<2>())
+                        .and(Y::splat(0o111))
+                        .mul(Y::splat(7));
+                    let colz = c
+                        .or(c.shr::<3>())
+                        .or(c.shr::<6>())
+                        .and(Y::splat(7))
+                        .mul(Y::splat(0o111));
+                    let lines = rows.or(colz).andnot(c);
+                    let x = mv[k].andnot(c3.andnot(c)).andnot(lines);
+                    let (sup, n) = support_count(x);
+                    let empty = sup.eq(zero);
+                    // Register 4's upper half is no digit.
+                    bad = bad.or(if k < 4 {
+                        empty
+                    } else {
+                        Y(_mm256_blend_epi32::<0xF0>(empty.0, zero.0))
+                    });
+                    diff = diff.or(sup.xor(mv[k]));
+                    tot = tot.add(n);
+                    // Digit 2k's bit in the lower half, 2k + 1's in the upper.
+                    let (lo, hi) = (
+                        0x0001_0001_0001_0001 << (2 * k),
+                        0x0002_0002_0002_0002 << (2 * k),
+                    );
+                    let digits = Y(_mm256_set_epi64x(hi, hi, lo, lo));
+                    two = two.or(n.eq(Y::splat(2)).and(digits));
+                    // SAFETY: `m[2k]` and `m[2k + 1]` are 16 writable bytes
+                    // each (unaligned stores).
+                    unsafe {
+                        _mm_storeu_si128(
+                            m[2 * k].as_mut_ptr() as *mut __m128i,
+                            _mm256_castsi256_si128(sup.0),
+                        );
+                        if k < 4 {
+                            _mm_storeu_si128(
+                                m[2 * k + 1].as_mut_ptr() as *mut __m128i,
+                                _mm256_extracti128_si256::<1>(sup.0),
+                            );
+                        }
+                    }
+                }
+                let tot = tot.add(swap(tot));
+                let two = two.or(swap(two));
+                // SAFETY: `total` and `twos` are 16 writable bytes each
+                // (unaligned stores).
+                unsafe {
+                    _mm_storeu_si128(
+                        total.as_mut_ptr() as *mut __m128i,
+                        _mm256_castsi256_si128(tot.0),
+                    );
+                    _mm_storeu_si128(
+                        twos.as_mut_ptr() as *mut __m128i,
+                        _mm256_castsi256_si128(two.0),
+                    );
+                }
+                let (ok, same) = (
+                    _mm256_testz_si256(bad.0, bad.0) == 1,
+                    _mm256_testz_si256(diff.0, diff.0) == 1,
+                );
+                if !ok {
+                    Triads::Contradiction
+                } else if same {
+                    Triads::Unchanged
+                } else {
+                    Triads::Changed
+                }
+            }
+        };
+    }
+
+    triads_fn!(
+        /// [`super::triads_vecs`] with register k holding digit 2k in lanes
+        /// 0..8 and digit 2k + 1 in lanes 8..16 (register 4: digit 8 and an
+        /// empty matrix, which adds nothing to the counts and whose lanes are
+        /// left out of the contradiction test). Same results, lane for lane.
+        ///
+        /// Compiled with AVX2 itself, with loops rather than `array::from_fn`
+        /// closures: a closure or helper compiled without the feature keeps
+        /// every intrinsic in it as a call (1106 count to 2 went to 847k
+        /// instructions a puzzle that way).
+        ///
+        /// # Safety
+        /// The CPU must have AVX2.
+        triads,
+        "avx2"
+    );
+
+    triads_fn!(
+        /// [`triads`] compiled with AVX-512 F, BW and VL as well.
+        ///
+        /// # Safety
+        /// The CPU must have AVX2 and AVX-512 F, BW and VL.
+        triads_vl,
+        "avx2,avx512f,avx512bw,avx512vl"
+    );
+}
+
+/// The 3-of-9 pass four digits per 512-bit register (AVX-512 F and BW):
+/// the digit loops run 3 times instead of 5 (AVX2) or 9, and the
+/// bit-sliced counts of the four quarters are merged in two steps.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{certain_closed, Lanes, Ops, Triads, PERM_BITS};
+    use std::arch::x86_64::*;
+
+    /// 32 u16 lanes in a zmm register.
+    #[derive(Clone, Copy)]
+    pub(super) struct Z(__m512i);
+
+    // SAFETY (every block below): `Z` is only built inside `triads`, whose
+    // callers run it where AVX-512 F and BW were detected (see
+    // `has_avx512`); these intrinsics touch no memory.
+    impl Ops for Z {
+        #[inline(always)]
+        fn splat(x: u16) -> Self {
+            // SAFETY: AVX-512 present (see above).
+            Z(unsafe { _mm512_set1_epi16(x as i16) })
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            // SAFETY: AVX-512 present.
+            Z(unsafe { _mm512_and_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: AVX-512 present.
+            Z(unsafe { _mm512_or_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            // SAFETY: AVX-512 present.
+            Z(unsafe { _mm512_xor_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn andnot(self, o: Self) -> Self {
+            // SAFETY: AVX-512 present. (`_mm512_andnot_si512(a, b)` is `!a & b`.)
+            Z(unsafe { _mm512_andnot_si512(o.0, self.0) })
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> Self {
+            // SAFETY: AVX-512 BW present.
+            Z(unsafe { _mm512_movm_epi16(_mm512_cmpeq_epi16_mask(self.0, o.0)) })
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: AVX-512 BW present.
+            Z(unsafe { _mm512_add_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: AVX-512 BW present.
+            Z(unsafe { _mm512_sub_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            // SAFETY: AVX-512 BW present.
+            Z(unsafe { _mm512_mullo_epi16(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            // SAFETY: AVX-512 BW present. (A shift count in a register:
+            // the immediate form takes a `u32` constant; LLVM folds it.)
+            Z(unsafe { _mm512_srl_epi16(self.0, _mm_set_epi64x(0, N as i64)) })
+        }
+    }
+
+    /// Quarters (128 bits) 0, 1, 2, 3 of `x` as 2, 3, 0, 1.
+    #[inline(always)]
+    fn swap256(x: Z) -> Z {
+        // SAFETY: AVX-512 F present (see above).
+        Z(unsafe { _mm512_shuffle_i64x2::<0x4E>(x.0, x.0) })
+    }
+
+    /// Quarters 0, 1, 2, 3 of `x` as 1, 0, 3, 2.
+    #[inline(always)]
+    fn swap128(x: Z) -> Z {
+        // SAFETY: AVX-512 F present.
+        Z(unsafe { _mm512_shuffle_i64x2::<0xB1>(x.0, x.0) })
+    }
+
+    /// Saturating counts (at least 1, 2, 3, 4) of `a` merged with those
+    /// of `b` (another set of digits).
+    #[inline(always)]
+    fn merge(a: [Z; 4], b: [Z; 4]) -> [Z; 4] {
+        [
+            a[0].or(b[0]),
+            a[1].or(b[1]).or(a[0].and(b[0])),
+            a[2].or(b[2]).or(a[1].and(b[0])).or(a[0].and(b[1])),
+            a[3].or(b[3])
+                .or(a[2].and(b[0]))
+                .or(a[1].and(b[1]))
+                .or(a[0].and(b[2])),
+        ]
+    }
+
+    /// The counts of the four quarters merged, the same in every quarter.
+    #[inline(always)]
+    fn merge4(a: [Z; 4]) -> [Z; 4] {
+        let a = merge(a, a.map(swap256));
+        merge(a, a.map(swap128))
+    }
+
+    /// Bit-sliced saturating counts over `xs`, per quarter.
+    #[inline(always)]
+    fn counts(xs: &[Z; 3]) -> [Z; 4] {
+        let zero = Z::splat(0);
+        let (mut a1, mut a2, mut a3, mut a4) = (zero, zero, zero, zero);
+        for &x in xs.iter() {
+            a4 = a4.or(a3.and(x));
+            a3 = a3.or(a2.and(x));
+            a2 = a2.or(a1.and(x));
+            a1 = a1.or(x);
+        }
+        [a1, a2, a3, a4]
+    }
+
+    /// [`support_count`] with mask registers: one `vptestnmw` a
+    /// permutation finds the lanes it fits, a masked add counts them.
+    #[inline(always)]
+    fn fits(m: Z) -> (Z, Z) {
+        // SAFETY: AVX-512 F and BW present (see above).
+        unsafe {
+            let notm = _mm512_ternarylogic_epi32::<0x55>(m.0, m.0, m.0);
+            let one = _mm512_set1_epi16(1);
+            let (mut sup, mut n) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            for &pb in PERM_BITS.iter() {
+                let pbv = _mm512_set1_epi16(pb as i16);
+                let k = _mm512_testn_epi16_mask(notm, pbv);
+                sup = _mm512_mask_or_epi32(sup, 0xFFFF, sup, _mm512_maskz_mov_epi16(k, pbv));
+                n = _mm512_mask_add_epi16(n, k, n, one);
+            }
+            (Z(sup), Z(n))
+        }
+    }
+
+    /// Quarter `Q` of `x` into `m`.
+    #[inline(always)]
+    fn store_quarter<const Q: i32>(x: Z, m: &mut Lanes) {
+        // SAFETY: AVX-512 F present; `m` is 16 writable bytes (unaligned
+        // store).
+        unsafe {
+            _mm_storeu_si128(
+                m.as_mut_ptr() as *mut __m128i,
+                _mm512_extracti32x4_epi32::<Q>(x.0),
+            )
+        }
+    }
+
+    /// [`super::triads_vecs`] with register k holding digit 4k + q in
+    /// quarter q (register 2: digit 8 and three empty matrices, which add
+    /// nothing to the counts and are left out of the contradiction test).
+    /// Same results, lane for lane (tested).
     ///
     /// # Safety
-    /// The CPU must have AVX2.
+    /// The CPU must have AVX-512 F and BW.
     #[inline]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn triads(
         raw: &[(u64, u64); 9],
         m: &mut [Lanes; 9],
         total: &mut Lanes,
         twos: &mut Lanes,
     ) -> Triads {
-        let zero = Y::splat(0);
-        let mut mv = [zero; 5];
-        for k in 0..5 {
-            let (lo0, hi0) = raw[2 * k];
-            let (lo1, hi1) = if k < 4 { raw[2 * k + 1] } else { (0, 0) };
-            mv[k] = Y(_mm256_set_epi64x(
-                hi1 as i64, lo1 as i64, hi0 as i64, lo0 as i64,
+        let zero = Z::splat(0);
+        let r = |d: usize| if d < 9 { raw[d] } else { (0, 0) };
+        let mut mv = [zero; 3];
+        for k in 0..3 {
+            let [q0, q1, q2, q3] = [r(4 * k), r(4 * k + 1), r(4 * k + 2), r(4 * k + 3)];
+            mv[k] = Z(_mm512_set_epi64(
+                q3.1 as i64,
+                q3.0 as i64,
+                q2.1 as i64,
+                q2.0 as i64,
+                q1.1 as i64,
+                q1.0 as i64,
+                q0.1 as i64,
+                q0.0 as i64,
             ));
         }
-        let [_, _, a3, a4] = merge(counts(&mv));
-        let mut bad = a3.xor(Y::splat(0x1FF));
+        let [_, _, a3, a4] = merge4(counts(&mv));
+        let mut bad = a3.xor(Z::splat(0x1FF));
         let exact = a3.andnot(a4);
-        let mut cert = [zero; 5];
-        for k in 0..5 {
+        let mut cert = [zero; 3];
+        for k in 0..3 {
             cert[k] = certain_closed(mv[k]).or(mv[k].and(exact));
         }
-        let [_, _, c3, c4] = merge(counts(&cert));
+        let [_, _, c3, c4] = merge4(counts(&cert));
         bad = bad.or(c4);
         let (mut diff, mut tot, mut two) = (zero, zero, zero);
-        for k in 0..5 {
+        for k in 0..3 {
             let c = cert[k];
             let rows = c
                 .or(c.shr::<1>())
                 .or(c.shr::<2>())
-                .and(Y::splat(0o111))
-                .mul(Y::splat(7));
+                .and(Z::splat(0o111))
+                .mul(Z::splat(7));
             let colz = c
                 .or(c.shr::<3>())
                 .or(c.shr::<6>())
-                .and(Y::splat(7))
-                .mul(Y::splat(0o111));
+                .and(Z::splat(7))
+                .mul(Z::splat(0o111));
             let lines = rows.or(colz).andnot(c);
             let x = mv[k].andnot(c3.andnot(c)).andnot(lines);
-            let (sup, n) = support_count(x);
+            let (sup, n) = fits(x);
             let empty = sup.eq(zero);
-            // Register 4's upper half is no digit.
-            bad = bad.or(if k < 4 {
+            // Register 2's quarters 1..4 are no digit.
+            bad = bad.or(if k < 2 {
                 empty
             } else {
-                Y(_mm256_blend_epi32::<0xF0>(empty.0, zero.0))
+                Z(_mm512_maskz_mov_epi64(0b11, empty.0))
             });
             diff = diff.or(sup.xor(mv[k]));
             tot = tot.add(n);
-            // Digit 2k's bit in the lower half, 2k + 1's in the upper.
-            let (lo, hi) = (
-                0x0001_0001_0001_0001 << (2 * k),
-                0x0002_0002_0002_0002 << (2 * k),
-            );
-            let digits = Y(_mm256_set_epi64x(hi, hi, lo, lo));
-            two = two.or(n.eq(Y::splat(2)).and(digits));
-            // SAFETY: `m[2k]` and `m[2k + 1]` are 16 writable bytes
-            // each (unaligned stores).
-            unsafe {
-                _mm_storeu_si128(
-                    m[2 * k].as_mut_ptr() as *mut __m128i,
-                    _mm256_castsi256_si128(sup.0),
-                );
-                if k < 4 {
-                    _mm_storeu_si128(
-                        m[2 * k + 1].as_mut_ptr() as *mut __m128i,
-                        _mm256_extracti128_si256::<1>(sup.0),
-                    );
-                }
+            // Digit 4k + q's bit in quarter q.
+            let bit = |q: usize| (0x0001_0001_0001_0001u64 << (4 * k + q)) as i64;
+            let digits = Z(_mm512_set_epi64(
+                bit(3),
+                bit(3),
+                bit(2),
+                bit(2),
+                bit(1),
+                bit(1),
+                bit(0),
+                bit(0),
+            ));
+            two = two.or(n.eq(Z::splat(2)).and(digits));
+            store_quarter::<0>(sup, &mut m[4 * k]);
+            if k < 2 {
+                store_quarter::<1>(sup, &mut m[4 * k + 1]);
+                store_quarter::<2>(sup, &mut m[4 * k + 2]);
+                store_quarter::<3>(sup, &mut m[4 * k + 3]);
             }
         }
-        let tot = tot.add(swap(tot));
-        let two = two.or(swap(two));
-        // SAFETY: `total` and `twos` are 16 writable bytes each
-        // (unaligned stores).
-        unsafe {
-            _mm_storeu_si128(
-                total.as_mut_ptr() as *mut __m128i,
-                _mm256_castsi256_si128(tot.0),
-            );
-            _mm_storeu_si128(
-                twos.as_mut_ptr() as *mut __m128i,
-                _mm256_castsi256_si128(two.0),
-            );
-        }
+        let tot = tot.add(swap256(tot));
+        let tot = tot.add(swap128(tot));
+        let two = two.or(swap256(two));
+        let two = two.or(swap128(two));
+        store_quarter::<0>(tot, total);
+        store_quarter::<0>(two, twos);
         let (ok, same) = (
-            _mm256_testz_si256(bad.0, bad.0) == 1,
-            _mm256_testz_si256(diff.0, diff.0) == 1,
+            _mm512_test_epi64_mask(bad.0, bad.0) == 0,
+            _mm512_test_epi64_mask(diff.0, diff.0) == 0,
         );
         if !ok {
             Triads::Contradiction
@@ -980,6 +1258,11 @@ trait Isa {
             (c >> 6) & 7 | (c >> 12) & 0o70 | (c >> 18) & 0o700,
         ]
     }
+    /// A copy of the state for a branch.
+    #[inline(always)]
+    fn copy(s: &State) -> State {
+        *s
+    }
     /// [`search`] compiled for this flavour.
     fn search<V: Vec8, const EASY: bool>(
         parent: &State,
@@ -987,6 +1270,35 @@ trait Isa {
         ctx: &mut Ctx<'_>,
         settled: Option<Option<(usize, u32)>>,
     ) -> bool;
+}
+
+/// The state as ten 32-byte registers.
+const _: () = assert!(std::mem::size_of::<State>() == 320 && std::mem::align_of::<State>() == 64);
+
+/// [`Isa::copy`] in ten AVX loads and stores, inline, instead of a call
+/// to `memcpy`.
+///
+/// # Safety
+/// The CPU must have AVX.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn copy_avx(s: &State) -> State {
+    use std::arch::x86_64::*;
+    let mut out = std::mem::MaybeUninit::<State>::uninit();
+    let (src, dst) = (
+        s as *const State as *const __m256i,
+        out.as_mut_ptr() as *mut __m256i,
+    );
+    // SAFETY: `State` is 320 bytes aligned to 64 (asserted above) and
+    // plain integers, so ten aligned 32-byte loads read it whole and ten
+    // stores write all of `out`; AVX as the caller promises.
+    unsafe {
+        let v: [__m256i; 10] = std::array::from_fn(|k| _mm256_load_si256(src.add(k)));
+        for (k, x) in v.iter().enumerate() {
+            _mm256_store_si256(dst.add(k), *x);
+        }
+        out.assume_init()
+    }
 }
 
 /// Baseline: three 512-entry table lookups per word.
@@ -1031,6 +1343,12 @@ impl Isa for Pext {
         // (`search_pext`), reached after `has_fast_features`, and in
         // tests that check it first.
         unsafe { avx2::triads(raw, m, total, twos) }
+    }
+    #[inline(always)]
+    fn copy(s: &State) -> State {
+        // SAFETY: `Pext` runs only in the copy compiled with AVX2 (see
+        // `triads` above).
+        unsafe { copy_avx(s) }
     }
     /// One `pext` per stack instead of five shifts and masks (1106 count
     /// to 2: 661.6k -> 650.8k instructions a puzzle, serg 20.8k -> 20.4k,
@@ -1077,6 +1395,96 @@ unsafe fn search_pext<V: Vec8, const EASY: bool>(
     settled: Option<Option<(usize, u32)>>,
 ) -> bool {
     search::<V, Pext, EASY>(parent, step, ctx, settled)
+}
+
+/// [`Pext`] with the 3-of-9 pass in 512-bit registers, or (`NATIVE`
+/// false, for measurements) the AVX2 pass compiled in the AVX-512 copy.
+#[cfg(target_arch = "x86_64")]
+struct Pext512<const NATIVE: bool>;
+
+#[cfg(target_arch = "x86_64")]
+impl<const NATIVE: bool> Isa for Pext512<NATIVE> {
+    #[inline(always)]
+    fn triads<V: Vec8>(
+        raw: &[(u64, u64); 9],
+        m: &mut [Lanes; 9],
+        total: &mut Lanes,
+        twos: &mut Lanes,
+    ) -> Triads {
+        if NATIVE {
+            // SAFETY: `Pext512` runs only inside the copy compiled with
+            // AVX-512 (`search_512`), reached after `has_avx512`.
+            unsafe { avx512::triads(raw, m, total, twos) }
+        } else {
+            // SAFETY: as above (`has_avx512` checks `has_fast_features`,
+            // AVX2 included, too).
+            unsafe { avx2::triads_vl(raw, m, total, twos) }
+        }
+    }
+    #[inline(always)]
+    fn stack_matrices(c: u32) -> [u32; 3] {
+        Pext::stack_matrices(c)
+    }
+    #[inline(always)]
+    fn copy(s: &State) -> State {
+        Pext::copy(s)
+    }
+    #[inline(always)]
+    fn occupancy(w: u32) -> usize {
+        Pext::occupancy(w)
+    }
+    fn search<V: Vec8, const EASY: bool>(
+        parent: &State,
+        step: Step,
+        ctx: &mut Ctx<'_>,
+        settled: Option<Option<(usize, u32)>>,
+    ) -> bool {
+        // SAFETY: reached only from `solve_512`, after `has_avx512`.
+        unsafe { search_512::<V, NATIVE, EASY>(parent, step, ctx, settled) }
+    }
+}
+
+/// [`search`] compiled with AVX-512 (the recursion stays in this copy).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl")]
+unsafe fn search_512<V: Vec8, const NATIVE: bool, const EASY: bool>(
+    parent: &State,
+    step: Step,
+    ctx: &mut Ctx<'_>,
+    settled: Option<Option<(usize, u32)>>,
+) -> bool {
+    search::<V, Pext512<NATIVE>, EASY>(parent, step, ctx, settled)
+}
+
+/// Whether the CPU has what the AVX-512 copy is compiled for.
+#[cfg(target_arch = "x86_64")]
+fn has_avx512() -> bool {
+    has_fast_features()
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl")
+}
+
+/// EXPERIMENT: which copy `solve` runs: 1 tables, 2 AVX2, 3 AVX-512 copy
+/// with AVX2 triads, 4 AVX-512.
+#[cfg(target_arch = "x86_64")]
+fn isa_level() -> u8 {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    static CACHE: AtomicU8 = AtomicU8::new(0);
+    match CACHE.load(Ordering::Relaxed) {
+        0 => {
+            let mut l = if fast_pext() { 2 } else { 1 };
+            if let Some(v) = std::env::var_os("F9_ISA") {
+                l = v.to_str().unwrap().parse().unwrap();
+            }
+            if l >= 3 && !has_avx512() {
+                l = 2;
+            }
+            CACHE.store(l, Ordering::Relaxed);
+            l
+        }
+        l => l,
+    }
 }
 
 /// Whether this CPU has a fast `pext`: BMI1 and BMI2, and not an AMD Zen 1 or 2
@@ -1542,22 +1950,14 @@ impl State {
     /// average. Such puzzles (serg's benchmark: many solutions, a mostly
     /// filled part) branch faster on bivalue cells without the 3-of-9
     /// pass; the hard sets almost never qualify (see the module doc).
-    #[cold]
-    fn looks_easy<V: Vec8>(&self) -> bool {
-        // Byte counts stay below 256 (9 * 8 candidates, 8 placed).
-        let mut acc = V::splat(0);
-        for d in 0..9 {
-            let w: &[u32; 4] = self.f[d * W..d * W + W].try_into().unwrap();
-            acc = acc.add(byte_popcounts(V::load_words(w)));
-        }
-        let total = acc.sum_bytes();
-        let solved = byte_popcounts(V::load_words(&[
-            self.solved[0],
-            self.solved[1],
-            self.solved[2],
-            0,
-        ]))
-        .sum_bytes();
+    ///
+    /// Inlined into the root, so that the fast copies count with `popcnt`
+    /// (serg count to 2: the SSE2 byte counts in a cold function cost
+    /// about 350 instructions a puzzle).
+    #[inline(always)]
+    fn looks_easy(&self) -> bool {
+        let total: u32 = self.f.iter().map(|w| w.count_ones()).sum();
+        let solved: u32 = self.solved.iter().map(|w| w.count_ones()).sum();
         // Every placed cell keeps exactly its own digit.
         let (open, cands) = (81 - solved, total - solved);
         (EASY_MIN_OPEN..=EASY_MAX_OPEN).contains(&open) && cands * 10 < EASY_MAX_DENSITY_X10 * open
@@ -1748,7 +2148,7 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
 ) -> bool {
     // The one copy of the state per branch (a `State` passed by value
     // was copied twice, through memcpy calls).
-    let mut st = *parent;
+    let mut st = I::copy(parent);
     match step {
         Step::Root => {}
         Step::Word { s, keep } => {
@@ -1820,9 +2220,14 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
 /// (never a bogus solution). Values above 9 are not allowed.
 pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     #[cfg(target_arch = "x86_64")]
-    if fast_pext() {
-        // SAFETY: `fast_pext` found every feature of the copy on this CPU.
-        return unsafe { solve_pext(cells, limit, out) };
+    match isa_level() {
+        // SAFETY: `isa_level` found every feature of the copy on this CPU.
+        2 => return unsafe { solve_pext(cells, limit, out) },
+        // SAFETY: as above.
+        3 => return unsafe { solve_512::<false>(cells, limit, out) },
+        // SAFETY: as above.
+        4 => return unsafe { solve_512::<true>(cells, limit, out) },
+        _ => {}
     }
     solve_with::<Native, Tables>(cells, limit, out)
 }
@@ -1832,6 +2237,28 @@ pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn solve_pext(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     solve_with::<Native, Pext>(cells, limit, out)
+}
+
+/// [`solve`] compiled with AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl")]
+unsafe fn solve_512<const NATIVE: bool>(
+    cells: &[u8; 81],
+    limit: u32,
+    out: &mut [u8; 81],
+) -> Search {
+    solve_with::<Native, Pext512<NATIVE>>(cells, limit, out)
+}
+
+/// [`solve_marks`] compiled with AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl")]
+unsafe fn solve_marks_512<const NATIVE: bool>(
+    marks: &[u16; 81],
+    limit: u32,
+    out: &mut [u8; 81],
+) -> Search {
+    solve_marks_with::<Native, Pext512<NATIVE>>(marks, limit, out)
 }
 
 /// [`solve`] with a chosen lane type and instruction-set flavour (the
@@ -1909,7 +2336,7 @@ fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search
             }
             // The root's first stall decides how the whole search branches.
             Ok(Stall::Open(pair)) => {
-                if st.looks_easy::<V>() {
+                if st.looks_easy() {
                     I::search::<V, true>(&st, Step::Root, &mut ctx, Some(pair));
                 } else {
                     I::search::<V, false>(&st, Step::Root, &mut ctx, Some(pair));
@@ -1931,9 +2358,14 @@ fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search
 /// as [`solve`].
 pub fn solve_marks(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     #[cfg(target_arch = "x86_64")]
-    if fast_pext() {
-        // SAFETY: `fast_pext` found every feature of the copy on this CPU.
-        return unsafe { solve_marks_pext(marks, limit, out) };
+    match isa_level() {
+        // SAFETY: `isa_level` found every feature of the copy on this CPU.
+        2 => return unsafe { solve_marks_pext(marks, limit, out) },
+        // SAFETY: as above.
+        3 => return unsafe { solve_marks_512::<false>(marks, limit, out) },
+        // SAFETY: as above.
+        4 => return unsafe { solve_marks_512::<true>(marks, limit, out) },
+        _ => {}
     }
     solve_marks_with::<Native, Tables>(marks, limit, out)
 }
@@ -2106,7 +2538,29 @@ mod tests {
                     assert_eq!(pext, native);
                     assert_eq!(c, a);
                 }
+                #[cfg(target_arch = "x86_64")]
+                if has_avx512() {
+                    for native_512 in [false, true] {
+                        let mut c = [0u8; 81];
+                        // SAFETY: `has_avx512` checked just above.
+                        let z = unsafe {
+                            if native_512 {
+                                solve_512::<true>(p, limit, &mut c)
+                            } else {
+                                solve_512::<false>(p, limit, &mut c)
+                            }
+                        };
+                        assert_eq!(z, native);
+                        assert_eq!(c, a);
+                    }
+                }
             }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if !has_avx512() {
+            println!(
+                "note: no AVX-512 (F, BW, VL) on this CPU: its copy of the search is not tested"
+            );
         }
     }
 
@@ -2187,36 +2641,79 @@ mod tests {
         if !has_fast_features() {
             return;
         }
-        let mut seed = 0x5851_F42D_4C95_7F2Du64;
+        // SAFETY: `has_fast_features` (AVX2 included) checked above.
+        check_triads_against_portable(
+            |r, m, t, w| unsafe { avx2::triads(r, m, t, w) },
+            0x5851_F42D_4C95_7F2D,
+        );
+    }
+
+    /// Random inputs for a 3-of-9 pass: dense matrices so that many
+    /// pass; lanes 3 and 7 idle (all 9 bits) as `triad_pass` builds them,
+    /// except in every tenth round.
+    #[cfg(target_arch = "x86_64")]
+    fn random_triad_inputs(rounds: u32, seed: u64) -> Vec<[(u64, u64); 9]> {
+        let mut seed = seed;
         let mut rnd = move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
         };
+        (0..rounds)
+            .map(|round| {
+                let mut raw = [(0u64, 0u64); 9];
+                for r in raw.iter_mut() {
+                    let mut lane = || (rnd() | rnd() | rnd()) & 0x1FF;
+                    let idle = if round % 10 == 0 { lane() } else { 0x1FF };
+                    r.0 = lane() | lane() << 16 | lane() << 32 | idle << 48;
+                    r.1 = lane() | lane() << 16 | lane() << 32 | idle << 48;
+                }
+                raw
+            })
+            .collect()
+    }
+
+    /// A vector 3-of-9 pass against the portable one, lane by lane, on
+    /// random matrices including contradictions.
+    #[cfg(target_arch = "x86_64")]
+    fn check_triads_against_portable(
+        pass: impl Fn(&[(u64, u64); 9], &mut [Lanes; 9], &mut Lanes, &mut Lanes) -> Triads,
+        seed: u64,
+    ) {
         let mut seen = [0u32; 2];
-        for round in 0..20_000 {
-            let mut raw = [(0u64, 0u64); 9];
-            for r in raw.iter_mut() {
-                // Mostly dense matrices so that many pass; lanes 3 and 7
-                // idle (all 9 bits) as `triad_pass` builds them, except in
-                // some rounds.
-                let mut lane = || (rnd() | rnd() | rnd()) & 0x1FF;
-                let idle = if round % 10 == 0 { lane() } else { 0x1FF };
-                r.0 = lane() | lane() << 16 | lane() << 32 | idle << 48;
-                r.1 = lane() | lane() << 16 | lane() << 32 | idle << 48;
-            }
+        for (round, raw) in random_triad_inputs(20_000, seed).iter().enumerate() {
             let (mut m1, mut c1, mut s1) = ([[0u16; 8]; 9], [0u16; 8], [0u16; 8]);
             let (mut m2, mut c2, mut s2) = ([[0u16; 8]; 9], [0u16; 8], [0u16; 8]);
-            // SAFETY: `has_fast_features` (AVX2 included) checked above.
-            let ok1 = unsafe { avx2::triads(&raw, &mut m1, &mut c1, &mut s1) };
-            let ok2 = Tables::triads::<Portable>(&raw, &mut m2, &mut c2, &mut s2);
+            let ok1 = pass(raw, &mut m1, &mut c1, &mut s1);
+            let ok2 = Tables::triads::<Portable>(raw, &mut m2, &mut c2, &mut s2);
             assert_eq!(ok1, ok2, "round {round}");
             seen[(ok1 == Triads::Contradiction) as usize] += 1;
             assert_eq!((m1, c1, s1), (m2, c2, s2), "round {round}");
         }
         // (Whole searches cover `Unchanged`: `portable_simd_and_pext_agree`.)
         assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
+
+    /// The AVX-512 passes (four digits per zmm register, and the AVX2 one
+    /// compiled with AVX-512 VL) against the portable lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx512_triads_match_portable() {
+        if !has_avx512() {
+            println!("note: no AVX-512 (F, BW, VL) on this CPU: its 3-of-9 passes are not tested");
+            return;
+        }
+        // SAFETY: `has_avx512` (AVX2 included) checked above.
+        check_triads_against_portable(
+            |r, m, t, w| unsafe { avx512::triads(r, m, t, w) },
+            0x9E37_79B9,
+        );
+        // SAFETY: as above.
+        check_triads_against_portable(
+            |r, m, t, w| unsafe { avx2::triads_vl(r, m, t, w) },
+            0x2545_F491,
+        );
     }
 
     /// On every closed matrix (all 512 occupancies through `SUPPORT`) the
@@ -2265,7 +2762,8 @@ mod tests {
     }
 
     /// Every search flavour on a pencilmark puzzle: the same count, guesses
-    /// and answer (table path, portable lanes, BMI2 where the CPU has it).
+    /// and answer (table path, portable lanes, the AVX2/BMI2 and AVX-512
+    /// copies where the CPU has them).
     fn solve_marks_all(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
         let s = solve_marks(marks, limit, out);
         let mut t = [0u8; 81];
@@ -2279,6 +2777,27 @@ mod tests {
         );
         if s.count > 0 {
             assert_eq!(&t, out);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if has_fast_features() {
+            // SAFETY: `has_fast_features` checked just above.
+            assert_eq!(unsafe { solve_marks_pext(marks, limit, &mut t) }, s);
+            if s.count > 0 {
+                assert_eq!(&t, out);
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if has_avx512() {
+            // SAFETY: `has_avx512` checked just above.
+            assert_eq!(unsafe { solve_marks_512::<true>(marks, limit, &mut t) }, s);
+            if s.count > 0 {
+                assert_eq!(&t, out);
+            }
+            // SAFETY: as above.
+            assert_eq!(unsafe { solve_marks_512::<false>(marks, limit, &mut t) }, s);
+            if s.count > 0 {
+                assert_eq!(&t, out);
+            }
         }
         s
     }
