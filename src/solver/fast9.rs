@@ -169,6 +169,34 @@
 //!   717k -> 737k (the copy saved ~1%, the `digit * 3 + band` indexing and
 //!   the pass's loads cost more).
 //!
+//! Later in issue 33 (same measure; after the guess choice above, 1106
+//! first 274k, count 613k, serg first 17.86k, count 20.42k):
+//! - the branch copy of the state in ten inline AVX loads and stores
+//!   (`copy_avx`) instead of a `memcpy` call, with the full 320-byte state
+//!   (unlike the 256-byte attempt above, no layout change), and
+//!   `looks_easy` by `count_ones` inlined into the root instead of SSE2
+//!   byte counts in a cold function: 1106 274.0k -> 271.0k first, 612.8k
+//!   -> 607.2k count to 2; serg 17.86k -> 17.45k, 20.42k -> 19.98k. Thread
+//!   CPU time, 21 alternating rounds, median ratio: 1106 0.994 / 0.996,
+//!   serg 0.994 / 0.990 (first / count 2);
+//! - AVX-512 (Zen 4: `avx512f,bw,vl`), measured and not kept: a copy of
+//!   the whole search compiled with AVX-512 as well, (a) with the 3-of-9
+//!   pass four digits per zmm register (3 registers instead of 5, two
+//!   merge steps across the quarters) and (b) with the AVX2 pass compiled
+//!   with AVX-512 VL, where LLVM fuses the and/or chains into `vpternlog`.
+//!   Valgrind cannot run them; static counts of the pass: AVX2 275
+//!   instructions, (a) 308 (the quarter merges, mask-to-vector moves), (b)
+//!   238. Thread CPU time, alternating rounds (21 on 1106 and serg, 11 on
+//!   the pencilmark file), ratio to the AVX2 copy, first / count 2: 1106
+//!   (a) 1.017 / 1.012, (b) 0.991 / 0.998; serg (a) 1.028 / 1.019, (b)
+//!   1.028 / 1.019; pencilmark count 2 (a) 1.022, (b) 1.020. Zen 4 runs a
+//!   zmm operation as two 256-bit halves, so four digits a register only
+//!   pays where it saves instructions, and (a) does not; (b) saves 37
+//!   instructions a pass, below what the noise lets us see. The code is
+//!   in the history (commit "fast9 experiment ... AVX-512", tests against
+//!   the portable lanes included) and needs Rust 1.89 for the AVX-512
+//!   intrinsics (the crate's floor is 1.88).
+//!
 //! Where the rest goes (1106, after the above, of 248M instructions for
 //! 375 puzzles): `update` ~35% (the horizontal closure per changed word,
 //! ~86 words a guess, and `clear_cells`, ~30 instructions per placed
@@ -249,14 +277,10 @@ type Lanes = [u16; 8];
 trait Vec8: Ops {
     #[cfg_attr(not(test), allow(dead_code))]
     fn load(a: &Lanes) -> Self;
-    /// Four u32 words as lanes (bit layout as in memory, little-endian).
-    fn load_words(w: &[u32; 4]) -> Self;
     /// Lanes 0..4 from `lo`, 4..8 from `hi` (16 bits each, low first).
     fn from_u64s(lo: u64, hi: u64) -> Self;
     fn store(self, a: &mut Lanes);
     fn is_zero(self) -> bool;
-    /// Sum of the 16 bytes.
-    fn sum_bytes(self) -> u32;
 }
 
 /// Lane-wise u16 operations, for any number of lanes (8 in [`Vec8`], 16
@@ -288,10 +312,6 @@ impl Vec8 for Portable {
         Portable(*a)
     }
     #[inline(always)]
-    fn load_words(w: &[u32; 4]) -> Self {
-        Portable(std::array::from_fn(|l| (w[l / 2] >> (16 * (l % 2))) as u16))
-    }
-    #[inline(always)]
     fn from_u64s(lo: u64, hi: u64) -> Self {
         Portable(std::array::from_fn(|l| {
             ([lo, hi][l / 4] >> (16 * (l % 4))) as u16
@@ -304,13 +324,6 @@ impl Vec8 for Portable {
     #[inline(always)]
     fn is_zero(self) -> bool {
         self.0.iter().all(|&x| x == 0)
-    }
-    #[inline(always)]
-    fn sum_bytes(self) -> u32 {
-        self.0
-            .iter()
-            .map(|&x| (x & 0xFF) as u32 + (x >> 8) as u32)
-            .sum()
     }
 }
 
@@ -380,11 +393,6 @@ mod sse2 {
             Sse2(unsafe { _mm_loadu_si128(a.as_ptr() as *const __m128i) })
         }
         #[inline(always)]
-        fn load_words(w: &[u32; 4]) -> Self {
-            // SAFETY: 16 readable bytes behind `w`; unaligned load.
-            Sse2(unsafe { _mm_loadu_si128(w.as_ptr() as *const __m128i) })
-        }
-        #[inline(always)]
         fn from_u64s(lo: u64, hi: u64) -> Self {
             // SAFETY: SSE2 is part of the x86-64 baseline; no memory access.
             Sse2(unsafe { _mm_set_epi64x(hi as i64, lo as i64) })
@@ -398,15 +406,6 @@ mod sse2 {
         fn is_zero(self) -> bool {
             // SAFETY: SSE2 baseline.
             unsafe { _mm_movemask_epi8(_mm_cmpeq_epi16(self.0, _mm_setzero_si128())) == 0xFFFF }
-        }
-        #[inline(always)]
-        fn sum_bytes(self) -> u32 {
-            // SAFETY: SSE2 baseline. `_mm_sad_epu8` against zero leaves
-            // the sums of the low and high 8 bytes in the two u64 halves.
-            unsafe {
-                let s = _mm_sad_epu8(self.0, _mm_setzero_si128());
-                (_mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128::<8>(s))) as u32
-            }
         }
     }
 
@@ -570,386 +569,108 @@ mod avx2 {
         [a1, a2, a3, a4]
     }
 
-    /// Defines the AVX2 pass under a name, compiled with the given
-    /// target features (AVX2 alone, or with AVX-512 VL for the AVX-512
-    /// copy, where LLVM fuses the and/or chains into `vpternlog`).
-    macro_rules! triads_fn {
-        ($(#[$doc:meta])* $name:ident, $features:literal) => {
-            $(#[$doc])*
-            #[inline]
-            #[target_feature(enable = $features)]
-            pub(super) unsafe fn $name(
-                raw: &[(u64, u64); 9],
-                m: &mut [Lanes; 9],
-                total: &mut Lanes,
-                twos: &mut Lanes,
-            ) -> Triads {
-                let zero = Y::splat(0);
-                let mut mv = [zero; 5];
-                for k in 0..5 {
-                    let (lo0, hi0) = raw[2 * k];
-                    let (lo1, hi1) = if k < 4 { raw[2 * k + 1] } else { (0, 0) };
-                    mv[k] = Y(_mm256_set_epi64x(
-                        hi1 as i64, lo1 as i64, hi0 as i64, lo0 as i64,
-                    ));
-                }
-                let [_, _, a3, a4] = merge(counts(&mv));
-                let mut bad = a3.xor(Y::splat(0x1FF));
-                let exact = a3.andnot(a4);
-                let mut cert = [zero; 5];
-                for k in 0..5 {
-                    cert[k] = certain_closed(mv[k]).or(mv[k].and(exact));
-                }
-                let [_, _, c3, c4] = merge(counts(&cert));
-                bad = bad.or(c4);
-                let (mut diff, mut tot, mut two) = (zero, zero, zero);
-                for k in 0..5 {
-                    let c = cert[k];
-                    let rows = c
-                        .or(c.shr::<1>())
-                        .or(c.shr::<2>())
-                        .and(Y::splat(0o111))
-                        .mul(Y::splat(7));
-                    let colz = c
-                        .or(c.shr::<3>())
-                        .or(c.shr::<6>())
-                        .and(Y::splat(7))
-                        .mul(Y::splat(0o111));
-                    let lines = rows.or(colz).andnot(c);
-                    let x = mv[k].andnot(c3.andnot(c)).andnot(lines);
-                    let (sup, n) = support_count(x);
-                    let empty = sup.eq(zero);
-                    // Register 4's upper half is no digit.
-                    bad = bad.or(if k < 4 {
-                        empty
-                    } else {
-                        Y(_mm256_blend_epi32::<0xF0>(empty.0, zero.0))
-                    });
-                    diff = diff.or(sup.xor(mv[k]));
-                    tot = tot.add(n);
-                    // Digit 2k's bit in the lower half, 2k + 1's in the upper.
-                    let (lo, hi) = (
-                        0x0001_0001_0001_0001 << (2 * k),
-                        0x0002_0002_0002_0002 << (2 * k),
-                    );
-                    let digits = Y(_mm256_set_epi64x(hi, hi, lo, lo));
-                    two = two.or(n.eq(Y::splat(2)).and(digits));
-                    // SAFETY: `m[2k]` and `m[2k + 1]` are 16 writable bytes
-                    // each (unaligned stores).
-                    unsafe {
-                        _mm_storeu_si128(
-                            m[2 * k].as_mut_ptr() as *mut __m128i,
-                            _mm256_castsi256_si128(sup.0),
-                        );
-                        if k < 4 {
-                            _mm_storeu_si128(
-                                m[2 * k + 1].as_mut_ptr() as *mut __m128i,
-                                _mm256_extracti128_si256::<1>(sup.0),
-                            );
-                        }
-                    }
-                }
-                let tot = tot.add(swap(tot));
-                let two = two.or(swap(two));
-                // SAFETY: `total` and `twos` are 16 writable bytes each
-                // (unaligned stores).
-                unsafe {
-                    _mm_storeu_si128(
-                        total.as_mut_ptr() as *mut __m128i,
-                        _mm256_castsi256_si128(tot.0),
-                    );
-                    _mm_storeu_si128(
-                        twos.as_mut_ptr() as *mut __m128i,
-                        _mm256_castsi256_si128(two.0),
-                    );
-                }
-                let (ok, same) = (
-                    _mm256_testz_si256(bad.0, bad.0) == 1,
-                    _mm256_testz_si256(diff.0, diff.0) == 1,
-                );
-                if !ok {
-                    Triads::Contradiction
-                } else if same {
-                    Triads::Unchanged
-                } else {
-                    Triads::Changed
-                }
-            }
-        };
-    }
-
-    triads_fn!(
-        /// [`super::triads_vecs`] with register k holding digit 2k in lanes
-        /// 0..8 and digit 2k + 1 in lanes 8..16 (register 4: digit 8 and an
-        /// empty matrix, which adds nothing to the counts and whose lanes are
-        /// left out of the contradiction test). Same results, lane for lane.
-        ///
-        /// Compiled with AVX2 itself, with loops rather than `array::from_fn`
-        /// closures: a closure or helper compiled without the feature keeps
-        /// every intrinsic in it as a call (1106 count to 2 went to 847k
-        /// instructions a puzzle that way).
-        ///
-        /// # Safety
-        /// The CPU must have AVX2.
-        triads,
-        "avx2"
-    );
-
-    triads_fn!(
-        /// [`triads`] compiled with AVX-512 F, BW and VL as well.
-        ///
-        /// # Safety
-        /// The CPU must have AVX2 and AVX-512 F, BW and VL.
-        triads_vl,
-        "avx2,avx512f,avx512bw,avx512vl"
-    );
-}
-
-/// The 3-of-9 pass four digits per 512-bit register (AVX-512 F and BW):
-/// the digit loops run 3 times instead of 5 (AVX2) or 9, and the
-/// bit-sliced counts of the four quarters are merged in two steps.
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::{certain_closed, Lanes, Ops, Triads, PERM_BITS};
-    use std::arch::x86_64::*;
-
-    /// 32 u16 lanes in a zmm register.
-    #[derive(Clone, Copy)]
-    pub(super) struct Z(__m512i);
-
-    // SAFETY (every block below): `Z` is only built inside `triads`, whose
-    // callers run it where AVX-512 F and BW were detected (see
-    // `has_avx512`); these intrinsics touch no memory.
-    impl Ops for Z {
-        #[inline(always)]
-        fn splat(x: u16) -> Self {
-            // SAFETY: AVX-512 present (see above).
-            Z(unsafe { _mm512_set1_epi16(x as i16) })
-        }
-        #[inline(always)]
-        fn and(self, o: Self) -> Self {
-            // SAFETY: AVX-512 present.
-            Z(unsafe { _mm512_and_si512(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            // SAFETY: AVX-512 present.
-            Z(unsafe { _mm512_or_si512(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn xor(self, o: Self) -> Self {
-            // SAFETY: AVX-512 present.
-            Z(unsafe { _mm512_xor_si512(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn andnot(self, o: Self) -> Self {
-            // SAFETY: AVX-512 present. (`_mm512_andnot_si512(a, b)` is `!a & b`.)
-            Z(unsafe { _mm512_andnot_si512(o.0, self.0) })
-        }
-        #[inline(always)]
-        fn eq(self, o: Self) -> Self {
-            // SAFETY: AVX-512 BW present.
-            Z(unsafe { _mm512_movm_epi16(_mm512_cmpeq_epi16_mask(self.0, o.0)) })
-        }
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            // SAFETY: AVX-512 BW present.
-            Z(unsafe { _mm512_add_epi16(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn sub(self, o: Self) -> Self {
-            // SAFETY: AVX-512 BW present.
-            Z(unsafe { _mm512_sub_epi16(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn mul(self, o: Self) -> Self {
-            // SAFETY: AVX-512 BW present.
-            Z(unsafe { _mm512_mullo_epi16(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn shr<const N: i32>(self) -> Self {
-            // SAFETY: AVX-512 BW present. (A shift count in a register:
-            // the immediate form takes a `u32` constant; LLVM folds it.)
-            Z(unsafe { _mm512_srl_epi16(self.0, _mm_set_epi64x(0, N as i64)) })
-        }
-    }
-
-    /// Quarters (128 bits) 0, 1, 2, 3 of `x` as 2, 3, 0, 1.
-    #[inline(always)]
-    fn swap256(x: Z) -> Z {
-        // SAFETY: AVX-512 F present (see above).
-        Z(unsafe { _mm512_shuffle_i64x2::<0x4E>(x.0, x.0) })
-    }
-
-    /// Quarters 0, 1, 2, 3 of `x` as 1, 0, 3, 2.
-    #[inline(always)]
-    fn swap128(x: Z) -> Z {
-        // SAFETY: AVX-512 F present.
-        Z(unsafe { _mm512_shuffle_i64x2::<0xB1>(x.0, x.0) })
-    }
-
-    /// Saturating counts (at least 1, 2, 3, 4) of `a` merged with those
-    /// of `b` (another set of digits).
-    #[inline(always)]
-    fn merge(a: [Z; 4], b: [Z; 4]) -> [Z; 4] {
-        [
-            a[0].or(b[0]),
-            a[1].or(b[1]).or(a[0].and(b[0])),
-            a[2].or(b[2]).or(a[1].and(b[0])).or(a[0].and(b[1])),
-            a[3].or(b[3])
-                .or(a[2].and(b[0]))
-                .or(a[1].and(b[1]))
-                .or(a[0].and(b[2])),
-        ]
-    }
-
-    /// The counts of the four quarters merged, the same in every quarter.
-    #[inline(always)]
-    fn merge4(a: [Z; 4]) -> [Z; 4] {
-        let a = merge(a, a.map(swap256));
-        merge(a, a.map(swap128))
-    }
-
-    /// Bit-sliced saturating counts over `xs`, per quarter.
-    #[inline(always)]
-    fn counts(xs: &[Z; 3]) -> [Z; 4] {
-        let zero = Z::splat(0);
-        let (mut a1, mut a2, mut a3, mut a4) = (zero, zero, zero, zero);
-        for &x in xs.iter() {
-            a4 = a4.or(a3.and(x));
-            a3 = a3.or(a2.and(x));
-            a2 = a2.or(a1.and(x));
-            a1 = a1.or(x);
-        }
-        [a1, a2, a3, a4]
-    }
-
-    /// [`support_count`] with mask registers: one `vptestnmw` a
-    /// permutation finds the lanes it fits, a masked add counts them.
-    #[inline(always)]
-    fn fits(m: Z) -> (Z, Z) {
-        // SAFETY: AVX-512 F and BW present (see above).
-        unsafe {
-            let notm = _mm512_ternarylogic_epi32::<0x55>(m.0, m.0, m.0);
-            let one = _mm512_set1_epi16(1);
-            let (mut sup, mut n) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-            for &pb in PERM_BITS.iter() {
-                let pbv = _mm512_set1_epi16(pb as i16);
-                let k = _mm512_testn_epi16_mask(notm, pbv);
-                sup = _mm512_mask_or_epi32(sup, 0xFFFF, sup, _mm512_maskz_mov_epi16(k, pbv));
-                n = _mm512_mask_add_epi16(n, k, n, one);
-            }
-            (Z(sup), Z(n))
-        }
-    }
-
-    /// Quarter `Q` of `x` into `m`.
-    #[inline(always)]
-    fn store_quarter<const Q: i32>(x: Z, m: &mut Lanes) {
-        // SAFETY: AVX-512 F present; `m` is 16 writable bytes (unaligned
-        // store).
-        unsafe {
-            _mm_storeu_si128(
-                m.as_mut_ptr() as *mut __m128i,
-                _mm512_extracti32x4_epi32::<Q>(x.0),
-            )
-        }
-    }
-
-    /// [`super::triads_vecs`] with register k holding digit 4k + q in
-    /// quarter q (register 2: digit 8 and three empty matrices, which add
-    /// nothing to the counts and are left out of the contradiction test).
-    /// Same results, lane for lane (tested).
+    /// [`super::triads_vecs`] with register k holding digit 2k in lanes
+    /// 0..8 and digit 2k + 1 in lanes 8..16 (register 4: digit 8 and an
+    /// empty matrix, which adds nothing to the counts and whose lanes are
+    /// left out of the contradiction test). Same results, lane for lane.
+    ///
+    /// Compiled with AVX2 itself, with loops rather than `array::from_fn`
+    /// closures: a closure or helper compiled without the feature keeps
+    /// every intrinsic in it as a call (1106 count to 2 went to 847k
+    /// instructions a puzzle that way).
     ///
     /// # Safety
-    /// The CPU must have AVX-512 F and BW.
+    /// The CPU must have AVX2.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
+    #[target_feature(enable = "avx2")]
     pub(super) unsafe fn triads(
         raw: &[(u64, u64); 9],
         m: &mut [Lanes; 9],
         total: &mut Lanes,
         twos: &mut Lanes,
     ) -> Triads {
-        let zero = Z::splat(0);
-        let r = |d: usize| if d < 9 { raw[d] } else { (0, 0) };
-        let mut mv = [zero; 3];
-        for k in 0..3 {
-            let [q0, q1, q2, q3] = [r(4 * k), r(4 * k + 1), r(4 * k + 2), r(4 * k + 3)];
-            mv[k] = Z(_mm512_set_epi64(
-                q3.1 as i64,
-                q3.0 as i64,
-                q2.1 as i64,
-                q2.0 as i64,
-                q1.1 as i64,
-                q1.0 as i64,
-                q0.1 as i64,
-                q0.0 as i64,
+        let zero = Y::splat(0);
+        let mut mv = [zero; 5];
+        for k in 0..5 {
+            let (lo0, hi0) = raw[2 * k];
+            let (lo1, hi1) = if k < 4 { raw[2 * k + 1] } else { (0, 0) };
+            mv[k] = Y(_mm256_set_epi64x(
+                hi1 as i64, lo1 as i64, hi0 as i64, lo0 as i64,
             ));
         }
-        let [_, _, a3, a4] = merge4(counts(&mv));
-        let mut bad = a3.xor(Z::splat(0x1FF));
+        let [_, _, a3, a4] = merge(counts(&mv));
+        let mut bad = a3.xor(Y::splat(0x1FF));
         let exact = a3.andnot(a4);
-        let mut cert = [zero; 3];
-        for k in 0..3 {
+        let mut cert = [zero; 5];
+        for k in 0..5 {
             cert[k] = certain_closed(mv[k]).or(mv[k].and(exact));
         }
-        let [_, _, c3, c4] = merge4(counts(&cert));
+        let [_, _, c3, c4] = merge(counts(&cert));
         bad = bad.or(c4);
         let (mut diff, mut tot, mut two) = (zero, zero, zero);
-        for k in 0..3 {
+        for k in 0..5 {
             let c = cert[k];
             let rows = c
                 .or(c.shr::<1>())
                 .or(c.shr::<2>())
-                .and(Z::splat(0o111))
-                .mul(Z::splat(7));
+                .and(Y::splat(0o111))
+                .mul(Y::splat(7));
             let colz = c
                 .or(c.shr::<3>())
                 .or(c.shr::<6>())
-                .and(Z::splat(7))
-                .mul(Z::splat(0o111));
+                .and(Y::splat(7))
+                .mul(Y::splat(0o111));
             let lines = rows.or(colz).andnot(c);
             let x = mv[k].andnot(c3.andnot(c)).andnot(lines);
-            let (sup, n) = fits(x);
+            let (sup, n) = support_count(x);
             let empty = sup.eq(zero);
-            // Register 2's quarters 1..4 are no digit.
-            bad = bad.or(if k < 2 {
+            // Register 4's upper half is no digit.
+            bad = bad.or(if k < 4 {
                 empty
             } else {
-                Z(_mm512_maskz_mov_epi64(0b11, empty.0))
+                Y(_mm256_blend_epi32::<0xF0>(empty.0, zero.0))
             });
             diff = diff.or(sup.xor(mv[k]));
             tot = tot.add(n);
-            // Digit 4k + q's bit in quarter q.
-            let bit = |q: usize| (0x0001_0001_0001_0001u64 << (4 * k + q)) as i64;
-            let digits = Z(_mm512_set_epi64(
-                bit(3),
-                bit(3),
-                bit(2),
-                bit(2),
-                bit(1),
-                bit(1),
-                bit(0),
-                bit(0),
-            ));
-            two = two.or(n.eq(Z::splat(2)).and(digits));
-            store_quarter::<0>(sup, &mut m[4 * k]);
-            if k < 2 {
-                store_quarter::<1>(sup, &mut m[4 * k + 1]);
-                store_quarter::<2>(sup, &mut m[4 * k + 2]);
-                store_quarter::<3>(sup, &mut m[4 * k + 3]);
+            // Digit 2k's bit in the lower half, 2k + 1's in the upper.
+            let (lo, hi) = (
+                0x0001_0001_0001_0001 << (2 * k),
+                0x0002_0002_0002_0002 << (2 * k),
+            );
+            let digits = Y(_mm256_set_epi64x(hi, hi, lo, lo));
+            two = two.or(n.eq(Y::splat(2)).and(digits));
+            // SAFETY: `m[2k]` and `m[2k + 1]` are 16 writable bytes
+            // each (unaligned stores).
+            unsafe {
+                _mm_storeu_si128(
+                    m[2 * k].as_mut_ptr() as *mut __m128i,
+                    _mm256_castsi256_si128(sup.0),
+                );
+                if k < 4 {
+                    _mm_storeu_si128(
+                        m[2 * k + 1].as_mut_ptr() as *mut __m128i,
+                        _mm256_extracti128_si256::<1>(sup.0),
+                    );
+                }
             }
         }
-        let tot = tot.add(swap256(tot));
-        let tot = tot.add(swap128(tot));
-        let two = two.or(swap256(two));
-        let two = two.or(swap128(two));
-        store_quarter::<0>(tot, total);
-        store_quarter::<0>(two, twos);
+        let tot = tot.add(swap(tot));
+        let two = two.or(swap(two));
+        // SAFETY: `total` and `twos` are 16 writable bytes each
+        // (unaligned stores).
+        unsafe {
+            _mm_storeu_si128(
+                total.as_mut_ptr() as *mut __m128i,
+                _mm256_castsi256_si128(tot.0),
+            );
+            _mm_storeu_si128(
+                twos.as_mut_ptr() as *mut __m128i,
+                _mm256_castsi256_si128(two.0),
+            );
+        }
         let (ok, same) = (
-            _mm512_test_epi64_mask(bad.0, bad.0) == 0,
-            _mm512_test_epi64_mask(diff.0, diff.0) == 0,
+            _mm256_testz_si256(bad.0, bad.0) == 1,
+            _mm256_testz_si256(diff.0, diff.0) == 1,
         );
         if !ok {
             Triads::Contradiction
@@ -977,16 +698,6 @@ const PERM_BITS: [u16; 6] = {
     }
     t
 };
-
-/// Per byte: the number of set bits (0..=8).
-#[inline(always)]
-fn byte_popcounts<V: Ops>(x: V) -> V {
-    let x = x.sub(x.shr::<1>().and(V::splat(0x5555)));
-    let x = x
-        .and(V::splat(0x3333))
-        .add(x.shr::<2>().and(V::splat(0x3333)));
-    x.add(x.shr::<4>()).and(V::splat(0x0F0F))
-}
 
 /// Per lane, for a closed 3x3 matrix (the union of the permutations that
 /// fit it, as `SUPPORT` leaves it): the intersection of those permutations
@@ -1395,96 +1106,6 @@ unsafe fn search_pext<V: Vec8, const EASY: bool>(
     settled: Option<Option<(usize, u32)>>,
 ) -> bool {
     search::<V, Pext, EASY>(parent, step, ctx, settled)
-}
-
-/// [`Pext`] with the 3-of-9 pass in 512-bit registers, or (`NATIVE`
-/// false, for measurements) the AVX2 pass compiled in the AVX-512 copy.
-#[cfg(target_arch = "x86_64")]
-struct Pext512<const NATIVE: bool>;
-
-#[cfg(target_arch = "x86_64")]
-impl<const NATIVE: bool> Isa for Pext512<NATIVE> {
-    #[inline(always)]
-    fn triads<V: Vec8>(
-        raw: &[(u64, u64); 9],
-        m: &mut [Lanes; 9],
-        total: &mut Lanes,
-        twos: &mut Lanes,
-    ) -> Triads {
-        if NATIVE {
-            // SAFETY: `Pext512` runs only inside the copy compiled with
-            // AVX-512 (`search_512`), reached after `has_avx512`.
-            unsafe { avx512::triads(raw, m, total, twos) }
-        } else {
-            // SAFETY: as above (`has_avx512` checks `has_fast_features`,
-            // AVX2 included, too).
-            unsafe { avx2::triads_vl(raw, m, total, twos) }
-        }
-    }
-    #[inline(always)]
-    fn stack_matrices(c: u32) -> [u32; 3] {
-        Pext::stack_matrices(c)
-    }
-    #[inline(always)]
-    fn copy(s: &State) -> State {
-        Pext::copy(s)
-    }
-    #[inline(always)]
-    fn occupancy(w: u32) -> usize {
-        Pext::occupancy(w)
-    }
-    fn search<V: Vec8, const EASY: bool>(
-        parent: &State,
-        step: Step,
-        ctx: &mut Ctx<'_>,
-        settled: Option<Option<(usize, u32)>>,
-    ) -> bool {
-        // SAFETY: reached only from `solve_512`, after `has_avx512`.
-        unsafe { search_512::<V, NATIVE, EASY>(parent, step, ctx, settled) }
-    }
-}
-
-/// [`search`] compiled with AVX-512 (the recursion stays in this copy).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl")]
-unsafe fn search_512<V: Vec8, const NATIVE: bool, const EASY: bool>(
-    parent: &State,
-    step: Step,
-    ctx: &mut Ctx<'_>,
-    settled: Option<Option<(usize, u32)>>,
-) -> bool {
-    search::<V, Pext512<NATIVE>, EASY>(parent, step, ctx, settled)
-}
-
-/// Whether the CPU has what the AVX-512 copy is compiled for.
-#[cfg(target_arch = "x86_64")]
-fn has_avx512() -> bool {
-    has_fast_features()
-        && std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vl")
-}
-
-/// EXPERIMENT: which copy `solve` runs: 1 tables, 2 AVX2, 3 AVX-512 copy
-/// with AVX2 triads, 4 AVX-512.
-#[cfg(target_arch = "x86_64")]
-fn isa_level() -> u8 {
-    use std::sync::atomic::{AtomicU8, Ordering};
-    static CACHE: AtomicU8 = AtomicU8::new(0);
-    match CACHE.load(Ordering::Relaxed) {
-        0 => {
-            let mut l = if fast_pext() { 2 } else { 1 };
-            if let Some(v) = std::env::var_os("F9_ISA") {
-                l = v.to_str().unwrap().parse().unwrap();
-            }
-            if l >= 3 && !has_avx512() {
-                l = 2;
-            }
-            CACHE.store(l, Ordering::Relaxed);
-            l
-        }
-        l => l,
-    }
 }
 
 /// Whether this CPU has a fast `pext`: BMI1 and BMI2, and not an AMD Zen 1 or 2
@@ -2220,14 +1841,9 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
 /// (never a bogus solution). Values above 9 are not allowed.
 pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     #[cfg(target_arch = "x86_64")]
-    match isa_level() {
-        // SAFETY: `isa_level` found every feature of the copy on this CPU.
-        2 => return unsafe { solve_pext(cells, limit, out) },
-        // SAFETY: as above.
-        3 => return unsafe { solve_512::<false>(cells, limit, out) },
-        // SAFETY: as above.
-        4 => return unsafe { solve_512::<true>(cells, limit, out) },
-        _ => {}
+    if fast_pext() {
+        // SAFETY: `fast_pext` found every feature of the copy on this CPU.
+        return unsafe { solve_pext(cells, limit, out) };
     }
     solve_with::<Native, Tables>(cells, limit, out)
 }
@@ -2237,28 +1853,6 @@ pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn solve_pext(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     solve_with::<Native, Pext>(cells, limit, out)
-}
-
-/// [`solve`] compiled with AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl")]
-unsafe fn solve_512<const NATIVE: bool>(
-    cells: &[u8; 81],
-    limit: u32,
-    out: &mut [u8; 81],
-) -> Search {
-    solve_with::<Native, Pext512<NATIVE>>(cells, limit, out)
-}
-
-/// [`solve_marks`] compiled with AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512bw,avx512vl")]
-unsafe fn solve_marks_512<const NATIVE: bool>(
-    marks: &[u16; 81],
-    limit: u32,
-    out: &mut [u8; 81],
-) -> Search {
-    solve_marks_with::<Native, Pext512<NATIVE>>(marks, limit, out)
 }
 
 /// [`solve`] with a chosen lane type and instruction-set flavour (the
@@ -2358,14 +1952,9 @@ fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search
 /// as [`solve`].
 pub fn solve_marks(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
     #[cfg(target_arch = "x86_64")]
-    match isa_level() {
-        // SAFETY: `isa_level` found every feature of the copy on this CPU.
-        2 => return unsafe { solve_marks_pext(marks, limit, out) },
-        // SAFETY: as above.
-        3 => return unsafe { solve_marks_512::<false>(marks, limit, out) },
-        // SAFETY: as above.
-        4 => return unsafe { solve_marks_512::<true>(marks, limit, out) },
-        _ => {}
+    if fast_pext() {
+        // SAFETY: `fast_pext` found every feature of the copy on this CPU.
+        return unsafe { solve_marks_pext(marks, limit, out) };
     }
     solve_marks_with::<Native, Tables>(marks, limit, out)
 }
@@ -2538,29 +2127,7 @@ mod tests {
                     assert_eq!(pext, native);
                     assert_eq!(c, a);
                 }
-                #[cfg(target_arch = "x86_64")]
-                if has_avx512() {
-                    for native_512 in [false, true] {
-                        let mut c = [0u8; 81];
-                        // SAFETY: `has_avx512` checked just above.
-                        let z = unsafe {
-                            if native_512 {
-                                solve_512::<true>(p, limit, &mut c)
-                            } else {
-                                solve_512::<false>(p, limit, &mut c)
-                            }
-                        };
-                        assert_eq!(z, native);
-                        assert_eq!(c, a);
-                    }
-                }
             }
-        }
-        #[cfg(target_arch = "x86_64")]
-        if !has_avx512() {
-            println!(
-                "note: no AVX-512 (F, BW, VL) on this CPU: its copy of the search is not tested"
-            );
         }
     }
 
@@ -2641,79 +2208,36 @@ mod tests {
         if !has_fast_features() {
             return;
         }
-        // SAFETY: `has_fast_features` (AVX2 included) checked above.
-        check_triads_against_portable(
-            |r, m, t, w| unsafe { avx2::triads(r, m, t, w) },
-            0x5851_F42D_4C95_7F2D,
-        );
-    }
-
-    /// Random inputs for a 3-of-9 pass: dense matrices so that many
-    /// pass; lanes 3 and 7 idle (all 9 bits) as `triad_pass` builds them,
-    /// except in every tenth round.
-    #[cfg(target_arch = "x86_64")]
-    fn random_triad_inputs(rounds: u32, seed: u64) -> Vec<[(u64, u64); 9]> {
-        let mut seed = seed;
+        let mut seed = 0x5851_F42D_4C95_7F2Du64;
         let mut rnd = move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
         };
-        (0..rounds)
-            .map(|round| {
-                let mut raw = [(0u64, 0u64); 9];
-                for r in raw.iter_mut() {
-                    let mut lane = || (rnd() | rnd() | rnd()) & 0x1FF;
-                    let idle = if round % 10 == 0 { lane() } else { 0x1FF };
-                    r.0 = lane() | lane() << 16 | lane() << 32 | idle << 48;
-                    r.1 = lane() | lane() << 16 | lane() << 32 | idle << 48;
-                }
-                raw
-            })
-            .collect()
-    }
-
-    /// A vector 3-of-9 pass against the portable one, lane by lane, on
-    /// random matrices including contradictions.
-    #[cfg(target_arch = "x86_64")]
-    fn check_triads_against_portable(
-        pass: impl Fn(&[(u64, u64); 9], &mut [Lanes; 9], &mut Lanes, &mut Lanes) -> Triads,
-        seed: u64,
-    ) {
         let mut seen = [0u32; 2];
-        for (round, raw) in random_triad_inputs(20_000, seed).iter().enumerate() {
+        for round in 0..20_000 {
+            let mut raw = [(0u64, 0u64); 9];
+            for r in raw.iter_mut() {
+                // Mostly dense matrices so that many pass; lanes 3 and 7
+                // idle (all 9 bits) as `triad_pass` builds them, except in
+                // some rounds.
+                let mut lane = || (rnd() | rnd() | rnd()) & 0x1FF;
+                let idle = if round % 10 == 0 { lane() } else { 0x1FF };
+                r.0 = lane() | lane() << 16 | lane() << 32 | idle << 48;
+                r.1 = lane() | lane() << 16 | lane() << 32 | idle << 48;
+            }
             let (mut m1, mut c1, mut s1) = ([[0u16; 8]; 9], [0u16; 8], [0u16; 8]);
             let (mut m2, mut c2, mut s2) = ([[0u16; 8]; 9], [0u16; 8], [0u16; 8]);
-            let ok1 = pass(raw, &mut m1, &mut c1, &mut s1);
-            let ok2 = Tables::triads::<Portable>(raw, &mut m2, &mut c2, &mut s2);
+            // SAFETY: `has_fast_features` (AVX2 included) checked above.
+            let ok1 = unsafe { avx2::triads(&raw, &mut m1, &mut c1, &mut s1) };
+            let ok2 = Tables::triads::<Portable>(&raw, &mut m2, &mut c2, &mut s2);
             assert_eq!(ok1, ok2, "round {round}");
             seen[(ok1 == Triads::Contradiction) as usize] += 1;
             assert_eq!((m1, c1, s1), (m2, c2, s2), "round {round}");
         }
         // (Whole searches cover `Unchanged`: `portable_simd_and_pext_agree`.)
         assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
-    }
-
-    /// The AVX-512 passes (four digits per zmm register, and the AVX2 one
-    /// compiled with AVX-512 VL) against the portable lanes.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn avx512_triads_match_portable() {
-        if !has_avx512() {
-            println!("note: no AVX-512 (F, BW, VL) on this CPU: its 3-of-9 passes are not tested");
-            return;
-        }
-        // SAFETY: `has_avx512` (AVX2 included) checked above.
-        check_triads_against_portable(
-            |r, m, t, w| unsafe { avx512::triads(r, m, t, w) },
-            0x9E37_79B9,
-        );
-        // SAFETY: as above.
-        check_triads_against_portable(
-            |r, m, t, w| unsafe { avx2::triads_vl(r, m, t, w) },
-            0x2545_F491,
-        );
     }
 
     /// On every closed matrix (all 512 occupancies through `SUPPORT`) the
@@ -2762,8 +2286,7 @@ mod tests {
     }
 
     /// Every search flavour on a pencilmark puzzle: the same count, guesses
-    /// and answer (table path, portable lanes, the AVX2/BMI2 and AVX-512
-    /// copies where the CPU has them).
+    /// and answer (table path, portable lanes, BMI2 where the CPU has it).
     fn solve_marks_all(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
         let s = solve_marks(marks, limit, out);
         let mut t = [0u8; 81];
@@ -2777,27 +2300,6 @@ mod tests {
         );
         if s.count > 0 {
             assert_eq!(&t, out);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if has_fast_features() {
-            // SAFETY: `has_fast_features` checked just above.
-            assert_eq!(unsafe { solve_marks_pext(marks, limit, &mut t) }, s);
-            if s.count > 0 {
-                assert_eq!(&t, out);
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        if has_avx512() {
-            // SAFETY: `has_avx512` checked just above.
-            assert_eq!(unsafe { solve_marks_512::<true>(marks, limit, &mut t) }, s);
-            if s.count > 0 {
-                assert_eq!(&t, out);
-            }
-            // SAFETY: as above.
-            assert_eq!(unsafe { solve_marks_512::<false>(marks, limit, &mut t) }, s);
-            if s.count > 0 {
-                assert_eq!(&t, out);
-            }
         }
         s
     }
