@@ -59,6 +59,8 @@
 //! - the fewest configurations of any digit first (ties to the tighter
 //!   block): pencilmark count to 2 12,363 guesses, 1106 unchanged;
 //! - a digit with two anywhere first, else the tightest block: 7,791;
+//! - ties between equally tight blocks to one with a two-configuration
+//!   digit: 2,370 (1106, 11+ and top1465 unchanged);
 //! - tdoku's binary split (the first configuration, then the rest with a
 //!   new choice) where a digit has 3: 2,015 guesses, within 1%, and the
 //!   rest of a word cannot always be written as minirows (with 4+ left,
@@ -175,7 +177,7 @@
 //!   (`copy_avx`) instead of a `memcpy` call, with the full 320-byte state
 //!   (unlike the 256-byte attempt above, no layout change), and
 //!   `looks_easy` by `count_ones` inlined into the root instead of SSE2
-//!   byte counts in a cold function: 1106 274.0k -> 271.0k first, 612.8k
+//!   byte counts in a cold function: 1106 273.7k -> 271.0k first, 612.8k
 //!   -> 607.2k count to 2; serg 17.86k -> 17.45k, 20.42k -> 19.98k. Thread
 //!   CPU time, 21 alternating rounds, median ratio: 1106 0.994 / 0.996,
 //!   serg 0.994 / 0.990 (first / count 2);
