@@ -200,7 +200,12 @@
 //!   intrinsics (the crate's floor is 1.88).
 //! - tried, dropped: skipping the naked-single digit planes in bands with
 //!   no single (a branch per band): 1106 first 271.0k -> 273.4k, count
-//!   607.2k -> 612.7k, serg 17.45k -> 17.47k.
+//!   607.2k -> 612.7k, serg 17.45k -> 17.47k;
+//! - tried, dropped: the 3-of-9 pass's stack lanes by the `pext` stack
+//!   matrices instead of the SPREAD multiplications: 1106 271.0k ->
+//!   269.0k, 607.2k -> 602.7k, but serg 17.45k -> 17.50k, 19.98k ->
+//!   20.04k, and thread CPU time the same (15 alternating rounds: 1106
+//!   1.002 / 1.002, serg count 2 1.000).
 //!
 //! Where the rest goes (1106, after the above, of 248M instructions for
 //! 375 puzzles): `update` ~35% (the horizontal closure per changed word,
