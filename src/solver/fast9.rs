@@ -198,6 +198,9 @@
 //!   in the history (commit "fast9 experiment ... AVX-512", tests against
 //!   the portable lanes included) and needs Rust 1.89 for the AVX-512
 //!   intrinsics (the crate's floor is 1.88).
+//! - the easy rule's guess cap (12) at 4: serg first 17.45k -> 18.72k,
+//!   count 2 19.98k -> 21.80k; unlimited: the same as 12 (no serg puzzle
+//!   needs more). Kept at 12;
 //! - tried, dropped: skipping the naked-single digit planes in bands with
 //!   no single (a branch per band): 1106 first 271.0k -> 273.4k, count
 //!   607.2k -> 612.7k, serg 17.45k -> 17.47k;
