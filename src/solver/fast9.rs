@@ -208,7 +208,15 @@
 //!   matrices instead of the SPREAD multiplications: 1106 271.0k ->
 //!   269.0k, 607.2k -> 602.7k, but serg 17.45k -> 17.50k, 19.98k ->
 //!   20.04k, and thread CPU time the same (15 alternating rounds: 1106
-//!   1.002 / 1.002, serg count 2 1.000).
+//!   1.002 / 1.002, serg count 2 1.000);
+//! - tried, dropped: `update` marking its digit for the vertical closure
+//!   unconditionally, and `update_vertical` returning early when the
+//!   column view equals the last one (instead of the `cols` test per
+//!   word): 1.9% fewer instructions on 1106 (271.0k -> 265.8k first,
+//!   607.2k -> 595.5k count 2), 1% on serg, but 4-5% more thread CPU time
+//!   (1106 count 2 1.042 and 1.041 in two runs of 15 alternating rounds,
+//!   first 1.050, serg 1.029 / 1.049, 11+ count 2 1.045): the early exit
+//!   is a data-dependent branch.
 //!
 //! Where the rest goes (1106, after the above, of 248M instructions for
 //! 375 puzzles): `update` ~35% (the horizontal closure per changed word,
