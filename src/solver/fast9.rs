@@ -216,7 +216,9 @@
 //!   607.2k -> 595.5k count 2), 1% on serg, but 4-5% more thread CPU time
 //!   (1106 count 2 1.042 and 1.041 in two runs of 15 alternating rounds,
 //!   first 1.050, serg 1.029 / 1.049, 11+ count 2 1.045): the early exit
-//!   is a data-dependent branch.
+//!   is a data-dependent branch;
+//! - tried, dropped: `clear_cells`' changed-word test by a carry into
+//!   bit 27 instead of `!= 0`: 1106 count 2 607.2k -> 629.4k.
 //!
 //! Where the rest goes (1106, after the above, of 248M instructions for
 //! 375 puzzles): `update` ~35% (the horizontal closure per changed word,
