@@ -271,7 +271,10 @@ pub struct Step {
     /// The (cell, digit) candidates removed, by cell then digit.
     pub eliminated: Vec<(u8, u8)>,
     /// The cells of the pattern, for the techniques that have one: a
-    /// unique rectangle's or loop's cells in loop order. Empty otherwise.
+    /// unique rectangle's or loop's cells in loop order; a cycle's or
+    /// forcing chain's cells (Forcing Chains & Cycles), each once, walked
+    /// back from its end to its start as serate lists them. Empty
+    /// otherwise.
     pub cells: Vec<u8>,
 }
 
