@@ -718,27 +718,21 @@ impl Ctx<'_> {
         let mut share = [[[[NONE; 2]; 2]; 6]; 6];
         // reach[i][j]: some ends of links i and j share a region.
         let mut reach = [[false; 6]; 6];
-        // share_region's answer is the region both ends are in, the same
-        // either way round: half the table is computed (share_region took
-        // a quarter of the rater's time on the chain puzzles).
-        let mut any = false;
         for i in 0..n {
-            for j in i + 1..n {
-                for k in 0..4 {
-                    let (s1, s2) = (k >> 1, k & 1);
-                    let (a, b) = (end(i, s1), end(j, s2));
-                    if let Some(r) = share_region(a.0, a.1, b.0, b.1, a.2, b.2) {
-                        share[i][j][s1][s2] = r as u8;
-                        share[j][i][s2][s1] = r as u8;
-                        reach[i][j] = true;
-                        reach[j][i] = true;
-                        any = true;
+            for j in 0..n {
+                if i == j {
+                    continue;
+                }
+                for (s1, row) in share[i][j].iter_mut().enumerate() {
+                    for (s2, cell) in row.iter_mut().enumerate() {
+                        let (a, b) = (end(i, s1), end(j, s2));
+                        if let Some(r) = share_region(a.0, a.1, b.0, b.1, a.2, b.2) {
+                            *cell = r as u8;
+                            reach[i][j] = true;
+                        }
                     }
                 }
             }
-        }
-        if !any {
-            return; // no two links meet: no order chains them
         }
         for o in &self.plan.orders {
             let q = &o.q;
