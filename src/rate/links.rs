@@ -822,6 +822,8 @@ impl Ctx<'_> {
     }
 
     /// Every admitted order and orientation of the chosen links.
+    // The tables are indexed by link and end positions, as serate's arrays.
+    #[allow(clippy::needless_range_loop)]
     fn arrange(&mut self, l: &[Link]) {
         let n = self.n;
         let grouped = l.iter().filter(|x| x.grouped).count();
