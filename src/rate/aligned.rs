@@ -155,9 +155,9 @@ fn triplet(g: &Grid, cells: [usize; 3], common: u128) -> Option<Hint> {
             if p0 == p1 && s01 {
                 continue;
             }
-            // The digits the third cell cannot take beside these two: its peers' among
-            // them, and the last digit of an excluder they hold all but one
-            // of (all of them when they hold it all).
+            // The digits the third cell cannot take beside these two: those
+            // of the two it sees, and the last digit of an excluder they
+            // hold all but one of (every digit when they hold all of one).
             let pair = 1u16 << p0 | 1 << p1;
             let mut forbidden = 0u16;
             if s02 {
