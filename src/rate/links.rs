@@ -399,16 +399,34 @@ pub(crate) fn two_links(g: &Grid) -> Result<Option<Hint>, ()> {
                             } else {
                                 41
                             };
+                            // Only a hint rating no higher than the best
+                            // so far can be taken.
+                            if best.as_ref().is_some_and(|(k, _, _)| k.0 < rating) {
+                                continue;
+                            }
                             let suffix = [b'0' + grouped, line[0], line[1]];
                             for (u0, u1) in [(0usize, 0usize), (0, 1), (1, 0), (1, 1)] {
                                 let (b1, b1s, b1s2) = (a.e[1 - u0], a.s[1 - u0], a.t[1 - u0]);
                                 let (b2, b2s, b2s2) = (b.e[u1], b.s[u1], b.t[u1]);
-                                let Some(share) = share_region(b1, b1s, b2, b2s, b1s2, b2s2) else {
+                                let share = share_sig(&a.sig[1 - u0], &b.sig[u1]);
+                                debug_assert_eq!(
+                                    share,
+                                    share_region(b1, b1s, b2, b2s, b1s2, b2s2)
+                                        .map_or(NONE, |r| r as u8)
+                                );
+                                if share == NONE {
                                     continue;
-                                };
+                                }
+                                let share = share as usize;
                                 let (st, sts, sts2) = (a.e[u0], a.s[u0], a.t[u0]);
                                 let (en, ens, ens2) = (b.e[1 - u1], b.s[1 - u1], b.t[1 - u1]);
-                                let ring = share_region(st, sts, en, ens, sts2, ens2);
+                                let ring = share_sig(&a.sig[u0], &b.sig[1 - u1]);
+                                debug_assert_eq!(
+                                    ring,
+                                    share_region(st, sts, en, ens, sts2, ens2)
+                                        .map_or(NONE, |r| r as u8)
+                                );
+                                let ring = (ring != NONE).then_some(());
                                 if ring.is_some() && u0 != 0 {
                                     continue;
                                 }
