@@ -840,8 +840,6 @@ impl Ctx<'_> {
     }
 
     /// Every admitted order and orientation of the chosen links.
-    // The tables are indexed by link and end positions, as serate's arrays.
-    #[allow(clippy::needless_range_loop)]
     fn arrange(&mut self, l: &[Link]) {
         let n = self.n;
         let grouped = l.iter().filter(|x| x.grouped).count();
@@ -857,14 +855,14 @@ impl Ctx<'_> {
                 if i == j {
                     continue;
                 }
-                for s1 in 0..2 {
-                    for s2 in 0..2 {
+                for (s1, row) in share[i][j].iter_mut().enumerate() {
+                    for (s2, cell) in row.iter_mut().enumerate() {
                         let r = share_sig(&l[i].sig[s1], &l[j].sig[s2]);
                         debug_assert_eq!(r, {
                             let (a, b) = (end(i, s1), end(j, s2));
                             share_region(a.0, a.1, b.0, b.1, a.2, b.2).map_or(NONE, |r| r as u8)
                         });
-                        share[i][j][s1][s2] = r;
+                        *cell = r;
                         reach[i][j] |= r != NONE;
                     }
                 }
