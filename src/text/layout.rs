@@ -363,6 +363,17 @@ impl Layout {
     /// symbol is not a cell (those cells then hold `BAD`).
     #[inline]
     pub(super) fn decode_run(&self, token: &[u8], cells: &mut [u8]) -> bool {
+        // Digit grids (up to 9x9) first try the arithmetic decode, which
+        // LLVM vectorises (16 bytes a step with SSE2); it only takes `0`,
+        // `.` and the digits, and anything else (`_`, `*`, a bad byte)
+        // falls to the table, which also leaves the `BAD` marks the error
+        // report needs.
+        if self.symbols == Symbols::Digits {
+            let side = self.boxes.side();
+            if side <= 9 && decode_digits(token, cells, side as u8) {
+                return true;
+            }
+        }
         let mut bad = 0u8;
         for (c, &b) in cells.iter_mut().zip(token) {
             *c = self.decode[b as usize];
@@ -648,6 +659,24 @@ impl Layout {
             }
         }
     }
+}
+
+/// Decodes a run of digit symbols into the first `token.len()` cells:
+/// `0` and `.` blank, `1`..=`side` givens; false (cells then undefined) at
+/// any other byte, including the other blanks the table takes (`_`, `*`).
+/// Branch-free per byte so that it vectorises: the table lookup it
+/// replaces for the common record was ~460 instructions per 81-cell line
+/// (callgrind, `count` of the 17-clue set).
+#[inline]
+pub(super) fn decode_digits(token: &[u8], cells: &mut [u8], side: u8) -> bool {
+    let mut bad = 0u8;
+    for (c, &b) in cells.iter_mut().zip(token) {
+        let d = b.wrapping_sub(b'0');
+        let dot = b == b'.';
+        *c = if dot { 0 } else { d };
+        bad |= u8::from(!dot & (d > side));
+    }
+    bad == 0
 }
 
 /// Appends `cells` as decimal numbers with `sep` between them.
