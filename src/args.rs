@@ -1096,7 +1096,10 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             let rater = crate::rate::Rater::with_techniques(set);
             // The pipeline takes a `'static` analysis: one per run, leaked.
             let analysis: &'static crate::rate::RateAnalysis =
-                Box::leak(Box::new(crate::rate::RateAnalysis { rater }));
+                Box::leak(Box::new(crate::rate::RateAnalysis {
+                    steps: a.steps.is_some(),
+                    ..crate::rate::RateAnalysis::new(rater)
+                }));
             if a.run.stats {
                 return Err(clap::Error::raw(
                     clap::error::ErrorKind::ArgumentConflict,
