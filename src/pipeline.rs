@@ -1351,6 +1351,117 @@ mod tests {
         );
     }
 
+    /// [`Quarter`] with a side output: `givens=N` for a record it answers,
+    /// `bad read|unread: REASON` for a bad one.
+    struct Sided;
+
+    impl crate::record::Analysis for Sided {
+        fn name(&self) -> &'static str {
+            "sided"
+        }
+        fn grid_column(&self) -> Option<&'static str> {
+            None
+        }
+        fn columns(&self) -> &[&'static str] {
+            &["givens", "blanks"]
+        }
+        fn keeps_puzzle(&self) -> bool {
+            true
+        }
+        fn side(&self) -> bool {
+            true
+        }
+        fn side_of_bad(&self, cells: Option<&[u8]>, err: &RecordError) -> String {
+            let read = if cells.is_some() { "read" } else { "unread" };
+            format!("bad {read}: {err}")
+        }
+        fn analyse(
+            &self,
+            boxes: crate::solver::Boxes,
+            cells: &[u8],
+            grid: &mut [u8],
+            fields: &mut Vec<String>,
+        ) -> Result<(), RecordError> {
+            QUARTER.analyse(boxes, cells, grid, fields)?;
+            fields.push(format!("givens={}", fields[0]));
+            Ok(())
+        }
+    }
+
+    static SIDED: Sided = Sided;
+
+    /// The side lines come one per record in input order, across chunks
+    /// and threads, bad records included; the answers do not show them;
+    /// `--on-error fail` keeps the side lines of the records before the
+    /// bad one only, as it keeps their answers.
+    #[test]
+    fn side_lines_follow_the_records_in_order() {
+        let layout = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
+        let empty = ".".repeat(81);
+        let g = P1.bytes().filter(|&b| b != b'.').count();
+        let mut input = String::new();
+        let mut want = String::new();
+        for k in 0..30 {
+            match k % 7 {
+                3 => {
+                    input += &format!("{empty}\n");
+                    want += "bad read: no solution\n";
+                }
+                5 => {
+                    input += "# a comment\n12345\n";
+                    want += "bad unread: expected 81 cells, found 5\n";
+                }
+                _ => {
+                    input += &format!("{P1}\n");
+                    want += &format!("givens={g}\n");
+                }
+            }
+        }
+        for (threads, chunk) in [(1, 100), (2, 100), (2, 1 << 20), (3, 250)] {
+            for on_error in [OnError::Mark, OnError::Fail] {
+                let opts = Options {
+                    threads,
+                    chunk_bytes: chunk,
+                    on_error,
+                    line_offset: 0,
+                    stats: false,
+                    overwrite: false,
+                    keep_lines: false,
+                    crlf: false,
+                    fields_at: &[],
+                };
+                let (mut out, mut side) = (Vec::new(), Vec::new());
+                let chunks = slice_chunks(input.as_bytes(), &layout, chunk);
+                let task = Task::Analyse(&SIDED);
+                let s = run_with_side(
+                    task,
+                    &opts,
+                    &layout,
+                    chunks,
+                    &mut out,
+                    &mut side,
+                    &mut Log(Vec::new()),
+                )
+                .unwrap();
+                let (out, side) = (String::from_utf8(out).unwrap(), String::from_utf8(side).unwrap());
+                assert!(!out.contains("givens="), "{out}");
+                let case = format!("{threads} threads, chunks of {chunk}, {on_error:?}");
+                match on_error {
+                    OnError::Mark => {
+                        assert_eq!(side, want, "{case}");
+                        assert_eq!(s.tally.records, 30, "{case}");
+                        assert_eq!(out.lines().count(), 30, "{case}");
+                    }
+                    OnError::Fail => {
+                        // Records 0-2 answered, record 3 stopped the run.
+                        assert_eq!(side, format!("givens={g}\n").repeat(3), "{case}");
+                        assert_eq!(out.lines().count(), 3, "{case}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn end_line_stops_and_errors_carry_line_numbers() {
         let input = format!("# header\n{P1}\n\n{}\n1234\nend\n{P1}\n", &P1[..80]);
