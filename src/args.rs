@@ -96,6 +96,56 @@ enum ProgressWhen {
     Never,
 }
 
+/// A subcommand's arguments, built only when that subcommand runs (or help,
+/// completions or the manual need them): clap's derive builds every
+/// subcommand's arguments up front, which was 0.30M of the 1.53M
+/// instructions a one-puzzle `solve` took (callgrind, whole process).
+#[derive(Debug)]
+struct Lazy<T>(T);
+
+impl<T: Args> Args for Lazy<T> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|c| keep_about(c, T::augment_args))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|c| keep_about(c, T::augment_args_for_update))
+    }
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+}
+
+/// Runs `add` on `cmd` and keeps the about texts `cmd` had: the variant's doc
+/// comment is set before the deferred arguments are added, and a flattened
+/// struct's doc comment (`RunArgs`') would replace it.
+fn keep_about(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) -> clap::Command {
+    let about = cmd.get_about().cloned();
+    let long = cmd.get_long_about().cloned();
+    let mut cmd = add(cmd);
+    if let Some(a) = about {
+        cmd = cmd.about(a);
+    }
+    if let Some(a) = long {
+        cmd = cmd.long_about(a);
+    }
+    cmd
+}
+
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(m).map(Lazy)
+    }
+    fn from_arg_matches_mut(m: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(m).map(Lazy)
+    }
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(m)
+    }
+    fn update_from_arg_matches_mut(&mut self, m: &mut clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(m)
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum CliCommand {
     /// Solve every puzzle of a file; write one answer line per puzzle, in order.
@@ -103,7 +153,7 @@ enum CliCommand {
     /// Exit status: 0 when every puzzle was solved, 1 when some records were bad
     /// or unsolvable (each gets an `error: REASON` output line and a
     /// `FILE:LINE: REASON` message on stderr), 2 on usage or I/O errors.
-    Solve(SolveArgs),
+    Solve(Lazy<SolveArgs>),
 
     /// Count the solutions of every puzzle, up to a limit: one line per record,
     /// `0`, `1`, ... or `N+` when the limit N is reached (default 2: a
@@ -111,7 +161,7 @@ enum CliCommand {
     ///
     /// Exit status: 0 when every record could be read (whatever its count), 1
     /// when some were bad (malformed, or givens that clash), 2 on errors.
-    Count(CountArgs),
+    Count(Lazy<CountArgs>),
 
     /// Measure solver speed on puzzle files: puzzles/s, µs/puzzle, share
     /// solved without guessing, guesses/puzzle, and how many answers passed
@@ -120,7 +170,7 @@ enum CliCommand {
     ///
     /// Puzzles are parsed before timing; only the solver is timed. Each file
     /// is solved repeatedly until --seconds have passed.
-    Bench(BenchArgs),
+    Bench(Lazy<BenchArgs>),
 
     /// Verify an answer file record by record: each answer must be a full
     /// valid grid that keeps its puzzle's givens, and both files must have
@@ -130,7 +180,7 @@ enum CliCommand {
     /// Prints `ANSWERS:LINE: reason` for the first 20 bad records, then a
     /// count. Exit status 0 when every answer is right, 1 if any is wrong or
     /// the record counts differ, 2 on errors.
-    Check(CheckArgs),
+    Check(Lazy<CheckArgs>),
 
     /// Generate COUNT distinct puzzles, each with exactly one solution, one
     /// per line (`.` blanks; digits up to 9x9, letters `A`.. up to 26x26,
@@ -145,7 +195,7 @@ enum CliCommand {
     /// from 27x27 up minutes (from 36x36 up many): give those --clues (62%
     /// of the cells, 803 for 36x36, makes one in seconds; the command says
     /// so).
-    Generate(GenerateArgs),
+    Generate(Lazy<GenerateArgs>),
 
     /// Rate every puzzle as Sudoku Explainer does (serate of Sukaku
     /// Explainer v1.18.1, default options): `PUZZLE ER/EP/ED` per line, or
@@ -156,7 +206,7 @@ enum CliCommand {
     /// rater does not implement yet gets `unrated` (never a guessed number);
     /// puzzles without exactly one solution are bad records (`error:
     /// multiple solutions`). See docs/rating.md. Exit status as for `solve`.
-    Rate(RateArgs),
+    Rate(Lazy<RateArgs>),
 
     /// Print a shell completion script on stdout, for example
     /// `sudoku-bulk completions bash > ~/.local/share/bash-completion/completions/sudoku-bulk`
@@ -183,7 +233,7 @@ enum CliCommand {
     ///
     /// Exit status: 0 when every record has a form, 1 when some were bad
     /// (each gets an `error: REASON` mark), 2 on usage or I/O errors.
-    Canon(CanonArgs),
+    Canon(Lazy<CanonArgs>),
 
     /// Keep the first record of each class and drop its repeats, in the
     /// input's own layout: one-line text keeps the kept lines byte for byte
@@ -204,7 +254,7 @@ enum CliCommand {
     /// Exit status: 0; 1 when some records were bad (kept in the output
     /// untouched, each reported as `FILE:LINE: reason`); 2 on usage or I/O
     /// errors.
-    Dedupe(DedupeArgs),
+    Dedupe(Lazy<DedupeArgs>),
 
     /// Check a train/test split for leaks: how many TEST records have an
     /// isomorph (a disguise, same canonical form) in TRAIN, and how many an
@@ -219,7 +269,7 @@ enum CliCommand {
     /// Exit status: 1 when any TEST record matches (`--by iso`: an
     /// isomorph; `--by exact`: a copy), 0 when none, 2 on errors (bad
     /// records included: the check would be incomplete).
-    Overlap(OverlapArgs),
+    Overlap(Lazy<OverlapArgs>),
 }
 
 /// `--by` of dedupe and overlap.
@@ -973,7 +1023,7 @@ pub fn parse() -> Command {
 fn convert(cli: Cli) -> Result<Command, clap::Error> {
     let show = !cli.quiet && cli.progress != ProgressWhen::Never;
     Ok(match cli.command {
-        CliCommand::Solve(a) => Command::Bulk {
+        CliCommand::Solve(Lazy(a)) => Command::Bulk {
             output_dir: a.run.output_dir.clone(),
             jobs: bulk(
                 a.inputs,
@@ -989,7 +1039,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             })
             .collect(),
         },
-        CliCommand::Count(a) => Command::Bulk {
+        CliCommand::Count(Lazy(a)) => Command::Bulk {
             output_dir: a.run.output_dir.clone(),
             jobs: bulk(
                 a.inputs,
@@ -1001,7 +1051,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
         },
         CliCommand::Completions { shell } => Command::Completions(shell),
         CliCommand::Man => Command::Man,
-        CliCommand::Canon(a) => {
+        CliCommand::Canon(Lazy(a)) => {
             let job = crate::canon::CanonJob {
                 form: match a.form {
                     CanonFormName::String => crate::canon::Form::String,
@@ -1016,7 +1066,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
                 jobs: bulk(a.inputs, a.output, task, a.run, show)?,
             }
         }
-        CliCommand::Dedupe(a) => Command::Dedupe(crate::dedupe::DedupeConfig {
+        CliCommand::Dedupe(Lazy(a)) => Command::Dedupe(crate::dedupe::DedupeConfig {
             input: a.input,
             output: a.output,
             report: a.report,
@@ -1027,7 +1077,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
         }),
-        CliCommand::Overlap(a) => Command::Overlap(crate::dedupe::OverlapConfig {
+        CliCommand::Overlap(Lazy(a)) => Command::Overlap(crate::dedupe::OverlapConfig {
             train: a.train,
             test: a.test,
             report: a.report,
@@ -1038,7 +1088,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
         }),
-        CliCommand::Bench(a) => Command::Bench(BenchConfig {
+        CliCommand::Bench(Lazy(a)) => Command::Bench(BenchConfig {
             files: a.files,
             threads: threads(Some(a.threads)),
             mode: match a.mode {
@@ -1049,7 +1099,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             json: a.json,
             forced: forced(&a.format, None, &a.grid)?,
         }),
-        CliCommand::Generate(a) => Command::Generate(GenerateConfig {
+        CliCommand::Generate(Lazy(a)) => Command::Generate(GenerateConfig {
             compress: compress(a.compress),
             count: a.count,
             seed: a.seed,
@@ -1082,7 +1132,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             progress: show && !a.no_progress,
             rating: a.rating,
         }),
-        CliCommand::Rate(a) => {
+        CliCommand::Rate(Lazy(a)) => {
             let list = a.techniques.as_deref() == Some("list");
             let set = match a.techniques.as_deref() {
                 None | Some("list") => crate::rate::Techniques::all(),
@@ -1123,7 +1173,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
                 list,
             })
         }
-        CliCommand::Check(a) => Command::Check(CheckConfig {
+        CliCommand::Check(Lazy(a)) => Command::Check(CheckConfig {
             puzzles: a.puzzles,
             answers: a.answers,
             forced: forced(&a.format, a.column, &a.grid)?,
@@ -1359,6 +1409,32 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// The subcommands' arguments are added late (`Lazy`); a flattened
+    /// struct's doc comment must not replace the subcommand's own about
+    /// texts (it did: every bulk command's help began "Options shared by
+    /// every bulk command").
+    #[test]
+    fn deferred_subcommands_keep_their_own_help() {
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut seen = std::collections::HashMap::new();
+        for sub in cmd.get_subcommands() {
+            let name = sub.get_name().to_string();
+            let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+            assert!(!about.is_empty(), "{name} has no about text");
+            if let Some(other) = seen.insert(about.clone(), name.clone()) {
+                panic!("{name} and {other} share the about text {about:?}");
+            }
+        }
+        let solve = cmd.find_subcommand("solve").unwrap();
+        let long = solve.get_long_about().unwrap().to_string();
+        assert!(long.contains("Exit status"), "{long}");
+        assert!(solve.get_arguments().any(|a| a.get_id() == "unique"));
+        // A parse builds the arguments of the subcommand it runs.
+        let cli = Cli::try_parse_from(["sudoku-bulk", "count", "--limit", "5", "x.txt"]).unwrap();
+        assert!(matches!(cli.command, CliCommand::Count(Lazy(ref a)) if a.limit == 5));
     }
 
     #[test]

@@ -179,3 +179,34 @@ def text_to_cells(lines, side):
     cells[raw == ord(".")] = 0
     assert ((cells >= 0) & (cells <= side)).all()
     return cells.astype(np.uint8)
+
+
+def interrupt_child(child, kind, timeout):
+    """Runs the script `child` with argument `kind` in a Python child (from
+    python/tests, so it imports `helpers`), waits for its `calling` line,
+    sends SIGINT half a second into the call, and returns the child's output
+    lines and the seconds from the signal to its exit. The child must exit 0;
+    it prints `interrupted after ...` when the call raised KeyboardInterrupt
+    and `again 1` when the library worked normally afterwards."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", child, kind], cwd=ROOT / "python" / "tests",
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stdout.readline().strip() == "calling"
+        time.sleep(0.5)  # well inside the call
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=timeout)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err[-2000:]
+    return out.splitlines(), took

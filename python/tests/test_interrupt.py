@@ -2,15 +2,11 @@
 generate gets SIGINT and raises KeyboardInterrupt within a second or two
 (the workers stop between rows), then solves again normally."""
 
-import signal
-import subprocess
-import sys
 import textwrap
-import time
 
 import pytest
 
-from helpers import ROOT
+from helpers import interrupt_child
 
 CHILD = textwrap.dedent(
     """
@@ -43,25 +39,9 @@ CHILD = textwrap.dedent(
 
 @pytest.mark.parametrize("kind", ["solve", "count", "generate"])
 def test_ctrl_c_stops_a_native_call_within_a_second(kind):
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, kind], cwd=ROOT / "python" / "tests",
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        assert proc.stdout.readline().strip() == "calling"
-        time.sleep(0.5)  # well inside the call
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
-        took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 0, err[-2000:]
-    lines = out.splitlines()
-    assert lines[0].startswith("interrupted after"), out
+    lines, took = interrupt_child(CHILD, kind, timeout=20)
+    assert lines[0].startswith("interrupted after"), lines
     assert lines[1] == "again 1"
     # Within a second, plus a generous margin for a busy 2-core machine
     # (the child also solves 50 puzzles and exits in that time).
-    assert took < 3, (took, out)
+    assert took < 3, (took, lines)

@@ -107,16 +107,19 @@ fn same_line(a: u8, b: u8) -> bool {
 fn variants(g: &Grid, t: usize, i: usize, d: usize, out: &mut Vec<Link>) -> Result<(), ()> {
     let reg_id = region(t, i);
     let reg = REGION[reg_id];
-    let rc: Vec<usize> = bits(reg).collect();
-    let mut p = 0u16;
-    for (k, &c) in rc.iter().enumerate() {
-        if g.digits[d - 1] >> c & 1 != 0 {
-            p |= 1 << k;
-        }
-    }
-    let n = p.count_ones();
+    let hold = g.digits[d - 1] & reg;
+    let n = hold.count_ones();
     if n <= 1 || n > 6 {
         return Ok(());
+    }
+    // The region's cells in order (no allocation: this runs 243 times a call).
+    let mut rc = [0usize; 9];
+    let mut p = 0u16;
+    for (k, c) in bits(reg).enumerate() {
+        rc[k] = c;
+        if hold >> c & 1 != 0 {
+            p |= 1 << k;
+        }
     }
     let cell = |k: usize| rc[k] as u8;
     let (mut grouped, mut b1, mut b2, mut heart, mut e_sel) = (false, 0u16, 0u16, 0u16, 0usize);
@@ -516,6 +519,68 @@ fn link_sets(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// One admitted order of a link-type set (a QuickPerm order not above its
+/// reverse), with what depends on the order only.
+struct Order {
+    /// Positions in the chosen links, in chain order.
+    q: Vec<usize>,
+    /// serate's `rLineName` of the order (the suffix after the grouped count).
+    tail: [u8; 7],
+    /// Rating above the base when no link is grouped (0-2).
+    lift: u8,
+}
+
+/// A link-type set and its admitted orders, in serate's order.
+struct Plan {
+    set: Vec<usize>,
+    orders: Vec<Order>,
+    /// The lowest `lift` of the orders: no hint of the set rates below
+    /// base + this.
+    min_lift: u8,
+}
+
+/// serate's link-type sets and orders for `n` links, built once per `n`
+/// (2-6): [`link_sets`] with every [`quick_perm`] order that [`is_lex`]
+/// admits.
+fn plans(n: usize) -> &'static [Plan] {
+    static PLANS: [std::sync::OnceLock<Vec<Plan>>; 7] = [const { std::sync::OnceLock::new() }; 7];
+    PLANS[n].get_or_init(|| {
+        let perms: Vec<Vec<usize>> = quick_perm(n).into_iter().filter(|q| is_lex(q)).collect();
+        link_sets(n)
+            .into_iter()
+            .map(|set| {
+                let orders: Vec<Order> = perms
+                    .iter()
+                    .map(|q| {
+                        let actual: Vec<usize> = q.iter().map(|&k| set[k]).collect();
+                        let rev: Vec<usize> = actual.iter().rev().copied().collect();
+                        let name = rline_name(if is_lex(&actual) { &actual } else { &rev });
+                        let mut tail = [0u8; 7];
+                        tail[..name.len()].copy_from_slice(name.as_bytes());
+                        let (zero, two) = (name.contains('0'), name.contains('2'));
+                        let lift = match (zero, two) {
+                            (false, false) => 0,
+                            (true, true) => 2,
+                            _ => 1,
+                        };
+                        Order {
+                            q: q.clone(),
+                            tail,
+                            lift,
+                        }
+                    })
+                    .collect();
+                let min_lift = orders.iter().map(|o| o.lift).min().unwrap_or(0);
+                Plan {
+                    set,
+                    orders,
+                    min_lift,
+                }
+            })
+            .collect()
+    })
+}
+
 /// The hint serate applies for `n` strong links on one digit (its
 /// `StrongLinks(n)`; `n` = 3 is "3 Strong-linked Fishes", 5.4 + 0.1-0.3),
 /// if any; `Err` when the position needs a case this module does not
@@ -523,6 +588,13 @@ fn link_sets(n: usize) -> Vec<Vec<usize>> {
 /// and digit as serate's `buildLinks` does, every QuickPerm order of them
 /// that is not above its reverse and every orientation, then serate's sort
 /// (rating, most removals, pattern suffix; first found among equals).
+///
+/// Pruned without changing the hint: only a hint rating no higher than
+/// the best so far can be taken, and the rating depends on the order and
+/// on whether a link is grouped only, so link sets, grouped links and
+/// orders that rate higher are skipped; which ends of two links share a
+/// region is computed once per chosen set of links, not per order and
+/// orientation.
 // Index loops mirror serate's (digit, region type, region number) walk.
 #[allow(clippy::needless_range_loop)]
 pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
@@ -538,20 +610,21 @@ pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
             }
         }
     }
-    let perms: Vec<Vec<usize>> = quick_perm(n).into_iter().filter(|q| is_lex(q)).collect();
     let mut best: Best = None;
     let mut chosen: Vec<Link> = Vec::with_capacity(n);
-    for set in link_sets(n) {
+    for plan in plans(n) {
         for d in 1..=9usize {
+            if beaten(&best, base + plan.min_lift) {
+                break;
+            }
             let mut ctx = Ctx {
                 g,
                 n,
                 d,
-                set: &set,
+                plan,
                 base,
                 all: &all,
                 span: &span[d],
-                perms: &perms,
                 best: &mut best,
             };
             ctx.choose(0, 0, 0, &mut chosen);
@@ -569,22 +642,35 @@ pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
     }))
 }
 
-/// serate's sort key of an n-link hint (rating, most removals, suffix).
-type NKey = (u8, std::cmp::Reverse<u32>, String);
+/// serate's sort key of an n-link hint (rating, most removals, suffix:
+/// the grouped count then the `rLineName`, all of one length for one `n`).
+type NKey = (u8, std::cmp::Reverse<u32>, [u8; 8]);
 
 /// The best n-link hint so far: its key, digit and removals.
 type Best = Option<(NKey, usize, u128)>;
+
+/// True when the best hint so far rates below `rating`: no hint rating
+/// `rating` can be taken any more.
+#[inline]
+fn beaten(best: &Best, rating: u8) -> bool {
+    best.as_ref().is_some_and(|(k, _, _)| k.0 < rating)
+}
+
+/// A link end as [`share_region`] takes it: the end cell and its group cells.
+type End = (u8, Option<u8>, Option<u8>);
+
+/// No shared region ([`Ctx::arrange`]'s table).
+const NONE: u8 = u8::MAX;
 
 /// The search state of [`n_links`] for one type set and digit.
 struct Ctx<'a> {
     g: &'a Grid,
     n: usize,
     d: usize,
-    set: &'a [usize],
+    plan: &'a Plan,
     base: u8,
     all: &'a [Link],
     span: &'a [[(usize, usize); 9]; 3],
-    perms: &'a [Vec<usize>],
     best: &'a mut Best,
 }
 
@@ -597,8 +683,8 @@ impl Ctx<'_> {
             self.arrange(chosen);
             return;
         }
-        let t = self.set[depth];
-        let from = if depth > 0 && self.set[depth - 1] == t {
+        let t = self.plan.set[depth];
+        let from = if depth > 0 && self.plan.set[depth - 1] == t {
             prev + 1
         } else {
             0
@@ -608,6 +694,10 @@ impl Ctx<'_> {
             for k in f..e {
                 let link = self.all[k];
                 if link.cells & used != 0 {
+                    continue;
+                }
+                // A grouped link makes every order rate base + 0.3.
+                if link.grouped && beaten(self.best, self.base + 3) {
                     continue;
                 }
                 chosen.push(link);
@@ -622,42 +712,56 @@ impl Ctx<'_> {
         let n = self.n;
         let grouped = l.iter().filter(|x| x.grouped).count();
         let bases = l.iter().fold(0u128, |m, x| m | REGION[x.region]);
-        for q in self.perms {
-            let actual: Vec<usize> = q.iter().map(|&k| self.set[k]).collect();
-            let rev: Vec<usize> = actual.iter().rev().copied().collect();
-            let suffix = format!(
-                "{grouped}{}",
-                rline_name(if is_lex(&actual) { &actual } else { &rev })
-            );
-            let tail = &suffix.as_bytes()[1..];
+        let end = |i: usize, s: usize| -> End { (l[i].e[s], l[i].s[s], l[i].t[s]) };
+        // share[i][j][s1][s2]: the region shared by end s1 of link i and
+        // end s2 of link j (serate's `shareRegionOf`), NONE if none.
+        let mut share = [[[[NONE; 2]; 2]; 6]; 6];
+        // reach[i][j]: some ends of links i and j share a region.
+        let mut reach = [[false; 6]; 6];
+        for i in 0..n {
+            for j in 0..n {
+                if i == j {
+                    continue;
+                }
+                for s1 in 0..2 {
+                    for s2 in 0..2 {
+                        let (a, b) = (end(i, s1), end(j, s2));
+                        if let Some(r) = share_region(a.0, a.1, b.0, b.1, a.2, b.2) {
+                            share[i][j][s1][s2] = r as u8;
+                            reach[i][j] = true;
+                        }
+                    }
+                }
+            }
+        }
+        for o in &self.plan.orders {
+            let q = &o.q;
             let rating = if grouped > 0 {
                 self.base + 3
-            } else if !tail.contains(&b'0') && !tail.contains(&b'2') {
-                self.base
-            } else if tail.contains(&b'0') && tail.contains(&b'2') {
-                self.base + 2
             } else {
-                self.base + 1
+                self.base + o.lift
             };
+            if beaten(self.best, rating) || (0..n - 1).any(|w| !reach[q[w]][q[w + 1]]) {
+                continue;
+            }
+            let mut suffix = [0u8; 8];
+            suffix[0] = b'0' + grouped as u8;
+            suffix[1..].copy_from_slice(&o.tail);
             for u in 0..1u32 << n {
                 // u[0] is the most significant bit, as serate's odometer.
                 let side = |k: usize| (u >> (n - 1 - k) & 1) as usize;
                 let mut shares = 0u128;
-                let mut bridges = Vec::with_capacity(n - 1);
+                let mut bridges = [((0u8, None, None), (0u8, None, None)); 5];
                 let mut ok = true;
                 for w in 0..n - 1 {
-                    let (a, b) = (&l[q[w]], &l[q[w + 1]]);
                     let (s1, s2) = (1 - side(w), side(w + 1));
-                    let b1 = (a.e[s1], a.s[s1], a.t[s1]);
-                    let b2 = (b.e[s2], b.s[s2], b.t[s2]);
-                    match share_region(b1.0, b1.1, b2.0, b2.1, b1.2, b2.2) {
-                        Some(r) => shares |= REGION[r],
-                        None => {
-                            ok = false;
-                            break;
-                        }
+                    let r = share[q[w]][q[w + 1]][s1][s2];
+                    if r == NONE {
+                        ok = false;
+                        break;
                     }
-                    bridges.push((b1, b2));
+                    shares |= REGION[r as usize];
+                    bridges[w] = (end(q[w], s1), end(q[w + 1], s2));
                 }
                 if !ok {
                     continue;
@@ -666,7 +770,7 @@ impl Ctx<'_> {
                 let (u0, un) = (side(0), 1 - side(n - 1));
                 let (st, sts, sts2) = (a.e[u0], a.s[u0], a.t[u0]);
                 let (en, ens, ens2) = (z.e[un], z.s[un], z.t[un]);
-                let ring = share_region(st, sts, en, ens, sts2, ens2).is_some();
+                let ring = share[q[0]][q[n - 1]][u0][un] != NONE;
                 // A ring is taken once: from its smallest region (the
                 // first chosen), first orientation.
                 if ring && (q[0] != 0 || u0 != 0) {
@@ -687,7 +791,7 @@ impl Ctx<'_> {
                 let mut count = e1.count_ones();
                 let mut elim = e1;
                 if ring {
-                    for &((b1, b1s, b1s2), (b2, b2s, b2s2)) in &bridges {
+                    for &((b1, b1s, b1s2), (b2, b2s, b2s2)) in &bridges[..n - 1] {
                         let mut w = PEERS[b1 as usize] & PEERS[b2 as usize];
                         if b1s.is_some() {
                             w &= peers_of(b1s) & peers_of(b1s2);
@@ -704,7 +808,7 @@ impl Ctx<'_> {
                 if elim == 0 {
                     continue;
                 }
-                let key = (rating, std::cmp::Reverse(count), suffix.clone());
+                let key = (rating, std::cmp::Reverse(count), suffix);
                 if self.best.as_ref().is_none_or(|(k, _, _)| key < *k) {
                     *self.best = Some((key, self.d, elim));
                 }

@@ -14,6 +14,7 @@
 //! never a guessed number: the techniques before it in serate's order found
 //! nothing, so the next step would be that technique or a later one.
 
+mod aligned;
 mod analysis;
 mod grid;
 mod intersections;
@@ -87,12 +88,12 @@ techniques! {
     WXYZWing = "WXYZ-Wing", true, 55;
     BivalueUniversalGrave = "Bivalue Universal Grave", true, 56;
     FourStrongLinks = "4 Strong-Linked Fishes", true, 58;
-    VWXYZWing = "VWXYZ-Wing", false, 62;
-    AlignedPairExclusion = "Aligned Pair Exclusion", false, 62;
-    UVWXYZWing = "UVWXYZ-Wing", false, 66;
+    VWXYZWing = "VWXYZ-Wing", true, 62;
+    AlignedPairExclusion = "Aligned Pair Exclusion", true, 62;
+    UVWXYZWing = "UVWXYZ-Wing", true, 66;
     ForcingChainCycle = "Forcing Chains & Cycles", false, 65;
-    TUVWXYZWing = "TUVWXYZ-Wing", false, 75;
-    AlignedTripletExclusion = "Aligned Triplet Exclusion", false, 75;
+    TUVWXYZWing = "TUVWXYZ-Wing", true, 75;
+    AlignedTripletExclusion = "Aligned Triplet Exclusion", true, 75;
     NishioForcingChain = "Nishio Forcing Chains", false, 75;
     MultipleForcingChain = "Multiple Forcing Chains", false, 80;
     DynamicForcingChain = "Dynamic Forcing Chains", false, 85;
@@ -138,9 +139,14 @@ impl Technique {
             TurbotFish => return links::two_links(g),
             UniqueLoop => unique::unique_loop(g),
             ThreeStrongLinks => return links::n_links(g, 3),
-            WXYZWing => wings::wxyz_wing(g),
+            WXYZWing => wings::als_wing(g, 3),
             BivalueUniversalGrave => unique::bug(g),
             FourStrongLinks => return links::n_links(g, 4),
+            VWXYZWing => wings::als_wing(g, 4),
+            AlignedPairExclusion => aligned::aligned_pair(g),
+            UVWXYZWing => wings::als_wing(g, 5),
+            TUVWXYZWing => wings::als_wing(g, 6),
+            AlignedTripletExclusion => aligned::aligned_triplet(g),
             _ => return Err(()),
         })
     }

@@ -698,7 +698,7 @@ fn wxyz_wings_match_serates_steps() {
     ];
     for (cells, rating, want) in cases {
         let g = pencilmarks(&position(cells, &[]));
-        let h = wings::wxyz_wing(&g).unwrap();
+        let h = wings::als_wing(&g, 3).unwrap();
         assert_eq!(
             (h.rating, removal_names(&h)),
             (rating, want.iter().map(|s| s.to_string()).collect())
@@ -714,7 +714,7 @@ fn wxyz_wings_match_serates_steps() {
         ],
         &[],
     ));
-    assert!(wings::wxyz_wing(&g).is_none());
+    assert!(wings::als_wing(&g, 3).is_none());
 }
 
 /// BUG positions: the grid a real puzzle's path reaches before its BUG
@@ -849,4 +849,143 @@ fn a_unique_rectangle_naked_set_clears_its_region_only() {
         (h.rating, removal_names(&h)),
         (47, vec!["r1c6-7".to_string()])
     );
+}
+
+/// Checks the technique of each line (`ID PENCILMARKS RATING REMOVALS`,
+/// or `ID PENCILMARKS -` when serate finds nothing; written by
+/// scripts/rate_stop_check.py from serate's own first step with that
+/// technique alone) on the line's grid; returns how many lines and how
+/// many with a step.
+fn check_serate_step_lines(text: &str) -> (usize, usize) {
+    let (mut lines, mut steps) = (0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let tech = Technique::from_id(f[0]).unwrap();
+        let g = pencilmarks_placed(f[1]);
+        let got = tech.find(&g).expect("implemented");
+        let what = format!("{} on {}", f[0], f[1]);
+        if f[2] == "-" {
+            assert!(got.is_none(), "{what}: serate finds nothing");
+        } else {
+            let h = got.unwrap_or_else(|| panic!("{what}: no hint"));
+            assert_eq!(h.tech, tech, "{what}");
+            assert_eq!(h.rating, tenths(f[2]), "{what}");
+            assert_eq!(removal_names(&h).join(","), f[3], "{what}");
+            steps += 1;
+        }
+        lines += 1;
+    }
+    (lines, steps)
+}
+
+/// [`check_serate_step_lines`] on a file of any size: run with
+/// `RATE_STEP_LINES=FILE cargo test --release --lib rate::tests::serate_step_lines_file -- --ignored`.
+#[test]
+#[ignore = "needs RATE_STEP_LINES=FILE from scripts/rate_stop_check.py"]
+fn serate_step_lines_file() {
+    let path = std::env::var("RATE_STEP_LINES").expect("RATE_STEP_LINES");
+    let (lines, steps) = check_serate_step_lines(&std::fs::read_to_string(path).unwrap());
+    eprintln!("{lines} lines, {steps} with a step: all equal");
+}
+
+/// The ALS wings past WXYZ on hand-built positions, checked as the loops
+/// above: a set of 4 (5, 6) cells of row 1 on 5 (6, 7) digits, each cell
+/// holding the set's last digit and one of its own, and r5c1 {1, 2}. 1 is
+/// restricted (only r1c1 holds it, and sees r5c1), so 2 goes from the
+/// cells seeing r5c1 and r1c2. serate, with only `VWXYZ-Wing` (32nd),
+/// `UVWXYZ-Wing` (38th) or `TUVWXYZ-Wing` (40th) on, removes exactly
+/// these, rating 6.3 (biggest cell of 2), 6.6 and 7.5.
+#[test]
+fn vwxyz_to_tuvwxyz_wings_match_serates_steps() {
+    let want = ["r2c1-2", "r3c1-2", "r4c2-2", "r5c2-2", "r6c2-2"];
+    for (n, tech, rating) in [
+        (4, Technique::VWXYZWing, 63),
+        (5, Technique::UVWXYZWing, 66),
+        (6, Technique::TUVWXYZWing, 75),
+    ] {
+        let last = n as u8 + 1;
+        let digits: Vec<[u8; 2]> = (1..=n as u8).map(|d| [d, last]).collect();
+        let mut cells: Vec<(usize, usize, &[u8])> =
+            (0..n).map(|k| (1, k + 1, &digits[k][..])).collect();
+        cells.push((5, 1, &[1, 2]));
+        let g = pencilmarks(&position(&cells, &[]));
+        let h = wings::als_wing(&g, n).unwrap();
+        assert_eq!(
+            (h.tech, h.rating, removal_names(&h)),
+            (tech, rating, want.map(String::from).to_vec())
+        );
+    }
+}
+
+/// Aligned exclusions on hand-built positions, each checked against
+/// serate with only `Aligned Pair Exclusion` (35th) or `Aligned Triplet
+/// Exclusion` (41st) on:
+/// - r1c1, r1c2 {1, 2, 3} with r1c5 {1, 2} and r1c6 {1, 3}: 1 in either
+///   cell leaves the other only digits an excluder would lose both of;
+/// - r1c1 {1, 2, 3} and r2c5 {1, 2, 3} (not aligned) with r1c5 {1, 2} and
+///   r2c1 {1, 3}: serate's first pair is r1c1 and r1c2 (all nine digits),
+///   whose common excluders are the same two cells: r1c2 loses 1;
+/// - r1c1 {1, 2, 3}, r1c2 {1, 2, 4}, r1c3 {1, 3, 4} with r1c7 {1, 2, 3} and
+///   r1c8 {3, 4}: only 1, 2, 4 fit, so r1c1 and r1c3 lose 3.
+#[test]
+fn aligned_exclusions_match_serates_steps() {
+    let g = pencilmarks(&position(
+        &[
+            (1, 1, &[1, 2, 3]),
+            (1, 2, &[1, 2, 3]),
+            (1, 5, &[1, 2]),
+            (1, 6, &[1, 3]),
+        ],
+        &[],
+    ));
+    let h = aligned::aligned_pair(&g).unwrap();
+    assert_eq!(
+        (h.rating, removal_names(&h)),
+        (62, vec!["r1c1-1".to_string(), "r1c2-1".to_string()])
+    );
+    let g = pencilmarks(&position(
+        &[
+            (1, 1, &[1, 2, 3]),
+            (2, 5, &[1, 2, 3]),
+            (1, 5, &[1, 2]),
+            (2, 1, &[1, 3]),
+        ],
+        &[],
+    ));
+    let h = aligned::aligned_pair(&g).unwrap();
+    assert_eq!(
+        (h.rating, removal_names(&h)),
+        (62, vec!["r1c2-1".to_string()])
+    );
+    let g = pencilmarks(&position(
+        &[
+            (1, 1, &[1, 2, 3]),
+            (1, 2, &[1, 2, 4]),
+            (1, 3, &[1, 3, 4]),
+            (1, 7, &[1, 2, 3]),
+            (1, 8, &[3, 4]),
+        ],
+        &[],
+    ));
+    let h = aligned::aligned_triplet(&g).unwrap();
+    assert_eq!(
+        (h.rating, removal_names(&h)),
+        (75, vec!["r1c1-3".to_string(), "r1c3-3".to_string()])
+    );
+    // A grid with no bivalue cell has no excluder for a pair.
+    assert!(aligned::aligned_pair(&open_grid()).is_none());
+}
+
+/// serate's own steps on real grids (tests/data/rate_serate_steps.txt):
+/// every technique added past 6.1 on the grid before one of our paths'
+/// steps, and TUVWXYZ-Wing and triplet exclusion (after the chains in
+/// serate's order, so never on our paths yet) where our paths stop.
+#[test]
+fn serate_steps_on_real_grids() {
+    let (lines, steps) =
+        check_serate_step_lines(include_str!("../../tests/data/rate_serate_steps.txt"));
+    assert_eq!((lines, steps), (42, 37));
 }

@@ -1,4 +1,6 @@
-//! Wings: serate's XY-Wing (4.2) and XYZ-Wing (4.4).
+//! Wings: serate's XY-Wing (4.2), XYZ-Wing (4.4) and the ALS wings that
+//! generalise it, WXYZ- (5.5-5.6), VWXYZ- (6.2-6.4), UVWXYZ- (6.6) and
+//! TUVWXYZ-Wing (7.5).
 
 use super::grid::{bits, Grid, PEERS};
 use super::{Hint, Technique};
@@ -49,20 +51,146 @@ pub(crate) fn xy_wing(g: &Grid, xyz: bool) -> Option<Hint> {
     None
 }
 
-/// The cells of `als` (three cells) holding digit index `d`.
-fn holders(g: &Grid, als: [usize; 3], d: usize) -> impl Iterator<Item = usize> + '_ {
-    als.into_iter().filter(move |&c| g.cells[c] >> d & 1 != 0)
+/// serate's sort key of an ALS wing (WXYZ- to TUVWXYZ-Wing): rating, most
+/// removals, suffix descending.
+type WKey = (u8, std::cmp::Reverse<u32>, std::cmp::Reverse<String>);
+
+/// The technique and rating of an ALS wing whose almost locked set has `n`
+/// cells, the biggest holding `biggest` digits (serate's hint classes'
+/// `getDifficulty`): WXYZ 5.5 + (1 - |3 - biggest|) / 10, VWXYZ 6.2 +
+/// (2 - |3 - biggest|) / 10, UVWXYZ 6.6, TUVWXYZ 7.5.
+fn wing_rating(n: usize, biggest: u32) -> (Technique, u8) {
+    let off = (3i32 - biggest as i32).unsigned_abs() as u8;
+    match n {
+        3 => (Technique::WXYZWing, 55 + 1 - off),
+        4 => (Technique::VWXYZWing, 62 + 2 - off),
+        5 => (Technique::UVWXYZWing, 66),
+        _ => (Technique::TUVWXYZWing, 75),
+    }
 }
 
-/// serate's `isWXYZWing`: every cell of the three-cell set holding digit
-/// index `d` sees the bivalue cell `yz`.
-fn restricted(g: &Grid, als: [usize; 3], yz: usize, d: usize) -> bool {
+/// The first WXYZ-Wing (`n` = 3), VWXYZ- (4), UVWXYZ- (5) or TUVWXYZ-Wing
+/// (6) serate applies: an almost locked set of `n` mutually visible cells
+/// on `n + 1` digits and a bivalue cell, linked by a restricted common
+/// digit (or two: "doubly linked"). serate's four classes are one algorithm
+/// copied out per size: collect every wing (set cells in increasing order,
+/// each among the "forward" peers of the ones before; the bivalue cell
+/// among their peers, increasingly), sort by rating, most removals, then
+/// the suffix (doubly linked, biggest cell, wing size) descending, and
+/// apply the first.
+pub(crate) fn als_wing(g: &Grid, n: usize) -> Option<Hint> {
+    // (rating, removals, suffix) and the removals of the best so far.
+    let mut best: Option<(WKey, [u128; 9], Technique)> = None;
+    let mut set = [0usize; 6];
+    for c0 in bits(g.empty) {
+        let k = g.cells[c0].count_ones() as usize;
+        if k < 2 || k > n + 1 {
+            continue;
+        }
+        set[0] = c0;
+        grow(g, n, &mut set, 1, after(c0), g.cells[c0], &mut best);
+    }
+    best.map(|((rating, _, _), elim, tech)| {
+        let mut h = Hint::new(tech, rating);
+        h.elim = elim;
+        h
+    })
+}
+
+/// serate's "forward" peers of `c`: the ones after it.
+#[inline]
+fn after(c: usize) -> u128 {
+    PEERS[c] & !((2u128 << c) - 1)
+}
+
+/// Adds set cell `depth` (among `next`, the forward peers of every cell so
+/// far) to the `depth` cells of `set` (digits `union`), then, once the set
+/// has `n` cells on `n + 1` digits, tries every bivalue cell with it.
+fn grow(
+    g: &Grid,
+    n: usize,
+    set: &mut [usize; 6],
+    depth: usize,
+    next: u128,
+    union: u16,
+    best: &mut Option<(WKey, [u128; 9], Technique)>,
+) {
+    for c in bits(next & g.empty) {
+        let m = g.cells[c];
+        let u = union | m;
+        if m.count_ones() <= 1 || u.count_ones() as usize > n + 1 {
+            continue;
+        }
+        set[depth] = c;
+        if depth + 1 < n {
+            grow(g, n, set, depth + 1, next & after(c), u, best);
+        } else if u.count_ones() as usize == n + 1 {
+            wings_of(g, &set[..n], u, best);
+        }
+    }
+}
+
+/// Every wing of the almost locked set `als` (digits `union`) with a
+/// bivalue cell, kept in `best` when serate would sort it first.
+fn wings_of(g: &Grid, als: &[usize], union: u16, best: &mut Option<(WKey, [u128; 9], Technique)>) {
+    let set_mask = als.iter().fold(0u128, |m, &c| m | 1 << c);
+    let range = als.iter().fold(0u128, |m, &c| m | PEERS[c]) & !set_mask;
+    let mut biggest = 0;
+    let mut size = 0;
+    for &c in als {
+        biggest = biggest.max(g.cells[c].count_ones());
+        size += g.cells[c].count_ones();
+    }
+    let (tech, rating) = wing_rating(als.len(), biggest);
+    if best.as_ref().is_some_and(|(k, _, _)| k.0 < rating) {
+        // Every wing of this set rates higher than the best so far.
+        return;
+    }
+    for yz in bits(range & g.empty) {
+        let y = g.cells[yz];
+        if y.count_ones() != 2 || y & !union != 0 {
+            continue;
+        }
+        let x = y.trailing_zeros() as usize;
+        let z = 15 - y.leading_zeros() as usize;
+        let z_linked = restricted(g, als, yz, z);
+        let x_linked = restricted(g, als, yz, x);
+        let (elim, count, double) = if x_linked && !z_linked {
+            one_link(g, als, yz, z)
+        } else if !x_linked && z_linked {
+            one_link(g, als, yz, x)
+        } else if x_linked && z_linked {
+            double_link(g, als, yz, union & !y, x, z)
+        } else {
+            continue;
+        };
+        if count == 0 {
+            continue;
+        }
+        let suffix = format!("{}{biggest}{size}", if double { 2 } else { 1 });
+        let key = (rating, std::cmp::Reverse(count), std::cmp::Reverse(suffix));
+        if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
+            *best = Some((key, elim, tech));
+        }
+    }
+}
+
+/// The cells of `als` holding digit index `d`.
+fn holders<'a>(g: &'a Grid, als: &'a [usize], d: usize) -> impl Iterator<Item = usize> + 'a {
+    als.iter()
+        .copied()
+        .filter(move |&c| g.cells[c] >> d & 1 != 0)
+}
+
+/// serate's `isWXYZWing` (and its copies): every cell of the set holding
+/// digit index `d` sees the bivalue cell `yz`.
+fn restricted(g: &Grid, als: &[usize], yz: usize, d: usize) -> bool {
     holders(g, als, d).all(|c| PEERS[yz] >> c & 1 != 0)
 }
 
 /// Cells seeing every cell of `als` holding `d` (and `yz` when given),
-/// outside the four wing cells: where `d` goes.
-fn seen_by_holders(g: &Grid, als: [usize; 3], yz: Option<usize>, d: usize) -> u128 {
+/// outside the wing's cells: where `d` goes.
+fn seen_by_holders(g: &Grid, als: &[usize], yz: Option<usize>, d: usize) -> u128 {
     let mut v = yz.map_or(super::grid::ALL, |c| PEERS[c]);
     for c in holders(g, als, d) {
         v &= PEERS[c];
@@ -71,95 +199,22 @@ fn seen_by_holders(g: &Grid, als: [usize; 3], yz: Option<usize>, d: usize) -> u1
     v & !wing
 }
 
-/// serate's sort key of a WXYZ-Wing: rating, most removals, suffix
-/// descending.
-type WKey = (u8, std::cmp::Reverse<u32>, std::cmp::Reverse<String>);
-
-/// The first WXYZ-Wing serate applies (5.5, 5.6 when the biggest cell of
-/// the three-cell set holds 3 digits): a three-cell almost locked set on 4
-/// digits and a bivalue cell, linked by a restricted common digit (or two:
-/// "doubly linked"). serate collects every one, sorts them by rating, most
-/// removals, then its suffix (doubly linked, biggest cell, wing size)
-/// descending, and applies the first.
-pub(crate) fn wxyz_wing(g: &Grid) -> Option<Hint> {
-    // (rating, removals, suffix) and the removals of the best so far.
-    let mut best: Option<(WKey, [u128; 9])> = None;
-    for (wxyz, &a) in g.cells.iter().enumerate() {
-        if !(2..=4).contains(&a.count_ones()) {
-            continue;
-        }
-        // serate's "forward" peers: the ones after the cell.
-        let after = |c: usize| PEERS[c] & !((2u128 << c) - 1);
-        for wz in bits(after(wxyz)) {
-            let b = g.cells[wz];
-            if b.count_ones() <= 1 || (a | b).count_ones() >= 5 {
-                continue;
-            }
-            for xz in bits(after(wxyz) & after(wz)) {
-                let c = g.cells[xz];
-                let union = a | b | c;
-                if c.count_ones() <= 1 || union.count_ones() != 4 {
-                    continue;
-                }
-                let biggest = a.count_ones().max(b.count_ones()).max(c.count_ones());
-                let size = a.count_ones() + b.count_ones() + c.count_ones();
-                let als = [wxyz, wz, xz];
-                let range = (PEERS[wxyz] | PEERS[wz] | PEERS[xz])
-                    & !(1u128 << wxyz | 1u128 << wz | 1u128 << xz);
-                for yz in bits(range) {
-                    let y = g.cells[yz];
-                    if y.count_ones() != 2 || (y & union).count_ones() != 2 {
-                        continue;
-                    }
-                    let x = y.trailing_zeros() as usize;
-                    let z = 15 - y.leading_zeros() as usize;
-                    let z_linked = restricted(g, als, yz, z);
-                    let x_linked = restricted(g, als, yz, x);
-                    let (elim, count, double) = if x_linked && !z_linked {
-                        one_link(g, als, yz, z)
-                    } else if !x_linked && z_linked {
-                        one_link(g, als, yz, x)
-                    } else if x_linked && z_linked {
-                        double_link(g, als, yz, union & !y, x, z)
-                    } else {
-                        continue;
-                    };
-                    if elim.iter().all(|&m| m == 0) {
-                        continue;
-                    }
-                    let rating = 55 + 1 - (3i32 - biggest as i32).unsigned_abs() as u8;
-                    let suffix = format!("{}{biggest}{size}", if double { 2 } else { 1 });
-                    let key = (rating, std::cmp::Reverse(count), std::cmp::Reverse(suffix));
-                    if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                        best = Some((key, elim));
-                    }
-                }
-            }
-        }
-    }
-    best.map(|((rating, _, _), elim)| {
-        let mut h = Hint::new(Technique::WXYZWing, rating);
-        h.elim = elim;
-        h
-    })
-}
-
 /// Removals of a singly linked wing: `d` (the non-restricted digit of the
 /// bivalue cell) from the cells seeing it and every set cell holding it.
-fn one_link(g: &Grid, als: [usize; 3], yz: usize, d: usize) -> ([u128; 9], u32, bool) {
+fn one_link(g: &Grid, als: &[usize], yz: usize, d: usize) -> ([u128; 9], u32, bool) {
     let mut elim = [0u128; 9];
     elim[d] = g.digits[d] & seen_by_holders(g, als, Some(yz), d);
     (elim, elim[d].count_ones(), false)
 }
 
-/// Removals of a doubly linked wing (serate's order: the two other digits
+/// Removals of a doubly linked wing (serate's order: the other digits
 /// `rest` from the cells seeing their set cells, then `x` and `z` from the
 /// cells seeing the bivalue cell and their set cells), and whether serate
 /// still calls it doubly linked (not when the other digits removed nothing
 /// and one of `x`, `z` nothing either).
 fn double_link(
     g: &Grid,
-    als: [usize; 3],
+    als: &[usize],
     yz: usize,
     rest: u16,
     x: usize,
