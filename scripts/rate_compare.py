@@ -7,12 +7,13 @@ get the same ER/EP/ED, how many we leave unrated, every disagreement class
 with an example, and the puzzles/s of both (one core each).
 
     SERATE=/path/to/serate-wrapper scripts/rate_compare.py [--sets gen,17,top,hard,bank]
-        [--out DIR] [--check-steps ID:N,...]
+        [--out DIR] [--cached-only] [--check-steps ID:N,...]
 
 Sets: gen (2,000 from `generate --seed 1`), 17 (first 1,000 of
 data/17_clue_sub.txt), top (first 200 of magictour top1465), hard (first 10
 of data/forum_hardest_11plus_sub.txt; serate takes minutes for each, so run
-it once with `nice` in the background and keep its cache), bank (the 301
+it once with `nice` in the background and keep its cache; --cached-only
+compares the puzzles it has rated so far), bank (the 301
 Sudoku Exchange puzzles of data/sudoku_exchange_diabolical_sub.txt, whose
 published rating is a fourth column: the script also counts how many agree
 with serate's ER and with ours).
@@ -218,6 +219,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", default="gen,17,top,hard,bank")
     ap.add_argument("--out", default="/tmp/rate_compare")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="compare only the puzzles serate's cache holds; never run serate")
     ap.add_argument("--check-steps", default="", help="ID:N,...: check our steps of technique ID "
                     "against serate's N-th technique alone (see above)")
     a = ap.parse_args()
@@ -227,7 +230,25 @@ def main():
     rater = os.environ.get("RATER", os.path.join(ROOT, "target/release/sudoku-bulk") + " rate --threads 1")
     os.makedirs(a.out, exist_ok=True)
     for name, (key, puzzles, published) in make_sets(a.out, a.sets.split(",")).items():
-        theirs, tsecs = run_serate(serate, puzzles, os.path.join(a.out, key + ".serate"))
+        cache = os.path.join(a.out, key + ".serate")
+        if a.cached_only:
+            # The puzzles serate has rated so far (its cache is written a
+            # line per puzzle as it goes): the slow sets, while it runs.
+            theirs = {}
+            if os.path.exists(cache):
+                with open(cache) as f:
+                    theirs = dict(l.split() for l in f if len(l.split()) == 2)
+            total = len(puzzles)
+            puzzles = [p for p in puzzles if p in theirs]
+            print("(serate's cache holds %d of the set's %d puzzles: those are compared)" % (
+                len(puzzles), total))
+            tsecs = None
+            if os.path.exists(cache + ".secs") and len(puzzles) == total:
+                tsecs = float(open(cache + ".secs").read())
+            if not puzzles:
+                continue
+        else:
+            theirs, tsecs = run_serate(serate, puzzles, cache)
         ours, osecs = run_ours(rater, puzzles)
         same = unrated = below6 = below6_same = 0
         classes = collections.defaultdict(list)
@@ -256,8 +277,12 @@ def main():
         print("of the rated: %d/%d equal" % (same, n - unrated))
         print("serate ER < 6.0: %d, of which equal %d" % (below6, below6_same))
         print("unrated by serate ER: %s" % ", ".join("%s:%d" % kv for kv in sorted(unrated_er.items())))
-        print("time: serate %.1f s (%.1f/s), ours %.3f CPU s (%.0f/s), ratio %.0fx" % (
-            tsecs, n / tsecs, osecs, n / max(osecs, 1e-9), tsecs / max(osecs, 1e-9)))
+        if tsecs is None:
+            print("time: ours %.3f CPU s (%.0f/s; %.3f s a puzzle)" % (
+                osecs, n / max(osecs, 1e-9), osecs / n))
+        else:
+            print("time: serate %.1f s (%.1f/s), ours %.3f CPU s (%.0f/s), ratio %.0fx" % (
+                tsecs, n / tsecs, osecs, n / max(osecs, 1e-9), tsecs / max(osecs, 1e-9)))
         for cls, ex in classes.items():
             p, o, t = ex[0]
             print("  disagreement '%s': %d, e.g. %s ours %s serate %s" % (cls, len(ex), p, o, t))

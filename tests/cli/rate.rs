@@ -638,8 +638,9 @@ fn tenths(v: &Json) -> Option<u32> {
     }
 }
 
-/// Puzzles for the steps tests: every 7th fixture (ER 1.5 to 5.7) and
-/// the ones serate rates above 6.1 (unrated here), in file order.
+/// Puzzles for the steps tests: every 7th fixture and every one serate
+/// rates above 6.1 (where the rater's techniques end, some are unrated),
+/// in file order.
 fn steps_set() -> Vec<(String, String)> {
     let all = serate();
     let er = |r: &str| r.split('/').next().unwrap().parse::<f64>().unwrap();
