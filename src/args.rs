@@ -414,8 +414,9 @@ struct RateArgs {
     techniques: Option<String>,
 
     /// Also write each puzzle's solving path to FILE, one JSON object per
-    /// puzzle (JSON Lines): every step's technique, rating, placement and
-    /// removals. Needs a one-puzzle-per-line input file (not stdin).
+    /// input record in order (JSON Lines; bad records get a status line):
+    /// every step's technique, rating, placement and removals. Any input
+    /// (stdin, CSV, tables); FILE.gz etc. is compressed.
     #[arg(long, value_name = "FILE")]
     steps: Option<PathBuf>,
 
