@@ -539,27 +539,57 @@ fn candidates(values: &[u8]) -> Vec<u16> {
 }
 
 /// Every solution of a 9x9 puzzle, up to `limit`, by a plain backtracking
-/// search on the cell with the fewest candidates: the test's own
-/// reference, not the program's solver.
+/// search on the cell with the fewest candidates (the digits its row,
+/// column and box do not hold yet): the test's own reference, not the
+/// program's solver.
 fn brute_force(values: &mut [u8], limit: usize, found: &mut Vec<Vec<u8>>) {
-    if found.len() >= limit {
-        return;
-    }
-    let cand = candidates(values);
-    let Some(cell) = (0..81)
-        .filter(|&i| values[i] == 0)
-        .min_by_key(|&i| cand[i].count_ones())
-    else {
-        found.push(values.to_vec());
-        return;
-    };
-    for d in 1..=9u8 {
-        if cand[cell] >> (d - 1) & 1 == 1 {
-            values[cell] = d;
-            brute_force(values, limit, found);
-            values[cell] = 0;
+    // Digits used per row, column and box, as bit masks.
+    let mut used = [[0u16; 9]; 3];
+    let units = |i: usize| [i / 9, i % 9, i / 27 * 3 + i % 9 / 3];
+    for i in 0..81 {
+        if values[i] != 0 {
+            for (k, u) in units(i).into_iter().enumerate() {
+                used[k][u] |= 1 << (values[i] - 1);
+            }
         }
     }
+    fn search(
+        values: &mut [u8],
+        used: &mut [[u16; 9]; 3],
+        units: &dyn Fn(usize) -> [usize; 3],
+        limit: usize,
+        found: &mut Vec<Vec<u8>>,
+    ) {
+        if found.len() >= limit {
+            return;
+        }
+        let free = |used: &[[u16; 9]; 3], i: usize| {
+            let [r, c, b] = units(i);
+            !(used[0][r] | used[1][c] | used[2][b]) & 0x1ff
+        };
+        let Some(cell) = (0..81)
+            .filter(|&i| values[i] == 0)
+            .min_by_key(|&i| free(used, i).count_ones())
+        else {
+            found.push(values.to_vec());
+            return;
+        };
+        let can = free(used, cell);
+        let [r, c, b] = units(cell);
+        for d in 1..=9u8 {
+            let bit = 1 << (d - 1);
+            if can & bit != 0 {
+                values[cell] = d;
+                (used[0][r], used[1][c], used[2][b]) =
+                    (used[0][r] | bit, used[1][c] | bit, used[2][b] | bit);
+                search(values, used, units, limit, found);
+                (used[0][r], used[1][c], used[2][b]) =
+                    (used[0][r] & !bit, used[1][c] & !bit, used[2][b] & !bit);
+                values[cell] = 0;
+            }
+        }
+    }
+    search(values, &mut used, &units, limit, found);
 }
 
 /// `r4c7` as a cell index.
