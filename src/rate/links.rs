@@ -723,11 +723,11 @@ impl Ctx<'_> {
                 if i == j {
                     continue;
                 }
-                for s1 in 0..2 {
-                    for s2 in 0..2 {
+                for (s1, row) in share[i][j].iter_mut().enumerate() {
+                    for (s2, cell) in row.iter_mut().enumerate() {
                         let (a, b) = (end(i, s1), end(j, s2));
                         if let Some(r) = share_region(a.0, a.1, b.0, b.1, a.2, b.2) {
-                            share[i][j][s1][s2] = r as u8;
+                            *cell = r as u8;
                             reach[i][j] = true;
                         }
                     }
