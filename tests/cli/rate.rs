@@ -546,10 +546,10 @@ fn brute_force(values: &mut [u8], limit: usize, found: &mut Vec<Vec<u8>>) {
     // Digits used per row, column and box, as bit masks.
     let mut used = [[0u16; 9]; 3];
     let units = |i: usize| [i / 9, i % 9, i / 27 * 3 + i % 9 / 3];
-    for i in 0..81 {
-        if values[i] != 0 {
+    for (i, &v) in values.iter().enumerate() {
+        if v != 0 {
             for (k, u) in units(i).into_iter().enumerate() {
-                used[k][u] |= 1 << (values[i] - 1);
+                used[k][u] |= 1 << (v - 1);
             }
         }
     }
