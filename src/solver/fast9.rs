@@ -220,6 +220,47 @@
 //! - tried, dropped: `clear_cells`' changed-word test by a carry into
 //!   bit 27 instead of `!= 0`: 1106 count 2 607.2k -> 629.4k.
 //!
+//! The root (issue 33, branch root9; callgrind, a scratch driver calling
+//! `solve` over the parsed file, instructions a puzzle first / count 2;
+//! 17-clue: 78% of its puzzles need no guess, the root is ~75% of its
+//! instructions). Before: 17-clue 18.11k / 19.21k, serg 18.84k / 21.37k,
+//! top1465 43.93k / 67.57k, 1106 273.0k / 609.2k. Kept, same answers and
+//! guesses on every set (`bench`) and the pencilmark file:
+//! - every digit's vertical closure once before the first horizontal
+//!   wave (`run`), so the wave marks only digits whose columns it moves:
+//!   17-clue 18.00k / 19.11k, serg 18.75k / 21.28k, top1465 and 1106
+//!   -0.1%;
+//! - the givens' column masks by table (`NOT_COLUMN`; the `% 9` was a
+//!   multiply): 17-clue 17.94k, serg 18.61k / 21.15k;
+//! - the given cells' bit sets by three AVX2 byte compares
+//!   (`Isa::given_bits`) instead of a loop over the 81 bytes: 17-clue
+//!   17.86k / 18.96k, serg 18.54k / 21.08k (17.84k / 18.94k, 18.53k /
+//!   21.06k with the vertical closures moved into `run`, no state copy).
+//!   Whole process (`scripts/callgrind.sh`): 17-clue 18.21k -> 17.94k
+//!   first, 19.31k -> 19.04k count 2; serg 19.10k -> 18.79k, 21.63k ->
+//!   21.33k; top1465 44.28k -> 44.08k, 67.84k -> 67.64k; 1106 274.4k ->
+//!   274.1k, 611.0k -> 610.8k. Thread CPU time, 11 alternating rounds,
+//!   median ratio: 17-clue 0.987 / 0.985, serg 0.970 / 0.979, top1465
+//!   1.005 / 0.997, 1106 0.996 / 1.000 (5 rounds).
+//! The order of `settle`'s word updates matters more than their cost (the
+//! fixed point is the same in any order: the closures and singles only
+//! remove candidates), but the lowest-index-first order stays. Tried and
+//! dropped (from the state before the first change above, or after it for
+//! the last three):
+//! - highest index first: 17-clue 20.41k / 21.59k, serg 19.05k / 21.62k,
+//!   1106 276.5k / 617.4k;
+//! - sweeps in index order (a word marked below the current one waits for
+//!   the next sweep): 17-clue 19.11k, serg 19.22k, 1106 281.5k / 628.4k;
+//! - bands first (all of band 0's words, then band 1's): 17-clue 19.68k,
+//!   serg 19.86k, 1106 288.8k;
+//! - vertical closures interleaved with the word updates, lower digit
+//!   first (horizontal on ties): everywhere 17-clue 17.38k / 18.53k but
+//!   serg 19.46k, 1106 296.3k / 663.0k; at the root only 17.30k / 18.40k,
+//!   serg 18.98k / 21.52k; in the root's first `settle` only 17.20k /
+//!   18.31k, serg 18.94k / 21.48k, top1465 44.16k / 67.80k, yet thread
+//!   CPU time 17-clue 1.027 / 1.021 (11 rounds): which queue goes next is
+//!   a data-dependent branch.
+//!
 //! Where the rest goes (1106, after the above, of 248M instructions for
 //! 375 puzzles): `update` ~35% (the horizontal closure per changed word,
 //! ~86 words a guess, and `clear_cells`, ~30 instructions per placed
