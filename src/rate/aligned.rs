@@ -148,23 +148,44 @@ fn triplet(g: &Grid, cells: [usize; 3], common: u128) -> Option<Hint> {
         n += 1;
     }
     let locks = &locks[..n];
+    let v = [g.cells[c0], g.cells[c1], g.cells[c2]];
     let mut ok = [0u16; 3];
-    for p0 in bits(g.cells[c0] as u128) {
-        for p1 in bits(g.cells[c1] as u128) {
+    for p0 in bits(v[0] as u128) {
+        for p1 in bits(v[1] as u128) {
             if p0 == p1 && s01 {
                 continue;
             }
-            for p2 in bits(g.cells[c2] as u128) {
-                if (p0 == p2 && s02) || (p1 == p2 && s12) {
-                    continue;
+            // The digits the third cell cannot take beside these two: those
+            // of the two it sees, and the last digit of an excluder they
+            // hold all but one of (every digit when they hold all of one).
+            let pair = 1u16 << p0 | 1 << p1;
+            let mut forbidden = 0u16;
+            if s02 {
+                forbidden |= 1 << p0;
+            }
+            if s12 {
+                forbidden |= 1 << p1;
+            }
+            for &m in locks {
+                let rest = m & !pair;
+                if rest == 0 {
+                    forbidden = !0;
+                    break;
                 }
-                let combo = 1u16 << p0 | 1 << p1 | 1 << p2;
-                if locks.iter().any(|&m| m & !combo == 0) {
-                    continue;
+                if rest & (rest - 1) == 0 {
+                    forbidden |= rest;
                 }
+            }
+            let third = v[2] & !forbidden;
+            if third != 0 {
                 ok[0] |= 1 << p0;
                 ok[1] |= 1 << p1;
-                ok[2] |= 1 << p2;
+                ok[2] |= third;
+                // p0 fits, and every digit of the other two cells fits
+                // some combination already: the rest of p0's adds nothing.
+                if ok[1] == v[1] && ok[2] == v[2] {
+                    break;
+                }
             }
         }
     }

@@ -90,6 +90,46 @@ struct Link {
     e: [u8; 2],
     s: [Option<u8>; 2],
     t: [Option<u8>; 2],
+    /// Per end: the column, row and box (in that order) holding all of the
+    /// cells [`share_region`] looks at (the end, its `s`, and its `t` when
+    /// it has an `s`), [`NONE`] where they differ.
+    sig: [[u8; 3]; 2],
+}
+
+/// [`Link::sig`] of one end.
+fn signature(e: u8, s: Option<u8>, t: Option<u8>) -> [u8; 3] {
+    let keys: [Key; 3] = [col_of, row_of, super::grid::box_of];
+    keys.map(|key| {
+        let k = |c: u8| key(c as usize);
+        let mut cells = [Some(e), s, s.and(t)].into_iter().flatten();
+        let first = k(cells.next().unwrap_or(e));
+        if cells.all(|c| k(c) == first) {
+            first as u8
+        } else {
+            NONE
+        }
+    })
+}
+
+/// True when some end of `a` and some end of `b` share a region.
+#[inline]
+fn reaches(a: &Link, b: &Link) -> bool {
+    a.sig
+        .iter()
+        .any(|x| b.sig.iter().any(|y| share_sig(x, y) != NONE))
+}
+
+/// [`share_region`] of two ends from their signatures: the column, else
+/// row, else box holding all their cells.
+#[inline]
+fn share_sig(a: &[u8; 3], b: &[u8; 3]) -> u8 {
+    const BASE: [u8; 3] = [18, 9, 0];
+    for k in 0..3 {
+        if a[k] != NONE && a[k] == b[k] {
+            return BASE[k] + a[k];
+        }
+    }
+    NONE
 }
 
 /// Local set bits of a 9-bit mask, lowest first.
@@ -263,6 +303,7 @@ fn variants(g: &Grid, t: usize, i: usize, d: usize, out: &mut Vec<Link>) -> Resu
             e,
             s,
             t: tt,
+            sig: [signature(e[0], s[0], tt[0]), signature(e[1], s[1], tt[1])],
         });
         ordinal += 1;
     }
@@ -358,16 +399,34 @@ pub(crate) fn two_links(g: &Grid) -> Result<Option<Hint>, ()> {
                             } else {
                                 41
                             };
+                            // Only a hint rating no higher than the best
+                            // so far can be taken.
+                            if best.as_ref().is_some_and(|(k, _, _)| k.0 < rating) {
+                                continue;
+                            }
                             let suffix = [b'0' + grouped, line[0], line[1]];
                             for (u0, u1) in [(0usize, 0usize), (0, 1), (1, 0), (1, 1)] {
                                 let (b1, b1s, b1s2) = (a.e[1 - u0], a.s[1 - u0], a.t[1 - u0]);
                                 let (b2, b2s, b2s2) = (b.e[u1], b.s[u1], b.t[u1]);
-                                let Some(share) = share_region(b1, b1s, b2, b2s, b1s2, b2s2) else {
+                                let share = share_sig(&a.sig[1 - u0], &b.sig[u1]);
+                                debug_assert_eq!(
+                                    share,
+                                    share_region(b1, b1s, b2, b2s, b1s2, b2s2)
+                                        .map_or(NONE, |r| r as u8)
+                                );
+                                if share == NONE {
                                     continue;
-                                };
+                                }
+                                let share = share as usize;
                                 let (st, sts, sts2) = (a.e[u0], a.s[u0], a.t[u0]);
                                 let (en, ens, ens2) = (b.e[1 - u1], b.s[1 - u1], b.t[1 - u1]);
-                                let ring = share_region(st, sts, en, ens, sts2, ens2);
+                                let ring = share_sig(&a.sig[u0], &b.sig[1 - u1]);
+                                debug_assert_eq!(
+                                    ring,
+                                    share_region(st, sts, en, ens, sts2, ens2)
+                                        .map_or(NONE, |r| r as u8)
+                                );
+                                let ring = (ring != NONE).then_some(());
                                 if ring.is_some() && u0 != 0 {
                                     continue;
                                 }
@@ -600,34 +659,44 @@ fn plans(n: usize) -> &'static [Plan] {
 pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
     let base: u8 = [0, 40, 54, 58, 62, 66, 70, 74][n - 1];
     let mut all = Vec::new();
-    let mut span = [[[(0usize, 0usize); 9]; 3]; 10];
+    let mut ranges = Vec::with_capacity(9);
     for d in 1..=9usize {
+        let start = all.len();
+        let mut from = [[0u64; 10]; 3];
         for t in 0..3 {
             for i in 0..9 {
-                let from = all.len();
+                let first = all.len() - start;
                 variants(g, t, i, d, &mut all)?;
-                span[d][t][i] = (from, all.len());
+                // Bits first.. of this region type's links so far.
+                from[t][i] = ((1u64 << (all.len() - start)) - 1) & !((1u64 << first) - 1);
+            }
+            for i in (0..8).rev() {
+                from[t][i] |= from[t][i + 1];
             }
         }
+        debug_assert!(all.len() - start <= 54, "at most 2 links per region");
+        ranges.push((start, all.len(), from));
     }
+    let digits: Vec<DigitLinks> = ranges
+        .into_iter()
+        .map(|(start, end, from)| DigitLinks::new(&all[start..end], from))
+        .collect();
     let mut best: Best = None;
-    let mut chosen: Vec<Link> = Vec::with_capacity(n);
     for plan in plans(n) {
-        for d in 1..=9usize {
+        for (di, links) in digits.iter().enumerate() {
             if beaten(&best, base + plan.min_lift) {
                 break;
             }
             let mut ctx = Ctx {
                 g,
                 n,
-                d,
+                d: di + 1,
                 plan,
                 base,
-                all: &all,
-                span: &span[d],
+                links,
                 best: &mut best,
             };
-            ctx.choose(0, 0, 0, &mut chosen);
+            ctx.choose(0, 0, u64::MAX, &mut [0; 6]);
         }
     }
     Ok(best.map(|((rating, _, _), d, elim)| {
@@ -640,6 +709,47 @@ pub(crate) fn n_links(g: &Grid, n: usize) -> Result<Option<Hint>, ()> {
         h.elim[d - 1] = elim;
         h
     }))
+}
+
+/// One digit's links (at most 2 per region, so at most 54) in serate's
+/// order (region type, region number, variant), with what the search asks
+/// of pairs of them as bit masks over their positions.
+struct DigitLinks<'a> {
+    links: &'a [Link],
+    /// The links sharing no digit cell with link `k`.
+    disjoint: [u64; 54],
+    /// The links some end of which shares a region with some end of link `k`.
+    reach: [u64; 54],
+    /// The links of region type `t` in regions `i` and after.
+    from: [[u64; 10]; 3],
+    /// The grouped links.
+    grouped: u64,
+}
+
+impl<'a> DigitLinks<'a> {
+    fn new(links: &'a [Link], from: [[u64; 10]; 3]) -> DigitLinks<'a> {
+        let mut dl = DigitLinks {
+            links,
+            disjoint: [0; 54],
+            reach: [0; 54],
+            from,
+            grouped: 0,
+        };
+        for (a, la) in links.iter().enumerate() {
+            dl.grouped |= u64::from(la.grouped) << a;
+            for (b, lb) in links.iter().enumerate().skip(a + 1) {
+                if la.cells & lb.cells == 0 {
+                    dl.disjoint[a] |= 1 << b;
+                    dl.disjoint[b] |= 1 << a;
+                }
+                if reaches(la, lb) {
+                    dl.reach[a] |= 1 << b;
+                    dl.reach[b] |= 1 << a;
+                }
+            }
+        }
+        dl
+    }
 }
 
 /// serate's sort key of an n-link hint (rating, most removals, suffix:
@@ -669,18 +779,23 @@ struct Ctx<'a> {
     d: usize,
     plan: &'a Plan,
     base: u8,
-    all: &'a [Link],
-    span: &'a [[(usize, usize); 9]; 3],
+    links: &'a DigitLinks<'a>,
     best: &'a mut Best,
 }
 
 impl Ctx<'_> {
     /// serate's `buildLinks`: link `depth` in a region of type
     /// `set[depth]` (after the previous one's region when of the same
-    /// type), sharing no digit cell with the links before.
-    fn choose(&mut self, depth: usize, prev: usize, used: u128, chosen: &mut Vec<Link>) {
+    /// type), sharing no digit cell with the links before (`allowed`: the
+    /// links disjoint from all of them). `chosen` holds the positions of
+    /// the links chosen so far.
+    fn choose(&mut self, depth: usize, prev: usize, allowed: u64, chosen: &mut [usize; 6]) {
         if depth == self.n {
-            self.arrange(chosen);
+            let mut l = [self.links.links[chosen[0]]; 6];
+            for (k, &c) in chosen[..self.n].iter().enumerate() {
+                l[k] = self.links.links[c];
+            }
+            self.arrange(&l[..self.n]);
             return;
         }
         let t = self.plan.set[depth];
@@ -689,21 +804,38 @@ impl Ctx<'_> {
         } else {
             0
         };
-        for i in from..9 {
-            let (f, e) = self.span[t][i];
-            for k in f..e {
-                let link = self.all[k];
-                if link.cells & used != 0 {
-                    continue;
+        let mut cand = allowed & self.links.from[t][from];
+        // A grouped link makes every order rate base + 0.3.
+        if beaten(self.best, self.base + 3) {
+            cand &= !self.links.grouped;
+        }
+        if depth + 1 == self.n && depth > 0 {
+            // A hint needs an order whose consecutive links share a region
+            // (a path through all of them): the last link chosen is the
+            // only neighbour left for the links sharing none with the
+            // others yet, and a link has at most two neighbours in a path.
+            let set = chosen[..depth].iter().fold(0u64, |m, &c| m | 1 << c);
+            let mut need = u64::MAX;
+            let mut any = 0u64;
+            let mut n_lonely = 0;
+            for &c in &chosen[..depth] {
+                any |= self.links.reach[c];
+                if self.links.reach[c] & set == 0 {
+                    n_lonely += 1;
+                    need &= self.links.reach[c];
                 }
-                // A grouped link makes every order rate base + 0.3.
-                if link.grouped && beaten(self.best, self.base + 3) {
-                    continue;
-                }
-                chosen.push(link);
-                self.choose(depth + 1, i, used | link.cells, chosen);
-                chosen.pop();
             }
+            if n_lonely > 2 {
+                return;
+            }
+            cand &= if n_lonely == 0 { any } else { need };
+        }
+        while cand != 0 {
+            let k = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            chosen[depth] = k;
+            let region = self.links.links[k].region % 9;
+            self.choose(depth + 1, region, allowed & self.links.disjoint[k], chosen);
         }
     }
 
@@ -725,11 +857,13 @@ impl Ctx<'_> {
                 }
                 for (s1, row) in share[i][j].iter_mut().enumerate() {
                     for (s2, cell) in row.iter_mut().enumerate() {
-                        let (a, b) = (end(i, s1), end(j, s2));
-                        if let Some(r) = share_region(a.0, a.1, b.0, b.1, a.2, b.2) {
-                            *cell = r as u8;
-                            reach[i][j] = true;
-                        }
+                        let r = share_sig(&l[i].sig[s1], &l[j].sig[s2]);
+                        debug_assert_eq!(r, {
+                            let (a, b) = (end(i, s1), end(j, s2));
+                            share_region(a.0, a.1, b.0, b.1, a.2, b.2).map_or(NONE, |r| r as u8)
+                        });
+                        *cell = r;
+                        reach[i][j] |= r != NONE;
                     }
                 }
             }
