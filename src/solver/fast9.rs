@@ -236,17 +236,19 @@
 //!   (`Isa::given_bits`) instead of a loop over the 81 bytes: 17-clue
 //!   17.86k / 18.96k, serg 18.54k / 21.08k (17.84k / 18.94k, 18.53k /
 //!   21.06k with the vertical closures moved into `run`, no state copy).
-//!   Whole process (`scripts/callgrind.sh`): 17-clue 18.21k -> 17.94k
-//!   first, 19.31k -> 19.04k count 2; serg 19.10k -> 18.79k, 21.63k ->
-//!   21.33k; top1465 44.28k -> 44.08k, 67.84k -> 67.64k; 1106 274.4k ->
-//!   274.1k, 611.0k -> 610.8k. Thread CPU time, 11 alternating rounds,
-//!   median ratio: 17-clue 0.987 / 0.985, serg 0.970 / 0.979, top1465
-//!   1.005 / 0.997, 1106 0.996 / 1.000 (5 rounds).
+//!
+//! Whole process (`scripts/callgrind.sh`): 17-clue 18.21k -> 17.94k
+//! first, 19.31k -> 19.04k count 2; serg 19.10k -> 18.79k, 21.63k ->
+//! 21.33k; top1465 44.28k -> 44.08k, 67.84k -> 67.64k; 1106 274.4k ->
+//! 274.1k, 611.0k -> 610.8k. Thread CPU time, 11 alternating rounds,
+//! median ratio: 17-clue 0.987 / 0.985, serg 0.970 / 0.979, top1465
+//! 1.005 / 0.997, 1106 0.996 / 1.000 (5 rounds).
+//!
 //! The order of `settle`'s word updates matters more than their cost (the
 //! fixed point is the same in any order: the closures and singles only
 //! remove candidates), but the lowest-index-first order stays. Tried and
-//! dropped (from the state before the first change above, or after it for
-//! the last three):
+//! dropped (the first two from the state before the changes above, the
+//! others after the first of them):
 //! - highest index first: 17-clue 20.41k / 21.59k, serg 19.05k / 21.62k,
 //!   1106 276.5k / 617.4k;
 //! - sweeps in index order (a word marked below the current one waits for
