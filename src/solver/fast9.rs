@@ -237,10 +237,11 @@
 //!   17.86k / 18.96k, serg 18.54k / 21.08k (17.84k / 18.94k, 18.53k /
 //!   21.06k with the vertical closures moved into `run`, no state copy).
 //!
-//! Whole process (`scripts/callgrind.sh`): 17-clue 18.21k -> 17.94k
-//! first, 19.31k -> 19.04k count 2; serg 19.10k -> 18.79k, 21.63k ->
-//! 21.33k; top1465 44.28k -> 44.08k, 67.84k -> 67.64k; 1106 274.4k ->
-//! 274.1k, 611.0k -> 610.8k. Thread CPU time, 11 alternating rounds,
+//! With the clash test moved into the per-word pass (`solve_with`),
+//! whole process (`scripts/callgrind.sh`): 17-clue 18.21k -> 17.90k
+//! first, 19.31k -> 18.99k count 2; serg 19.10k -> 18.70k, 21.63k ->
+//! 21.23k; top1465 44.28k -> 44.02k, 67.84k -> 67.58k; 1106 274.4k ->
+//! 274.1k, 611.0k -> 610.7k. Thread CPU time (before the clash change), 11 alternating rounds,
 //! median ratio: 17-clue 0.987 / 0.985, serg 0.970 / 0.979, top1465
 //! 1.005 / 0.997, 1106 0.996 / 1.000 (5 rounds).
 //!
