@@ -6,7 +6,7 @@
 #
 #   scripts/compare.sh                       # our two modes on the shared sets
 #   scripts/compare.sh --tdoku PATH          # also tdoku's run_benchmark binary
-#   scripts/compare.sh --peer PATH           # also a peer harness (see below)
+#   scripts/compare.sh --peer PATH           # also a peer harness (see below; repeatable)
 #   SETS="data/*.txt" SECONDS_PER=3 ROUNDS=3 scripts/compare.sh
 #
 # Each figure is the median of ROUNDS runs (default 3), the solvers taking
@@ -37,16 +37,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tdoku=""
-peer=""
+peers=()
 drives=()
 in_process=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --tdoku) tdoku="$2"; shift 2 ;;
-        --peer) peer="$2"; shift 2 ;;
+        --peer) peers+=("$2"); shift 2 ;;
         --drive) drives+=("$2"); shift 2 ;;
         --whole-only) in_process=0; shift ;;
-        *) echo "usage: $0 [--tdoku PATH/run_benchmark] [--peer PATH] [--drive NAME=PATH]... [--whole-only]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--tdoku PATH/run_benchmark] [--peer PATH]... [--drive NAME=PATH]... [--whole-only]" >&2; exit 2 ;;
     esac
 done
 for d in ${drives[@]+"${drives[@]}"}; do
@@ -77,8 +77,9 @@ tdoku_rate() { # file, extra flags
         | awk -F'|' '$2 ~ /^ *tdoku/ { gsub(/ /, "", $3); print $3 }' | tail -1
 }
 ratio() { # ours, peer...: ours / max(peer)
-    awk -v a="$1" -v b="$2" -v c="${3:--}" 'BEGIN{ m = 0; if (b+0 > m) m = b+0; if (c+0 > m) m = c+0;
-        if (m > 0) printf "%.2f", a / m; else print "-" }'
+    local a="$1"
+    shift
+    printf '%s\n' "$@" | awk -v a="$a" '{ if ($1 + 0 > m) m = $1 + 0 } END { if (m > 0) printf "%.2f", a / m; else print "-" }'
 }
 
 median() { # numbers or "-" -> median, "-" when there are none
@@ -88,26 +89,36 @@ median() { # numbers or "-" -> median, "-" when there are none
 }
 
 in_process_table() {
-printf '%-34s %6s %10s %8s %10s %10s %6s %9s\n' set mode ours guesses tdoku peer ratio verified
+printf '%-34s %6s %10s %8s %10s' set mode ours guesses tdoku
+for p in ${peers[@]+"${peers[@]}"}; do printf ' %10s' "$(basename "$p" | cut -c1-10)"; done
+printf ' %6s %9s\n' ratio verified
 for f in $SETS; do
     for mode in first unique; do
-        rs=""; ts=""; ps=""
+        rs=""; ts=""
+        declare -A prs=()
         for _ in $(seq "$rounds"); do
             j=$($bin bench --json --seconds "$secs" --mode "$mode" "$f" | grep '"file"')
             rs="$rs $(field "$j" puzzles_per_sec)"
             if [ -n "$tdoku" ]; then
                 if [ "$mode" = first ]; then ts="$ts $(tdoku_rate "$f" -f)"; else ts="$ts $(tdoku_rate "$f" "")"; fi
             fi
-            if [ -n "$peer" ]; then
+            for p in ${peers[@]+"${peers[@]}"}; do
                 if [ "$mode" = first ]; then pm=first; else pm=count2; fi
-                ps="$ps $("$peer" "$f" "$pm" "$secs" 2>/dev/null | awk '{ print $3 }')"
-            fi
+                prs[$p]="${prs[$p]:-} $("$p" "$f" "$pm" "$secs" 2>/dev/null | awk '{ print $3 }')"
+            done
         done
-        r=$(echo "$rs" | median); t=$(echo "$ts" | median); p=$(echo "$ps" | median)
+        r=$(echo "$rs" | median); t=$(echo "$ts" | median)
         g=$(field "$j" guesses_per_puzzle)
         v=$(field "$j" verified)
-        printf '%-34s %6s %10s %8s %10s %10s %6s %9s\n' "$(basename "$f")" "$mode" "$r" "$g" "$t" "$p" \
-            "$(ratio "$r" "$t" "$p")" "$v"
+        line=$(printf '%-34s %6s %10s %8s %10s' "$(basename "$f")" "$mode" "$r" "$g" "$t")
+        all=("$t")
+        for p in ${peers[@]+"${peers[@]}"}; do
+            pr=$(echo "${prs[$p]}" | median)
+            line="$line $(printf ' %10s' "$pr")"
+            all+=("$pr")
+        done
+        printf '%s %6s %9s\n' "$line" "$(ratio "$r" "${all[@]}")" "$v"
+        unset prs
     done
 done
 }

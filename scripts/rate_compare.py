@@ -6,8 +6,17 @@ the repo; see docs/rating.md) and with ours, then reports per set how many
 get the same ER/EP/ED, how many we leave unrated, every disagreement class
 with an example, and the puzzles/s of both (one core each).
 
-    SERATE=/path/to/serate-wrapper scripts/rate_compare.py [--sets gen,17,top] [--out DIR]
-        [--check-steps ID:N,...]
+    SERATE=/path/to/serate-wrapper scripts/rate_compare.py [--sets gen,17,top,hard,bank]
+        [--out DIR] [--cached-only] [--check-steps ID:N,...]
+
+Sets: gen (2,000 from `generate --seed 1`), 17 (first 1,000 of
+data/17_clue_sub.txt), top (first 200 of magictour top1465), hard (first 10
+of data/forum_hardest_11plus_sub.txt; serate takes minutes for each, so run
+it once with `nice` in the background and keep its cache; --cached-only
+compares the puzzles it has rated so far), bank (the 301
+Sudoku Exchange puzzles of data/sudoku_exchange_diabolical_sub.txt, whose
+published rating is a fourth column: the script also counts how many agree
+with serate's ER and with ours).
 
 SERATE is a command that runs `java ... diuf.sudoku.test.serate` with the
 arguments given. RATER (default: `target/release/sudoku-bulk rate`) is our
@@ -47,7 +56,23 @@ def puzzles_of(path, n):
     return out
 
 
+def bank_of(path):
+    """The Sudoku Exchange bank's lines (`hash puzzle rating`, 0 blank) as
+    ({puzzle with . blank: published rating}, puzzles in file order)."""
+    published, puzzles = {}, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            _, p, r = line.split()
+            p = p.replace("0", ".")
+            published[p] = r
+            puzzles.append(p)
+    return published, puzzles
+
+
 def make_sets(workdir, which):
+    """{name: (cache key, puzzles, published ER by puzzle or None)}."""
     sets = {}
     if "gen" in which:
         path = os.path.join(workdir, "gen2000.txt")
@@ -55,13 +80,20 @@ def make_sets(workdir, which):
             exe = os.path.join(ROOT, "target/release/sudoku-bulk")
             with open(path, "w") as f:
                 subprocess.run([exe, "generate", "--count", "2000", "--seed", "1"], stdout=f, check=True)
-        sets["generate --count 2000 --seed 1"] = puzzles_of(path, 2000)
+        sets["generate --count 2000 --seed 1"] = ("generate", puzzles_of(path, 2000), None)
     if "17" in which:
-        sets["17-clue (first 1000 of data/17_clue_sub.txt)"] = puzzles_of(
-            os.path.join(ROOT, "data/17_clue_sub.txt"), 1000)
+        sets["17-clue (first 1000 of data/17_clue_sub.txt)"] = ("17clue", puzzles_of(
+            os.path.join(ROOT, "data/17_clue_sub.txt"), 1000), None)
     if "top" in which:
-        sets["magictour top1465 (first 200)"] = puzzles_of(
-            os.path.join(ROOT, "data/magictour_top1465.txt"), 200)
+        sets["magictour top1465 (first 200)"] = ("magictour", puzzles_of(
+            os.path.join(ROOT, "data/magictour_top1465.txt"), 200), None)
+    if "hard" in which:
+        sets["hardest 11+ (first 10 of data/forum_hardest_11plus_sub.txt)"] = ("hardest11", puzzles_of(
+            os.path.join(ROOT, "data/forum_hardest_11plus_sub.txt"), 10), None)
+    if "bank" in which:
+        published, puzzles = bank_of(os.path.join(ROOT, "data/sudoku_exchange_diabolical_sub.txt"))
+        sets["Sudoku Exchange bank, diabolical sample (data/sudoku_exchange_diabolical_sub.txt)"] = (
+            "bank", puzzles, published)
     return sets
 
 
@@ -192,8 +224,10 @@ def er(r):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", default="gen,17,top")
+    ap.add_argument("--sets", default="gen,17,top,hard,bank")
     ap.add_argument("--out", default="/tmp/rate_compare")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="compare only the puzzles serate's cache holds; never run serate")
     ap.add_argument("--check-steps", default="", help="ID:N,...: check our steps of technique ID "
                     "against serate's N-th technique alone (see above)")
     a = ap.parse_args()
@@ -202,9 +236,26 @@ def main():
         sys.exit("set SERATE to a command running serate (see docs/rating.md)")
     rater = os.environ.get("RATER", os.path.join(ROOT, "target/release/sudoku-bulk") + " rate --threads 1")
     os.makedirs(a.out, exist_ok=True)
-    for name, puzzles in make_sets(a.out, a.sets.split(",")).items():
-        key = name.split()[0].replace("-", "")
-        theirs, tsecs = run_serate(serate, puzzles, os.path.join(a.out, key + ".serate"))
+    for name, (key, puzzles, published) in make_sets(a.out, a.sets.split(",")).items():
+        cache = os.path.join(a.out, key + ".serate")
+        if a.cached_only:
+            # The puzzles serate has rated so far (its cache is written a
+            # line per puzzle as it goes): the slow sets, while it runs.
+            theirs = {}
+            if os.path.exists(cache):
+                with open(cache) as f:
+                    theirs = dict(l.split() for l in f if len(l.split()) == 2)
+            total = len(puzzles)
+            puzzles = [p for p in puzzles if p in theirs]
+            print("(serate's cache holds %d of the set's %d puzzles: those are compared)" % (
+                len(puzzles), total))
+            tsecs = None
+            if os.path.exists(cache + ".secs") and len(puzzles) == total:
+                tsecs = float(open(cache + ".secs").read())
+            if not puzzles:
+                continue
+        else:
+            theirs, tsecs = run_serate(serate, puzzles, cache)
         ours, osecs = run_ours(rater, puzzles)
         same = unrated = below6 = below6_same = 0
         classes = collections.defaultdict(list)
@@ -233,11 +284,28 @@ def main():
         print("of the rated: %d/%d equal" % (same, n - unrated))
         print("serate ER < 6.0: %d, of which equal %d" % (below6, below6_same))
         print("unrated by serate ER: %s" % ", ".join("%s:%d" % kv for kv in sorted(unrated_er.items())))
-        print("time: serate %.1f s (%.1f/s), ours %.3f CPU s (%.0f/s), ratio %.0fx" % (
-            tsecs, n / tsecs, osecs, n / max(osecs, 1e-9), tsecs / max(osecs, 1e-9)))
+        if tsecs is None:
+            print("time: ours %.3f CPU s (%.0f/s; %.3f s a puzzle)" % (
+                osecs, n / max(osecs, 1e-9), osecs / n))
+        else:
+            print("time: serate %.1f s (%.1f/s), ours %.3f CPU s (%.0f/s), ratio %.0fx" % (
+                tsecs, n / tsecs, osecs, n / max(osecs, 1e-9), tsecs / max(osecs, 1e-9)))
         for cls, ex in classes.items():
             p, o, t = ex[0]
             print("  disagreement '%s': %d, e.g. %s ours %s serate %s" % (cls, len(ex), p, o, t))
+        if published:
+            # The published rating is an ER (the bank's generator graded with
+            # an older Sukaku Explainer).
+            with_serate = sum(1 for p in puzzles if theirs.get(p, "?").split("/")[0] == published[p])
+            with_ours = sum(1 for p in puzzles if ours.get(p, "?").split("/")[0] == published[p])
+            ours_rated = sum(1 for p in puzzles if not ours.get(p, "?").startswith("unrated"))
+            print("published rating = serate's ER: %d of %d; = our ER: %d of %d (%d of our %d rated)" % (
+                with_serate, n, with_ours, n, with_ours, ours_rated))
+            diff = collections.Counter((published[p], theirs.get(p, "?").split("/")[0])
+                                       for p in puzzles if theirs.get(p, "?").split("/")[0] != published[p])
+            if diff:
+                print("  published vs serate: %s" % ", ".join(
+                    "%s vs %s x%d" % (b, t, k) for (b, t), k in diff.most_common()))
         for spec in filter(None, a.check_steps.split(",")):
             tech, pos = spec.split(":")
             checked, bad = check_steps(serate, rater, puzzles, tech, int(pos))

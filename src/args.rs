@@ -414,8 +414,9 @@ struct RateArgs {
     techniques: Option<String>,
 
     /// Also write each puzzle's solving path to FILE, one JSON object per
-    /// puzzle (JSON Lines): every step's technique, rating, placement and
-    /// removals. Needs a one-puzzle-per-line input file (not stdin).
+    /// input record in order (JSON Lines; bad records get a status line):
+    /// every step's technique, rating, placement and removals. Any input
+    /// (stdin, CSV, tables); FILE.gz etc. is compressed.
     #[arg(long, value_name = "FILE")]
     steps: Option<PathBuf>,
 
@@ -1146,7 +1147,10 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             let rater = crate::rate::Rater::with_techniques(set);
             // The pipeline takes a `'static` analysis: one per run, leaked.
             let analysis: &'static crate::rate::RateAnalysis =
-                Box::leak(Box::new(crate::rate::RateAnalysis { rater }));
+                Box::leak(Box::new(crate::rate::RateAnalysis {
+                    steps: a.steps.is_some(),
+                    ..crate::rate::RateAnalysis::new(rater)
+                }));
             if a.run.stats {
                 return Err(clap::Error::raw(
                     clap::error::ErrorKind::ArgumentConflict,

@@ -2,8 +2,9 @@
 //! SIGTERM, SIGHUP, SIGPIPE, a panic, or SIGBUS from a mapped input that
 //! shrank) the temporary answer file is removed before the process exits, so
 //! nothing half-written is left behind. `output` registers its temporary
-//! path here; `main` installs the handlers. SIGKILL cannot be caught: a
-//! `kill -9` still leaves the hidden `.sudoku-bulk-*.tmp` file.
+//! paths here (the answers', and a side output's such as `rate --steps`);
+//! `main` installs the handlers. SIGKILL cannot be caught: a `kill -9`
+//! still leaves the hidden `.sudoku-bulk-*.tmp` files.
 //!
 //! The handlers only use async-signal-safe calls (`unlink`, `write`,
 //! `_exit`) on data prepared before the signal: a leaked C string for the
@@ -13,42 +14,78 @@ use std::cell::Cell;
 use std::path::Path;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-/// The temporary output file to remove, as a leaked C string, or null.
-static TEMP: AtomicPtr<std::ffi::c_char> = AtomicPtr::new(std::ptr::null_mut());
+/// Temporary output files open at once: the answers and a side output
+/// (`rate --steps`), with room to spare.
+const TEMPS: usize = 4;
 
-/// Remembers `path` as the temporary file to remove on an abnormal end.
+/// The temporary output files to remove, as leaked C strings, or null.
+static TEMP: [AtomicPtr<std::ffi::c_char>; TEMPS] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; TEMPS];
+
+/// Remembers `path` as a temporary file to remove on an abnormal end (in
+/// a free slot; with all [`TEMPS`] taken, in the last, forgetting the
+/// file there).
 pub fn register_temp(path: &Path) {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
         if let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) {
             // Leaked on purpose: a handler may be reading the old pointer at
-            // any moment, so it is never freed (one small string per run).
-            TEMP.store(c.into_raw(), Ordering::SeqCst);
+            // any moment, so it is never freed (one small string per file).
+            let p = c.into_raw();
+            let free = TEMP.iter().find(|slot| {
+                slot.compare_exchange(std::ptr::null_mut(), p, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+            });
+            if free.is_none() {
+                TEMP[TEMPS - 1].store(p, Ordering::SeqCst);
+            }
         }
     }
     #[cfg(not(unix))]
     let _ = path;
 }
 
-/// Forgets the temporary file (it was renamed into place or removed).
-pub fn unregister_temp() {
-    TEMP.store(std::ptr::null_mut(), Ordering::SeqCst);
+/// Forgets the temporary file `path` (it was renamed into place or removed).
+pub fn unregister_temp(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        for slot in &TEMP {
+            let p = slot.load(Ordering::SeqCst);
+            if p.is_null() {
+                continue;
+            }
+            // SAFETY: a non-null slot holds a string from `CString::into_raw`
+            // that is never freed.
+            let held = unsafe { std::ffi::CStr::from_ptr(p) };
+            if held.to_bytes() == path.as_os_str().as_bytes() {
+                let _ = slot.compare_exchange(p, std::ptr::null_mut(), Ordering::SeqCst, Ordering::SeqCst);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
 
-/// Removes the registered temporary file, if any. Async-signal-safe.
+/// Removes the registered temporary files, if any; true when there was
+/// one. Async-signal-safe.
 fn remove_temp() -> bool {
-    let p = TEMP.swap(std::ptr::null_mut(), Ordering::SeqCst);
-    if p.is_null() {
-        return false;
+    let mut any = false;
+    for slot in &TEMP {
+        let p = slot.swap(std::ptr::null_mut(), Ordering::SeqCst);
+        if p.is_null() {
+            continue;
+        }
+        any = true;
+        #[cfg(unix)]
+        // SAFETY: `p` came from `CString::into_raw` and is never freed, so it
+        // is a valid NUL-terminated string; unlink is async-signal-safe.
+        unsafe {
+            libc::unlink(p);
+        }
     }
-    #[cfg(unix)]
-    // SAFETY: `p` came from `CString::into_raw` and is never freed, so it is
-    // a valid NUL-terminated string; unlink is async-signal-safe.
-    unsafe {
-        libc::unlink(p);
-    }
-    true
+    any
 }
 
 /// Mapped inputs whose pages may vanish (start, end, message, its length).

@@ -81,7 +81,19 @@ pub fn bulk_all(
 
 /// Runs a bulk job (`solve`, `count`).
 pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
+    bulk_to(cfg, None)
+}
+
+/// [`bulk`], with the side lines of an analysis that has them
+/// ([`crate::record::Analysis::side`], `rate --steps`) written to `side`:
+/// one per record, in input order, whatever the input (stdin, text,
+/// tables, compressed), in the same pass. The file appears only when the
+/// run ends well, as the answers' does.
+fn bulk_to(cfg: &BulkConfig, side: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     let name = input::display_name(cfg.input.as_deref());
+    if let Some(s) = side {
+        side_fits(cfg, s)?;
+    }
     if let Some(o) = &cfg.output {
         let same = match &cfg.input {
             Some(i) => input::same_file(i, o),
@@ -113,11 +125,87 @@ pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
     let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
     let (kind, source) = input::peek_kind(source, cfg.input.as_deref(), &name)?;
     if let Some(kind) = kind {
-        return bulk_columnar(cfg, &name, kind, source);
+        return bulk_columnar(cfg, &name, kind, source, side);
     }
     match source {
-        Input::Mapped(map) => bulk_slice(cfg, &name, &map),
-        Input::Stream(stream) => bulk_stream(cfg, &name, stream),
+        Input::Mapped(map) => bulk_slice(cfg, &name, &map, side),
+        Input::Stream(stream) => bulk_stream(cfg, &name, stream, side),
+    }
+}
+
+/// Refuses a side output path that would overwrite the input or mix with
+/// the answers: the input itself, the answers' file, or stdout when the
+/// answers go there too.
+fn side_fits(cfg: &BulkConfig, side: &std::path::Path) -> anyhow::Result<()> {
+    let shown = crate::text::shown_path(&side);
+    let to_stdout = |p: Option<&std::path::Path>| p.is_none_or(|p| p.as_os_str() == "-");
+    if to_stdout(Some(side)) {
+        if to_stdout(cfg.output.as_deref()) {
+            anyhow::bail!(
+                "<stdout>: the answers and the steps would both go to standard output; \
+                 name a file for one of them (-o FILE or --steps FILE)"
+            );
+        }
+        return Ok(());
+    }
+    let same_input = match &cfg.input {
+        Some(i) => input::same_file(i, side),
+        None => input::stdin_is(side),
+    };
+    if same_input {
+        anyhow::bail!("{shown}: refusing to write the steps over the input");
+    }
+    if cfg
+        .output
+        .as_deref()
+        .is_some_and(|o| o == side || input::same_file(o, side))
+    {
+        anyhow::bail!("{shown}: the steps and the answers cannot go to the same file");
+    }
+    Ok(())
+}
+
+/// The side output of a run, if any: a temporary file until the run ends
+/// well, compressed as its own extension says (`--steps steps.jsonl.gz`;
+/// the answers' `--compress` is theirs).
+fn side_output(side: Option<&std::path::Path>) -> anyhow::Result<Option<Output>> {
+    side.map(|p| Output::create(Some(p), crate::output::Compress::Auto))
+        .transpose()
+}
+
+/// A writer whose errors say they are the side output's (`FILE: cannot
+/// write: ...`), so a full disk while writing the steps is not reported as
+/// the answers'.
+struct SideWriter<'a>(&'a mut Output);
+
+/// A write error of the side output, with its message.
+#[derive(Debug)]
+struct SideError(String);
+
+impl std::fmt::Display for SideError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SideError {}
+
+impl SideWriter<'_> {
+    fn named(&self, e: std::io::Error) -> std::io::Error {
+        let msg = format!("{}: cannot write: {e}", self.0.name());
+        std::io::Error::new(e.kind(), SideError(msg))
+    }
+}
+
+impl Write for SideWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.writer().write(buf).map_err(|e| self.named(e))
+    }
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.0.writer().write_all(buf).map_err(|e| self.named(e))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.writer().flush().map_err(|e| self.named(e))
     }
 }
 
@@ -129,6 +217,7 @@ fn bulk_columnar(
     name: &str,
     kind: input::Kind,
     source: Input,
+    side: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
     let map;
     let data = match source {
@@ -157,6 +246,9 @@ fn bulk_columnar(
     let asked = Asked::of(&cfg.forced);
     asked.fits(name, kind)?;
     text_only_options(cfg, name, kind)?;
+    let target = columnar::target(kind, name, cfg.output.as_deref())?;
+    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
+    let side_out = side_output(side)?.map(std::sync::Mutex::new);
     let job = Job {
         pool: &pool,
         name,
@@ -171,24 +263,32 @@ fn bulk_columnar(
         // front to back. The format sets the total when its metadata
         // gives one (Parquet, .npy).
         reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, cfg.progress)),
+        side: side_out.as_ref(),
     };
-    let target = columnar::target(kind, name, job.output)?;
-    let mut out = Output::create(job.output, cfg.compress)?;
-    let tally = match columnar::run(&job, kind, data, target, &mut out) {
+    let run = columnar::run(&job, kind, data, target, &mut out);
+    let reporter = job.reporter.into_inner().expect("no panic while held");
+    let side_out = side_out.map(|s| s.into_inner().expect("no panic while held"));
+    let tally = match run {
         Ok(Run::Done(tally)) => tally,
         Ok(Run::Failed) => {
-            abandon(out, job.output)?;
+            if let Some(s) = side_out {
+                abandon(s, side)?;
+            }
+            abandon(out, cfg.output.as_deref())?;
             return Ok(ExitCode::from(EXIT_BAD_RECORDS));
         }
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         Err(e) => return Err(e),
     };
+    // The steps first: answers in place always come with their steps.
+    if let Some(s) = side_out {
+        s.finish()?;
+    }
     match out.finish() {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r?,
     }
-    let reporter = job.reporter.into_inner().expect("no panic while held");
-    reporter.finish(job.task, &tally);
+    reporter.finish(cfg.task, &tally);
     Ok(ExitCode::from(if tally.bad == 0 {
         EXIT_OK
     } else {
@@ -243,7 +343,12 @@ impl Style {
     }
 }
 
-fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitCode> {
+fn bulk_slice(
+    cfg: &BulkConfig,
+    name: &str,
+    data: &[u8],
+    side: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
     let style = Style::of(data);
     let data = pipeline::strip_bom(data);
     let found = detect::detect(data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
@@ -269,6 +374,7 @@ fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8]) -> anyhow::Result<ExitC
             style,
         },
         chunks,
+        side,
     )
 }
 
@@ -335,6 +441,7 @@ fn bulk_stream(
     cfg: &BulkConfig,
     name: &str,
     mut stream: input::Stream,
+    side: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
     let (mut head, mut ended) = read_head(&mut stream, name)?;
     let found = loop {
@@ -402,7 +509,7 @@ fn bulk_stream(
         one_chunk: false,
         style,
     };
-    finish(cfg, name, &found, feed, chunks)
+    finish(cfg, name, &found, feed, chunks, side)
 }
 
 /// What a text run's progress bar counts.
@@ -431,6 +538,7 @@ fn finish<'a>(
     found: &Detected,
     feed: Feed,
     chunks: impl pipeline::Chunks<'a>,
+    side: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
     let Feed {
         size,
@@ -506,19 +614,35 @@ fn finish<'a>(
     if style.bom {
         preamble.splice(0..0, *b"\xEF\xBB\xBF");
     }
-    let result = out.writer().write_all(&preamble).and_then(|()| {
-        pipeline::run(
-            cfg.task,
-            &opts,
-            &found.layout,
-            chunks,
-            out.writer(),
-            &mut reporter,
-        )
-    });
+    let mut side_out = side_output(side)?;
+    let result = out
+        .writer()
+        .write_all(&preamble)
+        .and_then(|()| match &mut side_out {
+            None => pipeline::run(
+                cfg.task,
+                &opts,
+                &found.layout,
+                chunks,
+                out.writer(),
+                &mut reporter,
+            ),
+            Some(s) => pipeline::run_with_side(
+                cfg.task,
+                &opts,
+                &found.layout,
+                chunks,
+                out.writer(),
+                &mut SideWriter(s),
+                &mut reporter,
+            ),
+        });
     let summary = match result {
         Ok(s) => s,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) if e.get_ref().is_some_and(|i| i.is::<SideError>()) => {
+            return Err(anyhow::anyhow!("{}", e.get_ref().expect("checked")));
+        }
         Err(e) => {
             // Reading errors carry the input's name already (a decoder's
             // `gzip data that does not decompress`); everything else here
@@ -538,6 +662,9 @@ fn finish<'a>(
     };
     if let Some((line, err)) = &summary.failed {
         // Stdout keeps the answers before the bad record.
+        if let Some(s) = side_out {
+            abandon(s, side)?;
+        }
         abandon(out, cfg.output.as_deref())?;
         reporter.fail(*line, err);
         return Ok(ExitCode::from(EXIT_BAD_RECORDS));
@@ -552,6 +679,10 @@ fn finish<'a>(
             found.skip_lines,
             summary.tally.records
         );
+    }
+    // The steps first: answers in place always come with their steps.
+    if let Some(s) = side_out {
+        s.finish()?;
     }
     match out.finish() {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
@@ -881,6 +1012,7 @@ fn bench_table(
         asked,
         output: None,
         reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, false)),
+        side: None,
     };
     let sink = if cfg!(windows) { "NUL" } else { "/dev/null" };
     let mut out = Output::create(
@@ -1174,8 +1306,9 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// `rate`: `--techniques list` prints the techniques; `--steps FILE` writes
-/// each puzzle's solving path first; then the ratings run as any bulk job.
+/// `rate`: `--techniques list` prints the techniques; else the ratings run
+/// as any bulk job, with `--steps FILE` each record's solving path as its
+/// side output (the same pass, any input).
 pub fn rate(cfg: &RateConfig) -> anyhow::Result<ExitCode> {
     if cfg.list {
         let mut out = std::io::stdout().lock();
@@ -1186,64 +1319,5 @@ pub fn rate(cfg: &RateConfig) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(steps) = &cfg.steps {
-        let Some(input) = cfg.bulk.input.as_deref() else {
-            anyhow::bail!("--steps needs the puzzles' file (standard input cannot be read twice)");
-        };
-        write_steps(cfg, input, steps)?;
-    }
-    bulk(&cfg.bulk)
-}
-
-/// Writes one JSON line per one-line puzzle of `input` (in order, on the
-/// bulk run's threads) into `path`; a line that is not a 9x9 puzzle gets
-/// `{"line":N,"error":...}`.
-fn write_steps(
-    cfg: &RateConfig,
-    input: &std::path::Path,
-    path: &std::path::Path,
-) -> anyhow::Result<()> {
-    use rayon::prelude::*;
-    let name = input.display();
-    let bytes = std::fs::read(input).with_context(|| format!("{name}: cannot read"))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-        .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.bulk.threads)
-        .build()
-        .context("thread pool")?;
-    let rater = cfg.rater;
-    let out: Vec<String> = pool.install(|| {
-        lines
-            .par_iter()
-            .map_init(Vec::new, |steps, &(n, line)| {
-                let p = line.split([' ', '\t', ',']).next().unwrap_or("");
-                let ok = p.len() == 81 && p.bytes().all(|b| b == b'.' || b.is_ascii_digit());
-                if !ok {
-                    return format!("{{\"line\":{n},\"error\":\"not a one-line 9x9 puzzle\"}}");
-                }
-                let mut cells = [0u8; 81];
-                for (c, b) in cells.iter_mut().zip(p.bytes()) {
-                    *c = if b == b'.' { 0 } else { b - b'0' };
-                }
-                let outcome = rater.rate_steps(&cells, steps);
-                crate::rate::steps_json(p, &outcome, steps)
-            })
-            .collect()
-    });
-    let mut w = std::io::BufWriter::new(
-        std::fs::File::create(path)
-            .with_context(|| format!("{}: cannot create", path.display()))?,
-    );
-    for line in out {
-        writeln!(w, "{line}")?;
-    }
-    w.flush()
-        .with_context(|| format!("{}: cannot write", path.display()))?;
-    Ok(())
+    bulk_to(&cfg.bulk, cfg.steps.as_deref())
 }

@@ -125,7 +125,29 @@ enum Sink {
         tmp: BufWriter<tempfile::NamedTempFile>,
         /// The final path.
         dest: PathBuf,
+        /// Its registration for the signal handlers' cleanup, undone when
+        /// the sink goes (renamed into place, or deleted with `tmp`).
+        registered: Registered,
     },
+}
+
+/// A temporary file's path registered with [`crate::cleanup`]; forgotten
+/// there on drop, so a run that writes several outputs (the answers and
+/// `rate --steps`) or several runs in one process never leave a stale
+/// registration behind.
+struct Registered(PathBuf);
+
+impl Registered {
+    fn new(path: &Path) -> Registered {
+        crate::cleanup::register_temp(path);
+        Registered(path.to_path_buf())
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        crate::cleanup::unregister_temp(&self.0);
+    }
 }
 
 impl Write for Sink {
@@ -263,6 +285,11 @@ impl Output {
         Ok(Output { enc, what })
     }
 
+    /// The output as messages name it (`<stdout>` without a path).
+    pub fn name(&self) -> &str {
+        &self.what
+    }
+
     /// The writer answers go to.
     pub fn writer(&mut self) -> &mut dyn Write {
         &mut self.enc
@@ -279,7 +306,15 @@ impl Output {
         match sink {
             Sink::Stdout(mut w) => w.flush().with_context(cannot),
             Sink::Special(mut w) => w.flush().with_context(cannot),
-            Sink::Temp { tmp, dest } => persist(tmp, &dest),
+            Sink::Temp {
+                tmp,
+                dest,
+                registered,
+            } => {
+                let done = persist(tmp, &dest);
+                drop(registered);
+                done
+            }
         }
     }
 }
@@ -366,13 +401,14 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
         .tempfile_in(dir)
         .map_err(|e| os_reason(e, dir))
         .with_context(|| format!("{}: cannot create", crate::text::shown_path(&shown)))?;
-    crate::cleanup::register_temp(tmp.path());
+    let registered = Registered::new(tmp.path());
     if let Some(meta) = existing {
         keep_owner_and_mode(tmp.as_file(), &meta);
     }
     Ok(Sink::Temp {
         tmp: BufWriter::with_capacity(1 << 16, tmp),
         dest,
+        registered,
     })
 }
 
@@ -502,7 +538,6 @@ fn persist(tmp: BufWriter<tempfile::NamedTempFile>, dest: &Path) -> anyhow::Resu
             crate::text::shown_path(&dest)
         )
     })?;
-    crate::cleanup::unregister_temp();
     #[cfg(unix)]
     if let Some(dir) = dest.parent() {
         let dir = if dir.as_os_str().is_empty() {

@@ -205,10 +205,27 @@ pub trait Analysis: Send + Sync {
     fn line_join(&self) -> &'static str {
         " "
     }
+    /// True when the analysis also writes a side output: one line per
+    /// record, in record order, bad records included, into a file of its
+    /// own (`rate --steps FILE.jsonl`). [`Analysis::analyse`] then pushes
+    /// that line after the columns' fields, and a bad record's line is
+    /// [`Analysis::side_of_bad`]'s. The shapes take it off before they
+    /// write the fields.
+    fn side(&self) -> bool {
+        false
+    }
+    /// The side line (no line end) of a bad record: `cells` when they were
+    /// read (a puzzle without one solution), `None` when the record could
+    /// not be read. Called only when [`Analysis::side`] is true.
+    fn side_of_bad(&self, cells: Option<&[u8]>, err: &RecordError) -> String {
+        let _ = (cells, err);
+        String::new()
+    }
     /// Analyses `cells` (boxes `boxes`, 0 blank): writes the output grid
     /// into `grid` (as long as `cells`, when [`Analysis::grid_column`] is
     /// set) and pushes one text per column onto `fields` (empty on entry),
-    /// or says why the record is bad.
+    /// then the side line when [`Analysis::side`] is true, or says why the
+    /// record is bad.
     fn analyse(
         &self,
         boxes: Boxes,
@@ -244,7 +261,10 @@ pub fn analyse(
     fields.clear();
     match analysis.analyse(boxes, cells, grid, fields) {
         Ok(()) => {
-            debug_assert_eq!(fields.len(), analysis.columns().len());
+            debug_assert_eq!(
+                fields.len(),
+                analysis.columns().len() + usize::from(analysis.side())
+            );
             Outcome {
                 verdict: Verdict::Answered(1),
                 guesses: 0,

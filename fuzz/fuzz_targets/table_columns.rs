@@ -513,6 +513,7 @@ fuzz_target!(|data: &[u8]| {
         output: None,
         pool: pool(),
         reporter: Mutex::new(sudoku_bulk::output::Reporter::new("fuzz".into(), None, false)),
+        side: None,
     };
     let target = if text_out {
         Target::Text

@@ -3,9 +3,9 @@
 //! of cells or a list of one-line strings (`sudoku_bulk/__init__.py` turns
 //! every other input kind into one of the two); the rows are read with the
 //! CLI's layout rules and analysed by the library's own per-record jobs
-//! (`canon::CanonJob`, the rater) through `batch::analyse_rows` on a rayon
-//! pool with the GIL released, Ctrl-C stopping it between rows (the pool
-//! and the wait are `lib.rs`'s). Dedupe and overlap compare the forms with
+//! (`canon::CanonJob`, `rate::RateAnalysis`) through `batch::analyse_rows`
+//! on a rayon pool with the GIL released, Ctrl-C stopping it between rows
+//! (the pool and the wait are `lib.rs`'s). Dedupe and overlap compare the forms with
 //! `batch::first_of_each` / `batch::first_matches`. No analysis logic
 //! lives here: only reading, the parallel run and the conversion back.
 
@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use sudoku_bulk::batch;
 use sudoku_bulk::canon::{CanonJob, Form};
-use sudoku_bulk::rate::{self, Rater, Techniques};
+use sudoku_bulk::rate::{self, RateAnalysis, Rater, Techniques};
 use sudoku_bulk::record::{Analysis, Verdict};
 use sudoku_bulk::solver::Boxes;
 use sudoku_bulk::text::detect::{self, Forced};
@@ -239,6 +239,9 @@ impl Analysis for Guarded<'_> {
     }
     fn keeps_puzzle(&self) -> bool {
         self.inner.keeps_puzzle()
+    }
+    fn side(&self) -> bool {
+        self.inner.side()
     }
     fn analyse(
         &self,
@@ -504,70 +507,13 @@ fn overlap_rows<'py>(
     ))
 }
 
-/// The rater as the Python package calls it: `er`, `ep`, `ed` in tenths
-/// (empty when unknown: ER of an unrated puzzle, EP/ED when the path
-/// stopped before them, as the CLI's `unrated`) and, with `steps`, the
-/// path as the CLI's `--steps` JSON object. A puzzle without one solution
-/// is bad, as for the CLI.
-struct RatePy {
-    rater: Rater,
-    steps: bool,
-}
-
-impl Analysis for RatePy {
-    fn name(&self) -> &'static str {
-        "rate"
-    }
-    fn grid_column(&self) -> Option<&'static str> {
-        None
-    }
-    fn columns(&self) -> &[&'static str] {
-        if self.steps {
-            &["er", "ep", "ed", "steps"]
-        } else {
-            &["er", "ep", "ed"]
-        }
-    }
-    fn keeps_puzzle(&self) -> bool {
-        true
-    }
-    fn analyse(
-        &self,
-        boxes: Boxes,
-        cells: &[u8],
-        _grid: &mut [u8],
-        fields: &mut Vec<String>,
-    ) -> Result<(), RecordError> {
-        if boxes != Boxes::NINE {
-            return Err(RecordError::Unsupported(format!(
-                "ratings are for 9x9 puzzles, not {0}x{0}",
-                boxes.side()
-            )));
-        }
-        let mut path = Vec::new();
-        let outcome = if self.steps {
-            self.rater.rate_steps(cells, &mut path)
-        } else {
-            self.rater.rate(cells)
-        };
-        let known = |t: rate::Tenths| if t == 0 { String::new() } else { t.to_string() };
-        match outcome {
-            rate::Outcome::Rated(r) => fields.extend([known(r.er), known(r.ep), known(r.ed)]),
-            rate::Outcome::Unrated { so_far, .. } => {
-                fields.extend([String::new(), known(so_far.ep), known(so_far.ed)])
-            }
-            rate::Outcome::NotUnique { solutions: 0 } => return Err(RecordError::NoSolution),
-            rate::Outcome::NotUnique { .. } => return Err(RecordError::MultipleSolutions),
-        }
-        if self.steps {
-            let text: String = cells
-                .iter()
-                .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
-                .collect();
-            fields.push(rate::steps_json(&text, &outcome, &path));
-        }
-        Ok(())
-    }
+/// A grid that is not 9x9, as the Python package says it (the CLI reads
+/// such a record as one of the wrong length).
+fn not_nine(boxes: Boxes) -> RecordError {
+    RecordError::Unsupported(format!(
+        "ratings are for 9x9 puzzles, not {0}x{0}",
+        boxes.side()
+    ))
 }
 
 /// Ratings: `(values, steps, bad)`: `values` a flat `float64` array of
@@ -589,19 +535,22 @@ fn rate_rows<'py>(
         None => Techniques::all(),
         Some(list) => Techniques::parse(list).map_err(PyValueError::new_err)?,
     };
-    let job = RatePy {
-        rater: Rater::with_techniques(techniques),
+    // The CLI's analysis: `4.2` or `unrated` per column, the path as the
+    // side line after them (`batch::analyse_rows` leaves it in the fields).
+    let job = RateAnalysis {
         steps,
+        not_nine,
+        ..RateAnalysis::new(Rater::with_techniques(techniques))
     };
     let p = Puzzles::read(puzzles, pre_bad)?;
     let mut done = analyse(py, &p, Some(&job), threads)?;
     let mut values = Vec::with_capacity(3 * p.rows);
     for f in &done.fields {
         for k in 0..3 {
-            // Tenths to the float nearest the one-decimal number serate
-            // prints (42 / 10 is the double nearest 4.2).
-            let v = f.get(k).and_then(|s| s.parse::<u32>().ok());
-            values.push(v.map_or(f64::NAN, |t| f64::from(t) / 10.0));
+            // `4.2` parses to the double nearest the one-decimal number
+            // serate prints; `unrated` (and a bad row's missing field) is NaN.
+            let v = f.get(k).and_then(|s| s.parse::<f64>().ok());
+            values.push(v.unwrap_or(f64::NAN));
         }
     }
     let paths = steps.then(|| done.fields.iter_mut().map(|f| f.pop()).collect());

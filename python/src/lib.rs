@@ -466,10 +466,12 @@ fn run_arrow<'py>(
 /// `size` and `box` fix the grid as `--size` and `--box` do (see
 /// [`box_shape`]). Returns `(cells, guesses, off_target)`: a flat uint8
 /// array of `n` rows, an int64 array of the guesses each needs, and how
-/// many missed the clue count or level asked for. Ctrl-C stops it between
-/// batches (see [`interruptible`]).
+/// many missed the clue count or level asked for. `rating` (`"MIN..MAX"`,
+/// as `--rating` takes it) keeps the candidates whose ER is in the band,
+/// as `generate --rating` does ([`generate::RatedRun`]). Ctrl-C stops it
+/// between batches (see [`interruptible`]).
 #[pyfunction]
-#[pyo3(signature = (n, size, seed, clues=None, level=None, symmetry="none", threads=None, *, r#box=None))]
+#[pyo3(signature = (n, size, seed, clues=None, level=None, symmetry="none", threads=None, *, r#box=None, rating=None))]
 #[allow(clippy::type_complexity, clippy::too_many_arguments)] // mirrors the Python keywords
 fn generate_cells<'py>(
     py: Python<'py>,
@@ -481,6 +483,7 @@ fn generate_cells<'py>(
     symmetry: &str,
     threads: Option<usize>,
     r#box: Option<&Bound<'py, PyAny>>,
+    rating: Option<&str>,
 ) -> PyResult<(Bound<'py, PyArray1<u8>>, Bound<'py, PyArray1<i64>>, u64)> {
     let level = match level {
         None => None,
@@ -512,12 +515,28 @@ fn generate_cells<'py>(
         level,
         symmetry,
     };
+    // The CLI's checks and messages, named as the keyword is.
+    let keyword = |e: String| PyValueError::new_err(e.replacen("--rating ", "rating=", 1));
+    let band = rating
+        .map(|r| -> PyResult<generate::RatingBand> {
+            if spec.boxes != Boxes::NINE {
+                return Err(PyValueError::new_err(
+                    "rating: Sudoku Explainer ratings exist for 9x9 puzzles only",
+                ));
+            }
+            let band = generate::RatingBand::parse(r).map_err(keyword)?;
+            band.check(&sudoku_bulk::rate::Rater::new())
+                .map_err(keyword)?;
+            Ok(band)
+        })
+        .transpose()?;
     let pool = pool(threads)?;
     let workers = pool.current_num_threads() as u64;
     let stop = AtomicBool::new(false);
     let stop = &stop;
-    let (cells, guesses, off_target) = interruptible(py, &pool, stop, move || {
+    let (cells, guesses, off_target, dry) = interruptible(py, &pool, stop, move || {
         let mut run = generate::Run::new(spec, seed);
+        let mut rated = band.map(|b| generate::RatedRun::new(spec, seed, b));
         let (mut cells, mut guesses, mut off_target) = (Vec::new(), Vec::new(), 0u64);
         // Batches sized to take about GENERATE_STEP, so Ctrl-C is seen
         // within about that: a batch of `generate::BATCH` 16x16 puzzles
@@ -528,7 +547,14 @@ fn generate_cells<'py>(
         while index < n && !stop.load(Ordering::Relaxed) {
             let end = index.saturating_add(step).min(n);
             let started = Instant::now();
-            for p in run.take_until(end) {
+            let batch = match rated.as_mut() {
+                None => run.take_until(end),
+                Some(r) => match r.take((end - index) as usize) {
+                    Ok(b) => b,
+                    Err(e) => return (cells, guesses, off_target, Some(e)),
+                },
+            };
+            for p in batch {
                 cells.extend_from_slice(&p.cells);
                 guesses.push(p.guesses as i64);
                 off_target += u64::from(!p.on_target);
@@ -539,8 +565,11 @@ fn generate_cells<'py>(
             step = fit.clamp(workers, most);
             index = end;
         }
-        (cells, guesses, off_target)
+        (cells, guesses, off_target, None)
     })?;
+    if let Some(e) = dry {
+        return Err(keyword(e));
+    }
     Ok((cells.into_pyarray(py), guesses.into_pyarray(py), off_target))
 }
 

@@ -166,3 +166,39 @@ def test_bad_rows_are_nan_and_say_why(fixtures):
         sb.rate(rows, on_error="raise")
     with pytest.raises(ValueError, match="ratings are for 9x9"):
         sb.rate(np.zeros((2, 16), dtype=np.uint8), on_error="raise")
+
+
+def test_generate_rating_is_the_clis_and_each_puzzle_rates_in_the_band(cli):
+    import subprocess
+
+    args = ["generate", "-n", "30", "--seed", "7", "--rating", "3.0..4.4"]
+    want = subprocess.run([cli, *args], check=True, capture_output=True).stdout.decode().split()
+    got = sb.generate(30, seed=7, rating=(3.0, 4.4))
+    assert got == want
+    # The band as the command's text, integers, one thread: the same puzzles.
+    assert sb.generate(30, seed=7, rating="3.0..4.4", threads=1) == want
+    assert sb.generate(10, seed=7, rating=(3, 4.4)) == want[:10]
+    # Each is unique (the solver finds one solution, checked valid here)
+    # and its ER, as rate() gives it, is inside the band.
+    cells = to_cells(got)
+    assert valid_solutions(cells, to_cells(sb.solve(got, unique=True))).all()
+    er, ep, ed = sb.rate(got)
+    assert ((er >= 3.0) & (er <= 4.4)).all(), er
+    assert len(set(got)) == 30
+    arr = sb.generate(5, seed=7, rating=(3.0, 4.4), as_array=True)
+    assert np.array_equal(arr, cells[:5])
+
+
+def test_generate_rating_refuses_what_the_cli_refuses():
+    with pytest.raises(ValueError, match=r"rating=4\.0\.\.11\.0: the rater gives exact ratings up to ER"):
+        sb.generate(1, rating=(4.0, 11.0))
+    with pytest.raises(ValueError, match="MIN..MAX"):
+        sb.generate(1, rating=(4.4, 2.0))
+    with pytest.raises(ValueError, match="one decimal"):
+        sb.generate(1, rating=(4.25, 4.4))
+    with pytest.raises(ValueError, match="9x9"):
+        sb.generate(1, size=16, rating=(2.0, 3.0))
+    with pytest.raises(TypeError, match="rating must be"):
+        sb.generate(1, rating=4.0)
+    with pytest.raises(TypeError, match="rating must be"):
+        sb.generate(1, rating=("4.0", "4.4"))

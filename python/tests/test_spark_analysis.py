@@ -99,3 +99,16 @@ def test_rate_columns_hold_serates_numbers(spark):
             assert r["er"] is None or math.isnan(r["er"])
     with pytest.raises(ValueError, match="unknown technique"):
         sudoku_bulk.spark.rate(df, techniques="Guessing")
+    # steps=True: the path of each row as the local call's JSON text, null
+    # for the bad row.
+    import json
+
+    with_steps = sudoku_bulk.spark.rate(df, steps=True)
+    assert with_steps.columns == ["id", "puzzle", "er", "ep", "ed", "steps"]
+    rows = {r["id"]: r for r in with_steps.collect()}
+    puzzles = [p for p, _ in fixtures]
+    paths = sb.rate(puzzles, steps=True)[3]
+    for i, path in enumerate(paths):
+        assert json.loads(rows[i]["steps"]) == path
+        assert rows[i]["er"] == got[i]["er"]
+    assert rows[len(fixtures)]["steps"] is None

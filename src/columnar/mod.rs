@@ -26,6 +26,7 @@
 #![cfg_attr(not(feature = "columnar"), allow(dead_code))]
 
 use crate::solver::Boxes;
+use anyhow::Context;
 use std::io::{BufRead, Write};
 use std::path::Path;
 
@@ -106,6 +107,9 @@ pub struct Job<'a> {
     pub pool: &'a rayon::ThreadPool,
     /// Progress bar (hidden unless stderr is a terminal).
     pub reporter: std::sync::Mutex<Reporter>,
+    /// Where an analysis's side lines go ([`crate::record::Analysis::side`],
+    /// `rate --steps`), one per row in row order; `None` without one.
+    pub side: Option<&'a std::sync::Mutex<Output>>,
 }
 
 /// Rows solved per step: enough to keep every worker busy, few enough that
@@ -191,6 +195,10 @@ pub struct Solved {
     /// Per row under an [`crate::record::Analysis`]: its text fields
     /// (empty for bad rows); the grid it makes is in `answers`.
     pub fields: Option<Vec<Vec<String>>>,
+    /// Per row under an analysis with a side output: its side line (bad
+    /// rows too). `None` otherwise, and for steps of bad rows only, whose
+    /// lines [`write_side`] makes.
+    pub side: Option<Vec<String>>,
 }
 
 impl Solved {
@@ -238,24 +246,40 @@ where
             .with_min_len(256)
             .map_init(
                 || vec![0u8; n],
-                |cells, (row, (grid, fields))| match puzzle(row, cells) {
-                    Err(e) => {
-                        grid.fill(0);
-                        Outcome {
-                            verdict: Verdict::Bad(e),
-                            guesses: 0,
+                |cells, (row, (grid, fields))| {
+                    let (outcome, read) = match puzzle(row, cells) {
+                        Err(e) => {
+                            grid.fill(0);
+                            let bad = Outcome {
+                                verdict: Verdict::Bad(e),
+                                guesses: 0,
+                            };
+                            (bad, false)
                         }
+                        Ok(()) => (
+                            crate::record::analyse(boxes, analysis, cells, grid, fields),
+                            true,
+                        ),
+                    };
+                    if let (true, Verdict::Bad(e)) = (analysis.side(), &outcome.verdict) {
+                        fields.push(analysis.side_of_bad(read.then_some(&cells[..]), e));
                     }
-                    Ok(()) => crate::record::analyse(boxes, analysis, cells, grid, fields),
+                    outcome
                 },
             )
             .collect();
+        // Every row's last field is its side line: taken off here, so the
+        // writers see the columns' fields alone.
+        let side = analysis
+            .side()
+            .then(|| fields.iter_mut().map(|f| f.pop().unwrap_or_default()).collect());
         return Solved {
             boxes,
             answers,
             outcomes,
             grades: None,
             fields: Some(fields),
+            side,
         };
     }
     let outcomes = crate::batch::for_each_row(n.max(1), &mut answers, |row, answer| {
@@ -291,7 +315,31 @@ where
         outcomes,
         grades,
         fields: None,
+        side: None,
     }
+}
+
+/// Writes the side lines of a step's rows ([`Job::side`]), in row order;
+/// nothing without a side output. A row without one (a step of bad rows
+/// only) gets the analysis's line for a record that could not be read.
+pub fn write_side(job: &Job<'_>, solved: &Solved) -> anyhow::Result<()> {
+    let (Some(side), Task::Analyse(analysis)) = (job.side, job.task) else {
+        return Ok(());
+    };
+    let mut buf = Vec::new();
+    for (k, o) in solved.outcomes.iter().enumerate() {
+        match (solved.side.as_ref(), &o.verdict) {
+            (Some(lines), _) => buf.extend_from_slice(lines[k].as_bytes()),
+            (None, Verdict::Bad(e)) => buf.extend_from_slice(analysis.side_of_bad(None, e).as_bytes()),
+            (None, _) => {}
+        }
+        buf.push(b'\n');
+    }
+    let mut out = side
+        .lock()
+        .map_err(|_| anyhow::anyhow!("the side output's lock was poisoned"))?;
+    let what = format!("{}: cannot write", out.name());
+    out.writer().write_all(&buf).map_err(anyhow::Error::new).context(what)
 }
 
 /// Adds a step's outcomes to `tally` and reports its bad rows on stderr as

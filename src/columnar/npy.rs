@@ -501,6 +501,7 @@ pub fn run(job: &Job<'_>, data: &[u8], target: Target, out: &mut Output) -> anyh
         if !super::account(job, first as u64, solved, &mut tally) {
             return Ok(false);
         }
+        super::write_side(job, solved)?;
         buf.clear();
         if text {
             super::write_text(job, &layout, solved, &mut buf);

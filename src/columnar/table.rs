@@ -790,6 +790,7 @@ impl Work {
                 outcomes,
                 grades: job.stats.then(|| vec![None; rows]),
                 fields: matches!(job.task, Task::Analyse(_)).then(|| vec![Vec::new(); rows]),
+                side: None,
             };
         };
         let pcol = self.puzzles.as_ref();
@@ -1320,6 +1321,7 @@ pub fn run_to(
                 if !super::account(job, first, &solved, &mut tally) {
                     return Ok(Run::Failed);
                 }
+                super::write_side(job, &solved)?;
                 written(job, sink.write(job, &plan, &batch, &solved))?;
                 first += batch.num_rows() as u64;
                 if ends_group {

@@ -514,6 +514,7 @@ fn keys(
             asked,
             output: None,
             reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, progress)),
+            side: None,
         };
         let mut sink = KeySink {
             source: Source::Rows { next: 0 },

@@ -1,6 +1,7 @@
 //! The `rate` command's plug into the bulk pipeline ([`crate::record::Analysis`]):
-//! puzzle cells in, `er`, `ep`, `ed` text fields out; and the `--steps`
-//! JSON object of one puzzle. Pure: strings out, no I/O.
+//! puzzle cells in, `er`, `ep`, `ed` text fields out, and with `steps` each
+//! record's `--steps` JSON object as the analysis's side line (the CLI and
+//! the Python binding both run this). Pure: strings out, no I/O.
 
 use super::{Outcome, Rater, Step, Tenths};
 use crate::record::{Analysis, RecordError};
@@ -10,16 +11,47 @@ use crate::solver::Boxes;
 /// A puzzle whose path needs a technique the rater does not have gets
 /// `unrated` for ER (EP and ED too when the path stopped before them; they
 /// are exact when given). No or several solutions make the record bad, as
-/// `solve --unique` does.
+/// `solve --unique` does. With `steps`, each record also gets its solving
+/// path as a side line ([`steps_json`]; `rate --steps`, Python's
+/// `rate(steps=True)`).
 #[derive(Debug)]
 pub struct RateAnalysis {
     /// The rater (its technique set).
     pub rater: Rater,
+    /// Write each record's path as the side line ([`Analysis::side`]).
+    pub steps: bool,
+    /// The error of a grid that is not 9x9 ([`RateAnalysis::new`]: the
+    /// CLI's `expected 81 cells, found N`).
+    pub not_nine: fn(Boxes) -> RecordError,
+}
+
+impl RateAnalysis {
+    /// Rates with `rater`, no side line; a grid that is not 9x9 is
+    /// `expected 81 cells, found N`, as the CLI reports a record of the
+    /// wrong length.
+    pub fn new(rater: Rater) -> RateAnalysis {
+        RateAnalysis {
+            rater,
+            steps: false,
+            not_nine: |boxes| RecordError::WrongLength {
+                expected: 81,
+                found: boxes.cells(),
+            },
+        }
+    }
 }
 
 /// `4.2` for 42.
 pub fn tenths(t: Tenths) -> String {
     format!("{}.{}", t / 10, t % 10)
+}
+
+/// A 9x9 grid's cells as a one-line puzzle, `.` blank.
+fn line_of(cells: &[u8]) -> String {
+    cells
+        .iter()
+        .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
+        .collect()
 }
 
 impl Analysis for RateAnalysis {
@@ -38,6 +70,15 @@ impl Analysis for RateAnalysis {
     fn line_join(&self) -> &'static str {
         "/"
     }
+    fn side(&self) -> bool {
+        self.steps
+    }
+    fn side_of_bad(&self, cells: Option<&[u8]>, err: &RecordError) -> String {
+        let puzzle = cells
+            .filter(|c| c.len() == 81 && c.iter().all(|&v| v <= 9))
+            .map(line_of);
+        bad_json(puzzle.as_deref(), err)
+    }
     fn analyse(
         &self,
         boxes: Boxes,
@@ -47,12 +88,15 @@ impl Analysis for RateAnalysis {
     ) -> Result<(), RecordError> {
         if boxes != Boxes::NINE {
             // serate's ratings exist for 9x9 only.
-            return Err(RecordError::WrongLength {
-                expected: 81,
-                found: cells.len(),
-            });
+            return Err((self.not_nine)(boxes));
         }
-        match self.rater.rate(cells) {
+        let mut path = Vec::new();
+        let outcome = if self.steps {
+            self.rater.rate_steps(cells, &mut path)
+        } else {
+            self.rater.rate(cells)
+        };
+        match outcome {
             Outcome::Rated(r) => {
                 fields.extend([tenths(r.er), tenths(r.ep), tenths(r.ed)]);
             }
@@ -69,8 +113,45 @@ impl Analysis for RateAnalysis {
             Outcome::NotUnique { solutions: 0 } => return Err(RecordError::NoSolution),
             Outcome::NotUnique { .. } => return Err(RecordError::MultipleSolutions),
         }
+        if self.steps {
+            fields.push(steps_json(&line_of(cells), &outcome, &path));
+        }
         Ok(())
     }
+}
+
+/// `text` as a JSON string, quotes included: `"`, `\\` and control
+/// characters escaped.
+fn json_string(text: &str) -> String {
+    let mut s = String::with_capacity(text.len() + 2);
+    s.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            '\n' => s.push_str("\\n"),
+            '\t' => s.push_str("\\t"),
+            c if c.is_control() => s.push_str(&format!("\\u{:04x}", c as u32)),
+            c => s.push(c),
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// The `--steps` line of a bad record: `status` `no solution` or `multiple
+/// solutions` (with the puzzle), else `error` with the reason (`puzzle`
+/// null when the record could not be read); no numbers, no steps.
+fn bad_json(puzzle: Option<&str>, err: &RecordError) -> String {
+    let puzzle = puzzle.map_or("null".to_string(), json_string);
+    let status = match err {
+        RecordError::NoSolution => "\"no solution\"".to_string(),
+        RecordError::MultipleSolutions => "\"multiple solutions\"".to_string(),
+        e => format!("\"error\",\"error\":{}", json_string(&e.to_string())),
+    };
+    format!(
+        "{{\"puzzle\":{puzzle},\"status\":{status},\"er\":null,\"ep\":null,\"ed\":null,\"steps\":[]}}"
+    )
 }
 
 fn cell_name(c: u8) -> String {
@@ -82,8 +163,10 @@ fn cell_name(c: u8) -> String {
 /// "placed":{"cell":"r1c2","digit":5} or null, "eliminated":[...],
 /// "cells":[...] for a pattern (a unique loop's cells, in loop order)}]}`.
 /// `status` is `rated`, `unrated` (with `"next"`: the technique the path
-/// stopped at), `no solution` or `multiple solutions`; ratings are strings
-/// as serate prints them, `null` when unknown.
+/// stopped at), `no solution` or `multiple solutions` (a bad record's line,
+/// [`Analysis::side_of_bad`], may also be `error`, with `"error"`: the
+/// reason); ratings are strings as serate prints them, `null` when
+/// unknown.
 pub fn steps_json(puzzle: &str, outcome: &Outcome, steps: &[Step]) -> String {
     let num = |t: Tenths| {
         if t == 0 {
@@ -92,17 +175,7 @@ pub fn steps_json(puzzle: &str, outcome: &Outcome, steps: &[Step]) -> String {
             format!("\"{}\"", tenths(t))
         }
     };
-    let puzzle: String = puzzle
-        .chars()
-        .map(|c| {
-            if c == '"' || c == '\\' || c.is_control() {
-                '?'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let mut s = format!("{{\"puzzle\":\"{puzzle}\",");
+    let mut s = format!("{{\"puzzle\":{},", json_string(puzzle));
     match outcome {
         Outcome::Rated(r) => {
             s += &format!(

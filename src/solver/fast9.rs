@@ -220,6 +220,50 @@
 //! - tried, dropped: `clear_cells`' changed-word test by a carry into
 //!   bit 27 instead of `!= 0`: 1106 count 2 607.2k -> 629.4k.
 //!
+//! The root (issue 33, branch root9; callgrind, a scratch driver calling
+//! `solve` over the parsed file, instructions a puzzle first / count 2;
+//! 17-clue: 78% of its puzzles need no guess, the root is ~75% of its
+//! instructions). Before: 17-clue 18.11k / 19.21k, serg 18.84k / 21.37k,
+//! top1465 43.93k / 67.57k, 1106 273.0k / 609.2k. Kept, same answers and
+//! guesses on every set (`bench`) and the pencilmark file:
+//! - every digit's vertical closure once before the first horizontal
+//!   wave (`run`), so the wave marks only digits whose columns it moves:
+//!   17-clue 18.00k / 19.11k, serg 18.75k / 21.28k, top1465 and 1106
+//!   -0.1%;
+//! - the givens' column masks by table (`NOT_COLUMN`; the `% 9` was a
+//!   multiply): 17-clue 17.94k, serg 18.61k / 21.15k;
+//! - the given cells' bit sets by three AVX2 byte compares
+//!   (`Isa::given_bits`) instead of a loop over the 81 bytes: 17-clue
+//!   17.86k / 18.96k, serg 18.54k / 21.08k (17.84k / 18.94k, 18.53k /
+//!   21.06k with the vertical closures moved into `run`, no state copy).
+//!
+//! With the clash test moved into the per-word pass (`solve_with`),
+//! whole process (`scripts/callgrind.sh`): 17-clue 18.21k -> 17.90k
+//! first, 19.31k -> 18.99k count 2; serg 19.10k -> 18.70k, 21.63k ->
+//! 21.23k; top1465 44.28k -> 44.02k, 67.84k -> 67.58k; 1106 274.4k ->
+//! 274.1k, 611.0k -> 610.7k. Thread CPU time (before the clash change), 11 alternating rounds,
+//! median ratio: 17-clue 0.987 / 0.985, serg 0.970 / 0.979, top1465
+//! 1.005 / 0.997, 1106 0.996 / 1.000 (5 rounds).
+//!
+//! The order of `settle`'s word updates matters more than their cost (the
+//! fixed point is the same in any order: the closures and singles only
+//! remove candidates), but the lowest-index-first order stays. Tried and
+//! dropped (the first two from the state before the changes above, the
+//! others after the first of them):
+//! - highest index first: 17-clue 20.41k / 21.59k, serg 19.05k / 21.62k,
+//!   1106 276.5k / 617.4k;
+//! - sweeps in index order (a word marked below the current one waits for
+//!   the next sweep): 17-clue 19.11k, serg 19.22k, 1106 281.5k / 628.4k;
+//! - bands first (all of band 0's words, then band 1's): 17-clue 19.68k,
+//!   serg 19.86k, 1106 288.8k;
+//! - vertical closures interleaved with the word updates, lower digit
+//!   first (horizontal on ties): everywhere 17-clue 17.38k / 18.53k but
+//!   serg 19.46k, 1106 296.3k / 663.0k; at the root only 17.30k / 18.40k,
+//!   serg 18.98k / 21.52k; in the root's first `settle` only 17.20k /
+//!   18.31k, serg 18.94k / 21.48k, top1465 44.16k / 67.80k, yet thread
+//!   CPU time 17-clue 1.027 / 1.021 (11 rounds): which queue goes next is
+//!   a data-dependent branch.
+//!
 //! Where the rest goes (1106, after the above, of 248M instructions for
 //! 375 puzzles): `update` ~35% (the horizontal closure per changed word,
 //! ~86 words a guess, and `clear_cells`, ~30 instructions per placed
@@ -952,6 +996,19 @@ const PLACE: [u32; 27] = {
     t
 };
 
+/// For bit `i` of a band word: every cell but those of its column (a
+/// given's elimination in the other two bands), by table: `!rep(1 << (i %
+/// 9))` computed per given cost 5 instructions (the `% 9` a multiply).
+const NOT_COLUMN: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = !rep(1 << (i % 9));
+        i += 1;
+    }
+    t
+};
+
 /// Minirow occupancy (bit `3r + k`) of a band word, by table.
 #[inline(always)]
 fn occupancy_tables(w: u32) -> usize {
@@ -996,6 +1053,17 @@ trait Isa {
     #[inline(always)]
     fn copy(s: &State) -> State {
         *s
+    }
+    /// The given (non-zero) cells of each band (bit `9 * row + column`).
+    #[inline(always)]
+    fn given_bits(cells: &[u8; 81]) -> [u32; 3] {
+        std::array::from_fn(|b| {
+            let mut g = 0u32;
+            for (i, &v) in cells[b * 27..b * 27 + 27].iter().enumerate() {
+                g |= ((v != 0) as u32) << i;
+            }
+            g
+        })
     }
     /// [`search`] compiled for this flavour.
     fn search<V: Vec8, const EASY: bool>(
@@ -1083,6 +1151,27 @@ impl Isa for Pext {
         // SAFETY: `Pext` runs only in the copy compiled with AVX2 (see
         // `triads` above).
         unsafe { copy_avx(s) }
+    }
+    /// Three 32-byte compares instead of a loop over the 81 bytes (about
+    /// 100 instructions a puzzle).
+    #[inline(always)]
+    fn given_bits(cells: &[u8; 81]) -> [u32; 3] {
+        use std::arch::x86_64::*;
+        // SAFETY: AVX2 as for `triads` above; the loads read bytes 0..32,
+        // 27..59 and 49..81 of the 81.
+        unsafe {
+            let p = cells.as_ptr();
+            let zero = _mm256_setzero_si256();
+            let blank = |off: usize| {
+                let x = _mm256_loadu_si256(p.add(off) as *const __m256i);
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, zero)) as u32
+            };
+            [
+                !blank(0) & BAND,
+                !blank(27) & BAND,
+                (!blank(49) >> 5) & BAND,
+            ]
+        }
     }
     /// One `pext` per stack instead of five shifts and masks (1106 count
     /// to 2: 661.6k -> 650.8k instructions a puzzle, serg 20.8k -> 20.4k,
@@ -1187,7 +1276,7 @@ fn cols(w: u32) -> u32 {
 
 /// A 9-bit column set replicated over the 3 rows of a band.
 #[inline(always)]
-fn rep(x: u32) -> u32 {
+const fn rep(x: u32) -> u32 {
     x * 0x40201
 }
 
@@ -1899,36 +1988,39 @@ fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81])
     };
     // Givens first touch only their own digit's words (row, box, and the
     // column in the other bands), so a clash shows up as a given on a cell
-    // its digit already lost; the cells then leave the other digits in one
-    // pass per word instead of 8 writes per given.
+    // its digit lost (to the other given, whichever came first); the cells
+    // then leave the other digits in one pass per word instead of 8 writes
+    // per given, and that pass also finds the clashes (a test and branch
+    // per given cost more: serg 18.53k -> 18.43k instructions a puzzle).
     let mut given = [0u32; 3];
     let mut own = [0u32; NW];
+    // The givens of each band as a bit set first, then a loop over its
+    // bits: a test per cell mispredicted about every other given.
+    let bits = I::given_bits(cells);
     for b in 0..3 {
-        // The givens of the band as a bit set first, then a loop over its
-        // bits: a test per cell mispredicted about every other given.
         let band: &[u8; 27] = cells[b * 27..b * 27 + 27].try_into().unwrap();
-        let mut g = 0u32;
-        for (i, &v) in band.iter().enumerate() {
-            g |= ((v != 0) as u32) << i;
-        }
+        let mut g = bits[b];
         given[b] = g;
         while g != 0 {
             let i = g.trailing_zeros() as usize;
             g &= g - 1;
             let v = band[i] as usize;
             let s = (v - 1) * W + b;
-            if st.f[s] & (1 << i) == 0 {
-                return Search::default();
-            }
             st.f[s] &= PLACE[i];
             own[s] |= 1 << i;
-            let colmask = !rep(1 << (i % 9));
+            let colmask = NOT_COLUMN[i];
             st.f[(v - 1) * W + (b + 1) % 3] &= colmask;
             st.f[(v - 1) * W + (b + 2) % 3] &= colmask;
         }
     }
+    let mut clash = 0;
     for s in 0..NW {
-        st.f[s] &= !given[s % W % 3] | own[s];
+        let x = st.f[s] & (!given[s % W % 3] | own[s]);
+        clash |= own[s] & !x;
+        st.f[s] = x;
+    }
+    if clash != 0 {
+        return Search::default();
     }
     st.solved = given;
     run::<V, I>(st, limit, out)
@@ -1944,7 +2036,18 @@ fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search
         guesses: 0,
         out,
     };
-    if limit > 0 {
+    // Every digit's vertical closure once before the first horizontal
+    // wave (which then marks only the digits whose columns it moves),
+    // instead of after it for all nine: callgrind, whole process, 17-clue
+    // first 18.21k -> 18.10k instructions a puzzle, serg 19.10k -> 19.01k,
+    // the same fixed point (the closures only remove candidates).
+    let mut dirty = st.dirty;
+    let mut ok = true;
+    for d in 0..9 {
+        ok &= st.update_vertical::<I>(d, &mut dirty);
+    }
+    st.dirty = dirty;
+    if limit > 0 && ok {
         match st.settle_singles::<I>() {
             Err(()) => {}
             Ok(Stall::Solved) => {
@@ -2189,6 +2292,40 @@ mod tests {
             x ^= x << 17;
             let c = x as u32 & BAND;
             assert_eq!(Pext::stack_matrices(c), Tables::stack_matrices(c), "{c:#o}");
+        }
+    }
+
+    /// The AVX2 given mask and the byte loop against the cells one by one,
+    /// on random grids with blanks at every density (the band edges, bytes
+    /// 26/27 and 53/54, and the last byte included).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn given_bits_match_the_cells() {
+        let avx2 = std::is_x86_feature_detected!("avx2");
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for n in 0..20_000u64 {
+            let mut cells = [0u8; 81];
+            for c in cells.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Blank with probability (n % 11) / 10, else a digit 1..=9.
+                *c = if x % 10 < n % 11 {
+                    0
+                } else {
+                    (x >> 8) as u8 % 9 + 1
+                };
+            }
+            let want: [u32; 3] = std::array::from_fn(|b| {
+                (0..27)
+                    .filter(|&i| cells[b * 27 + i] != 0)
+                    .map(|i| 1 << i)
+                    .sum()
+            });
+            assert_eq!(Tables::given_bits(&cells), want, "{cells:?}");
+            if avx2 {
+                assert_eq!(Pext::given_bits(&cells), want, "{cells:?}");
+            }
         }
     }
 

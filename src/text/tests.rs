@@ -606,3 +606,107 @@ proptest! {
         }
     }
 }
+
+/// Digit layouts whose runs take the arithmetic fast path of
+/// `decode_run`: 4x4, 6x6 (2x3 boxes) and 9x9.
+fn digit_layouts() -> Vec<Layout> {
+    [
+        Boxes::square(2),
+        Boxes::new(2, 3).unwrap(),
+        Boxes::square(3),
+    ]
+    .into_iter()
+    .map(|b| Layout::new(Shape::Line, b, Symbols::Digits))
+    .collect()
+}
+
+/// `layout` with the digit fast path off: the same decode table, under
+/// another symbol set's name (the line parse reads only the table).
+fn table_only(layout: &Layout) -> Layout {
+    Layout {
+        symbols: Symbols::Hex1,
+        ..layout.clone()
+    }
+}
+
+/// `decode_run` (fast path, then table) against the table alone: the same
+/// verdict and the same cells (a bad run's cells are the table's, which
+/// the error report reads); and the line parse of `token` gives the same
+/// cells or the same error.
+fn assert_decodes_as_table(layout: &Layout, token: &[u8]) {
+    let reference = table_only(layout);
+    let n = token.len();
+    let (mut fast, mut table) = (vec![7u8; n], vec![7u8; n]);
+    let ok = layout.decode_run(token, &mut fast);
+    assert_eq!(ok, reference.decode_run(token, &mut table), "{token:?}");
+    assert_eq!(fast, table, "{token:?}");
+    let (mut a, mut b) = (vec![0u8; layout.cells()], vec![0u8; layout.cells()]);
+    let parsed = layout.parse(token, &mut a);
+    assert_eq!(parsed, reference.parse(token, &mut b), "{token:?}");
+    if parsed.is_ok() {
+        assert_eq!(a, b, "{token:?}");
+    }
+}
+
+#[test]
+fn digit_fast_path_matches_the_table_on_every_single_byte_change() {
+    let line = b"8.........95.......76.........426798...571243...893165......916....3.487....1.532";
+    let l = line9();
+    let mut decoded = [0u8; 81];
+    assert!(decode_digits(line, &mut decoded, 9));
+    // Independent reading of the line: `.` blank, digits their value.
+    for (&b, &v) in line.iter().zip(&decoded) {
+        assert_eq!(v, if b == b'.' { 0 } else { b - b'0' });
+    }
+    let mut bad = 0;
+    for i in 0..line.len() {
+        for b in 0..=255u8 {
+            let mut t = line.to_vec();
+            t[i] = b;
+            assert_decodes_as_table(&l, &t);
+            let mut cells = [0u8; 81];
+            bad += usize::from(!l.decode_run(&t, &mut cells));
+        }
+    }
+    // Of 256 bytes, `0`-`9` and the blanks `.`, `_`, `*` decode.
+    assert_eq!(bad, 81 * (256 - 13));
+    // 4x4 and 6x6: digits past the side are bad on both paths.
+    for layout in digit_layouts() {
+        let side = layout.boxes.side();
+        let good: Vec<u8> = (0..layout.cells())
+            .map(|k| b"0.123456789"[k % (side + 2)])
+            .collect();
+        for i in 0..good.len() {
+            for b in 0..=255u8 {
+                let mut t = good.clone();
+                t[i] = b;
+                assert_decodes_as_table(&layout, &t);
+            }
+        }
+    }
+}
+
+proptest! {
+    /// Random runs, of bytes drawn mostly from the symbols so that good
+    /// runs are common, decode on the fast path as on the table.
+    #[test]
+    fn digit_fast_path_matches_the_table_on_random_runs(
+        runs in proptest::collection::vec(
+            prop_oneof![
+                4 => proptest::sample::select(b"0123456789.".to_vec()),
+                1 => any::<u8>(),
+            ],
+            0..100,
+        ),
+        which in 0usize..3,
+    ) {
+        let layout = &digit_layouts()[which];
+        assert_decodes_as_table(layout, &runs);
+        // Full-length runs of good symbols most of the time.
+        let n = layout.cells();
+        let run: Vec<u8> = runs.iter().cycle().take(n).copied().collect();
+        if run.len() == n {
+            assert_decodes_as_table(layout, &run);
+        }
+    }
+}

@@ -1,7 +1,9 @@
 //! `sudoku-bulk rate`: serate's numbers for real puzzles in each layout,
-//! bad records marked, technique subsets, and `--steps` paths.
+//! bad records marked, technique subsets, and `--steps` paths from every
+//! input `rate` takes, each replayed to the solution by a checker of this
+//! file's own.
 
-use crate::util::{run, stderr, stdout, temp_file};
+use crate::util::{assert_valid, cells, sb, temp_file};
 
 /// (puzzle, serate's `ER/EP/ED`) from tests/data/rate_serate.txt, which
 /// holds serate's own output (see its header), not ours.
@@ -31,10 +33,9 @@ fn one_line_puzzles_get_serates_numbers() {
     let fx = easy();
     assert!(fx.len() >= 30);
     let input: String = fx.iter().map(|(p, _)| format!("{p}\n")).collect();
-    let o = run(&["rate", "-j", "2"], input.as_bytes());
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sb(["rate", "-j", "2"]).stdin(&input).ok();
     let want: String = fx.iter().map(|(p, r)| format!("{p} {r}\n")).collect();
-    assert_eq!(stdout(&o), want);
+    assert_eq!(o.stdout(), want);
 }
 
 #[test]
@@ -45,21 +46,19 @@ fn csv_gets_er_ep_ed_columns_and_an_existing_one_is_refused() {
         csv += &format!("{i},{p}\n");
     }
     let (_dir, path) = temp_file("in.csv", csv.as_bytes());
-    let o = run(&["rate", path.to_str().unwrap()], b"");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sb(["rate"]).arg(&path).ok();
     let mut want = String::from("id,puzzle,er,ep,ed\n");
     for (i, (p, r)) in fx.iter().take(5).enumerate() {
         want += &format!("{i},{p},{}\n", r.replace('/', ","));
     }
-    assert_eq!(stdout(&o), want);
+    assert_eq!(o.stdout(), want);
 
     let (_dir2, rated) = temp_file("rated.csv", want.as_bytes());
-    let o = run(&["rate", rated.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(2));
+    let o = sb(["rate"]).arg(&rated).code(2);
     assert!(
-        stderr(&o).contains("already has a column \"er\""),
+        o.stderr().contains("already has a column \"er\""),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
 }
 
@@ -68,13 +67,12 @@ fn puzzles_without_one_solution_are_marked() {
     let (p, r) = &easy()[0];
     let empty = ".".repeat(81);
     let input = format!("{empty}\n{p}\n");
-    let o = run(&["rate"], input.as_bytes());
-    assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stdout(&o), format!("error: multiple solutions\n{p} {r}\n"));
+    let o = sb(["rate"]).stdin(&input).code(1);
+    assert_eq!(o.stdout(), format!("error: multiple solutions\n{p} {r}\n"));
     assert!(
-        stderr(&o).contains("<stdin>:1: multiple solutions"),
+        o.stderr().contains("<stdin>:1: multiple solutions"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
 }
 
@@ -85,21 +83,20 @@ fn a_technique_subset_leaves_harder_puzzles_unrated() {
         .into_iter()
         .find(|(_, r)| r.starts_with("2.6"))
         .unwrap();
-    let o = run(
-        &["rate", "--techniques", "HiddenSingle,NakedSingle"],
-        format!("{p}\n").as_bytes(),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sb(["rate", "--techniques", "HiddenSingle,NakedSingle"])
+        .stdin(format!("{p}\n"))
+        .ok();
     assert!(
-        stdout(&o).starts_with(&format!("{p} unrated/")),
+        o.stdout().starts_with(&format!("{p} unrated/")),
         "{}",
-        stdout(&o)
+        o.stdout()
     );
-    let o = run(&["rate", "--techniques", "Guessing"], b"");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown technique"), "{}", stderr(&o));
-    let o = run(&["rate", "--techniques", "list"], b"");
-    assert!(stdout(&o).contains("TurbotFish\tScraper, Kite, Turbot\tyes"));
+    let o = sb(["rate", "--techniques", "Guessing"]).code(2);
+    assert!(o.stderr().contains("unknown technique"), "{}", o.stderr());
+    let o = sb(["rate", "--techniques", "list"]).output();
+    assert!(o
+        .stdout()
+        .contains("TurbotFish\tScraper, Kite, Turbot\tyes"));
 }
 
 #[test]
@@ -108,16 +105,7 @@ fn steps_lines_place_every_blank_once() {
     let input: String = fx.iter().take(10).map(|(p, _)| format!("{p}\n")).collect();
     let (dir, path) = temp_file("in.txt", input.as_bytes());
     let steps = dir.path().join("steps.jsonl");
-    let o = run(
-        &[
-            "rate",
-            path.to_str().unwrap(),
-            "--steps",
-            steps.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    sb(["rate"]).arg(&path).arg("--steps").arg(&steps).ok();
     let text = std::fs::read_to_string(&steps).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 10);
@@ -150,16 +138,17 @@ fn overwrite_replaces_er_ep_ed_columns_where_they_are() {
         }
     }
     let (_dir, path) = temp_file("rated.csv", csv.as_bytes());
-    let o = run(&["rate", path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(2), "refused without --overwrite");
+    let o = sb(["rate"])
+        .arg(&path)
+        .note("refused without --overwrite")
+        .code(2);
     assert!(
-        stderr(&o).contains("already has a column"),
+        o.stderr().contains("already has a column"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
 
-    let o = run(&["rate", "--overwrite", path.to_str().unwrap()], b"");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sb(["rate", "--overwrite"]).arg(&path).ok();
     let mut want = String::from("id,ER,puzzle,\"note\",ep,ed\n");
     for (i, (p, r)) in fx.iter().take(4).enumerate() {
         let v: Vec<&str> = r.split('/').collect();
@@ -170,18 +159,17 @@ fn overwrite_replaces_er_ep_ed_columns_where_they_are() {
             _ => want += &format!("{i},{er},{p},note {i},{ep},{ed}\n"),
         }
     }
-    assert_eq!(stdout(&o), want);
+    assert_eq!(o.stdout(), want);
 
     // Only `er` present: it is replaced, `ep` and `ed` added; a bad row
     // gets its mark in `er`.
     let (p, r) = &fx[0];
     let tsv = format!("er\tpuzzle\nx\t{p}\nx\t{}\n", ".".repeat(81));
     let (_dir, path) = temp_file("part.tsv", tsv.as_bytes());
-    let o = run(&["rate", "--overwrite", path.to_str().unwrap()], b"");
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = sb(["rate", "--overwrite"]).arg(&path).code(1);
     let v: Vec<&str> = r.split('/').collect();
     assert_eq!(
-        stdout(&o),
+        o.stdout(),
         format!(
             "er\tpuzzle\tep\ted\n{}\t{p}\t{}\t{}\nerror: multiple solutions\t{}\t\t\n",
             v[0],
@@ -193,10 +181,9 @@ fn overwrite_replaces_er_ep_ed_columns_where_they_are() {
 
     // A table without the columns: --overwrite adds them as without it.
     let (_dir, path) = temp_file("plain.csv", format!("puzzle\n{p}\n").as_bytes());
-    let o = run(&["rate", "--overwrite", path.to_str().unwrap()], b"");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sb(["rate", "--overwrite"]).arg(&path).ok();
     assert_eq!(
-        stdout(&o),
+        o.stdout(),
         format!("puzzle,er,ep,ed\n{p},{}\n", v.join(","))
     );
 }
@@ -230,16 +217,18 @@ fn overwrite_replaces_parquet_columns_in_place() {
     w.close().unwrap();
 
     let out = dir.path().join("out.parquet");
-    let args = ["rate", input.to_str().unwrap(), "-o", out.to_str().unwrap()];
-    let o = run(&args, b"");
-    assert_eq!(o.status.code(), Some(2));
+    let o = sb(["rate"]).arg(&input).arg("-o").arg(&out).code(2);
     assert!(
-        stderr(&o).contains("already has a column"),
+        o.stderr().contains("already has a column"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
-    let o = run(&[&args[..], &["--overwrite"]].concat(), b"");
-    assert!(o.status.success(), "{}", stderr(&o));
+    sb(["rate"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .arg("--overwrite")
+        .ok();
 
     let r = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())
         .unwrap()
@@ -282,14 +271,14 @@ fn generate_rating_gives_unique_puzzles_rated_in_the_band() {
     let args = [
         "generate", "-n", "30", "--seed", "7", "--rating", "3.0..4.4", "-j", "1",
     ];
-    let o = run(&args, b"");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sb(args).ok();
     assert!(
-        stderr(&o).contains("candidates generated and rated for 30 puzzles"),
+        o.stderr()
+            .contains("candidates generated and rated for 30 puzzles"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
-    let text = stdout(&o);
+    let text = o.stdout();
     let puzzles: Vec<&str> = text.lines().collect();
     assert_eq!(puzzles.len(), 30);
     let distinct: std::collections::HashSet<&&str> = puzzles.iter().collect();
@@ -297,13 +286,12 @@ fn generate_rating_gives_unique_puzzles_rated_in_the_band() {
     // The thread count does not change the output.
     let mut two = args.to_vec();
     two[8] = "2";
-    assert_eq!(stdout(&run(&two, b"")), text);
+    assert_eq!(sb(two).output().stdout(), text);
     // Each is unique (count says 1) and rates inside the band.
-    let o = run(&["count"], text.as_bytes());
-    assert_eq!(stdout(&o), "1\n".repeat(30));
-    let o = run(&["rate"], text.as_bytes());
-    assert!(o.status.success(), "{}", stderr(&o));
-    for (line, p) in stdout(&o).lines().zip(&puzzles) {
+    let o = sb(["count"]).stdin(&text).output();
+    assert_eq!(o.stdout(), "1\n".repeat(30));
+    let o = sb(["rate"]).stdin(&text).ok();
+    for (line, p) in o.stdout().lines().zip(&puzzles) {
         let (puzzle, r) = line.split_once(' ').unwrap();
         assert_eq!(puzzle, *p);
         let er: f64 = r.split('/').next().unwrap().parse().unwrap();
@@ -313,25 +301,20 @@ fn generate_rating_gives_unique_puzzles_rated_in_the_band() {
 
 #[test]
 fn generate_rating_beyond_the_rater_or_malformed_is_refused() {
-    let o = run(&["generate", "-n", "1", "--rating", "4.0..11.0"], b"");
-    assert_eq!(o.status.code(), Some(2));
+    let o = sb(["generate", "-n", "1", "--rating", "4.0..11.0"]).code(2);
     assert!(
-        stderr(&o).contains("exact ratings up to ER"),
+        o.stderr().contains("exact ratings up to ER"),
         "{}",
-        stderr(&o)
+        o.stderr()
     );
-    assert!(stdout(&o).is_empty());
-    let o = run(&["generate", "-n", "1", "--rating", "4.4..2.0"], b"");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("MIN..MAX"), "{}", stderr(&o));
-    let o = run(
-        &[
-            "generate", "-n", "1", "--size", "16", "--rating", "2.0..3.0",
-        ],
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("9x9"), "{}", stderr(&o));
+    assert!(o.stdout().is_empty());
+    let o = sb(["generate", "-n", "1", "--rating", "4.4..2.0"]).code(2);
+    assert!(o.stderr().contains("MIN..MAX"), "{}", o.stderr());
+    let o = sb([
+        "generate", "-n", "1", "--size", "16", "--rating", "2.0..3.0",
+    ])
+    .code(2);
+    assert!(o.stderr().contains("9x9"), "{}", o.stderr());
 }
 
 #[test]
@@ -344,18 +327,9 @@ fn steps_of_unique_loops_name_the_loop_cells() {
     let input: String = fx.iter().map(|(p, _)| format!("{p}\n")).collect();
     let (dir, path) = temp_file("in.txt", input.as_bytes());
     let steps = dir.path().join("steps.jsonl");
-    let o = run(
-        &[
-            "rate",
-            path.to_str().unwrap(),
-            "--steps",
-            steps.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sb(["rate"]).arg(&path).arg("--steps").arg(&steps).ok();
     let want: String = fx.iter().map(|(p, r)| format!("{p} {r}\n")).collect();
-    assert_eq!(stdout(&o), want);
+    assert_eq!(o.stdout(), want);
     let text = std::fs::read_to_string(&steps).unwrap();
     for ((_, r), line) in fx.iter().zip(text.lines()) {
         let step = line
@@ -371,4 +345,664 @@ fn steps_of_unique_loops_name_the_loop_cells() {
         assert_eq!(n, if er == "4.5" { 4 } else { 6 }, "{step}");
         assert!(step.contains("\"eliminated\":[{"), "{step}");
     }
+}
+
+/// A JSON value, as the `--steps` lines are read back here (a parser of
+/// this file's own, so the lines are checked to be JSON too).
+#[derive(Clone, Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    List(Vec<Json>),
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    /// Parses one whole JSON text (panics on anything else).
+    fn parse(text: &str) -> Json {
+        let b = text.as_bytes();
+        let mut at = 0;
+        let v = Json::value(b, &mut at);
+        Json::space(b, &mut at);
+        assert_eq!(at, b.len(), "trailing text after the JSON value: {text}");
+        v
+    }
+
+    fn space(b: &[u8], at: &mut usize) {
+        while *at < b.len() && b" \t\r\n".contains(&b[*at]) {
+            *at += 1;
+        }
+    }
+
+    fn value(b: &[u8], at: &mut usize) -> Json {
+        Json::space(b, at);
+        let rest = &b[*at..];
+        let word = |w: &str, v: Json, at: &mut usize| {
+            assert!(rest.starts_with(w.as_bytes()), "bad JSON at {at}");
+            *at += w.len();
+            v
+        };
+        match rest.first().copied() {
+            Some(b'n') => word("null", Json::Null, at),
+            Some(b't') => word("true", Json::Bool(true), at),
+            Some(b'f') => word("false", Json::Bool(false), at),
+            Some(b'"') => Json::Str(Json::string(b, at)),
+            Some(b'[') => {
+                *at += 1;
+                let mut items = Vec::new();
+                Json::space(b, at);
+                if b[*at] == b']' {
+                    *at += 1;
+                    return Json::List(items);
+                }
+                loop {
+                    items.push(Json::value(b, at));
+                    Json::space(b, at);
+                    *at += 1;
+                    match b[*at - 1] {
+                        b',' => {}
+                        b']' => return Json::List(items),
+                        c => panic!("bad JSON list at {at}: {:?}", c as char),
+                    }
+                }
+            }
+            Some(b'{') => {
+                *at += 1;
+                let mut fields = Vec::new();
+                Json::space(b, at);
+                if b[*at] == b'}' {
+                    *at += 1;
+                    return Json::Object(fields);
+                }
+                loop {
+                    Json::space(b, at);
+                    let key = Json::string(b, at);
+                    Json::space(b, at);
+                    assert_eq!(b[*at], b':', "bad JSON object at {at}");
+                    *at += 1;
+                    fields.push((key, Json::value(b, at)));
+                    Json::space(b, at);
+                    *at += 1;
+                    match b[*at - 1] {
+                        b',' => {}
+                        b'}' => return Json::Object(fields),
+                        c => panic!("bad JSON object at {at}: {:?}", c as char),
+                    }
+                }
+            }
+            _ => {
+                let end = rest
+                    .iter()
+                    .position(|c| !b"+-.eE0123456789".contains(c))
+                    .unwrap_or(rest.len());
+                let n = std::str::from_utf8(&rest[..end]).unwrap();
+                *at += end;
+                Json::Num(
+                    n.parse()
+                        .unwrap_or_else(|_| panic!("bad JSON number {n:?}")),
+                )
+            }
+        }
+    }
+
+    fn string(b: &[u8], at: &mut usize) -> String {
+        assert_eq!(b[*at], b'"', "a JSON string expected at {at}");
+        *at += 1;
+        let mut out = Vec::new();
+        loop {
+            let c = b[*at];
+            *at += 1;
+            match c {
+                b'"' => return String::from_utf8(out).unwrap(),
+                b'\\' => {
+                    let e = b[*at];
+                    *at += 1;
+                    match e {
+                        b'"' | b'\\' | b'/' => out.push(e),
+                        b'n' => out.push(b'\n'),
+                        b't' => out.push(b'\t'),
+                        b'u' => {
+                            let hex = std::str::from_utf8(&b[*at..*at + 4]).unwrap();
+                            *at += 4;
+                            let ch = char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap();
+                            out.extend_from_slice(ch.to_string().as_bytes());
+                        }
+                        _ => panic!("bad JSON escape \\{}", e as char),
+                    }
+                }
+                c => {
+                    assert!(c >= 0x20, "a raw control byte in a JSON string");
+                    out.push(c);
+                }
+            }
+        }
+    }
+
+    /// The value of field `key` of an object (panics when absent).
+    fn get(&self, key: &str) -> &Json {
+        let Json::Object(fields) = self else {
+            panic!("not an object: {self:?}")
+        };
+        &fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .unwrap_or_else(|| panic!("no field {key:?} in {self:?}"))
+            .1
+    }
+
+    fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            other => panic!("not a string: {other:?}"),
+        }
+    }
+
+    fn list(&self) -> &[Json] {
+        match self {
+            Json::List(v) => v,
+            other => panic!("not a list: {other:?}"),
+        }
+    }
+}
+
+/// The 20 cells that share a row, column or box with cell `i`.
+fn peers(i: usize) -> Vec<usize> {
+    (0..81)
+        .filter(|&j| {
+            j != i
+                && (j / 9 == i / 9
+                    || j % 9 == i % 9
+                    || (j / 27 == i / 27 && j % 9 / 3 == i % 9 / 3))
+        })
+        .collect()
+}
+
+/// The candidates of each cell of `values` (bit `d - 1` for digit `d`;
+/// none for a filled cell).
+fn candidates(values: &[u8]) -> Vec<u16> {
+    (0..81)
+        .map(|i| {
+            if values[i] != 0 {
+                return 0;
+            }
+            peers(i).iter().fold(0x1ff, |m, &j| {
+                if values[j] == 0 {
+                    m
+                } else {
+                    m & !(1 << (values[j] - 1))
+                }
+            })
+        })
+        .collect()
+}
+
+/// Every solution of a 9x9 puzzle, up to `limit`, by a plain backtracking
+/// search on the cell with the fewest candidates (the digits its row,
+/// column and box do not hold yet): the test's own reference, not the
+/// program's solver.
+fn brute_force(values: &mut [u8], limit: usize, found: &mut Vec<Vec<u8>>) {
+    // Digits used per row, column and box, as bit masks.
+    let mut used = [[0u16; 9]; 3];
+    let units = |i: usize| [i / 9, i % 9, i / 27 * 3 + i % 9 / 3];
+    for (i, &v) in values.iter().enumerate() {
+        if v != 0 {
+            for (k, u) in units(i).into_iter().enumerate() {
+                used[k][u] |= 1 << (v - 1);
+            }
+        }
+    }
+    fn search(
+        values: &mut [u8],
+        used: &mut [[u16; 9]; 3],
+        units: &dyn Fn(usize) -> [usize; 3],
+        limit: usize,
+        found: &mut Vec<Vec<u8>>,
+    ) {
+        if found.len() >= limit {
+            return;
+        }
+        let free = |used: &[[u16; 9]; 3], i: usize| {
+            let [r, c, b] = units(i);
+            !(used[0][r] | used[1][c] | used[2][b]) & 0x1ff
+        };
+        let Some(cell) = (0..81)
+            .filter(|&i| values[i] == 0)
+            .min_by_key(|&i| free(used, i).count_ones())
+        else {
+            found.push(values.to_vec());
+            return;
+        };
+        let can = free(used, cell);
+        let [r, c, b] = units(cell);
+        for d in 1..=9u8 {
+            let bit = 1 << (d - 1);
+            if can & bit != 0 {
+                values[cell] = d;
+                (used[0][r], used[1][c], used[2][b]) =
+                    (used[0][r] | bit, used[1][c] | bit, used[2][b] | bit);
+                search(values, used, units, limit, found);
+                (used[0][r], used[1][c], used[2][b]) =
+                    (used[0][r] & !bit, used[1][c] & !bit, used[2][b] & !bit);
+                values[cell] = 0;
+            }
+        }
+    }
+    search(values, &mut used, &units, limit, found);
+}
+
+/// `r4c7` as a cell index.
+fn cell_of(name: &str) -> usize {
+    let b = name.as_bytes();
+    assert!(
+        b.len() == 4 && b[0] == b'r' && b[2] == b'c',
+        "cell name {name:?}"
+    );
+    ((b[1] - b'1') * 9 + (b[3] - b'1')) as usize
+}
+
+/// Plays `path`'s steps on `puzzle` (a one-line 9x9 puzzle): each removal
+/// takes away a candidate that is there and is not `solution`'s digit,
+/// each placement puts `solution`'s digit where it is still a candidate
+/// (the only one for a naked single). Returns the grid at the end and the
+/// highest step rating, the first and the highest up to the first
+/// placement, in tenths.
+fn replay(puzzle: &str, solution: &[u8], path: &Json) -> (Vec<u8>, [u32; 3]) {
+    let mut values = cells(puzzle, ".0", "123456789");
+    let mut cand = candidates(&values);
+    let (mut er, mut ep, mut ed, mut placed) = (0, 0, 0, false);
+    for (k, step) in path.get("steps").list().iter().enumerate() {
+        let r: f64 = step.get("rating").str().parse().unwrap();
+        let r = (r * 10.0).round() as u32;
+        er = er.max(r);
+        if k == 0 {
+            ed = r;
+        }
+        let eliminated = step.get("eliminated").list();
+        let place = step.get("placed");
+        assert!(
+            !eliminated.is_empty() || *place != Json::Null,
+            "a step that does nothing: {step:?}"
+        );
+        for e in eliminated {
+            let c = cell_of(e.get("cell").str());
+            let Json::Num(d) = e.get("digit") else {
+                panic!("digit {e:?}")
+            };
+            let d = *d as u8;
+            assert!(values[c] == 0 && cand[c] >> (d - 1) & 1 == 1, "{step:?}");
+            assert_ne!(solution[c], d, "removed the solution's digit: {step:?}");
+            cand[c] &= !(1 << (d - 1));
+        }
+        if *place != Json::Null {
+            let c = cell_of(place.get("cell").str());
+            let Json::Num(d) = place.get("digit") else {
+                panic!("digit {place:?}")
+            };
+            let d = *d as u8;
+            assert!(values[c] == 0 && cand[c] >> (d - 1) & 1 == 1, "{step:?}");
+            assert_eq!(solution[c], d, "placed a wrong digit: {step:?}");
+            if step.get("id").str() == "NakedSingle" {
+                assert_eq!(cand[c], 1 << (d - 1), "not a naked single: {step:?}");
+            }
+            values[c] = d;
+            cand[c] = 0;
+            for j in peers(c) {
+                cand[j] &= !(1 << (d - 1));
+            }
+            if !placed {
+                ep = er;
+                placed = true;
+            }
+        }
+    }
+    (values, [er, ep, ed])
+}
+
+/// A rating field (`"4.2"`) in tenths, or `None` for null.
+fn tenths(v: &Json) -> Option<u32> {
+    match v {
+        Json::Null => None,
+        v => Some((v.str().parse::<f64>().unwrap() * 10.0).round() as u32),
+    }
+}
+
+/// Puzzles for the steps tests: every 7th fixture and every one serate
+/// rates above 6.1 (where the rater's techniques end, some are unrated),
+/// in file order.
+fn steps_set() -> Vec<(String, String)> {
+    let all = serate();
+    let er = |r: &str| r.split('/').next().unwrap().parse::<f64>().unwrap();
+    all.iter()
+        .enumerate()
+        .filter(|(i, (_, r))| i % 7 == 0 || er(r) > 6.1)
+        .map(|(_, f)| f.clone())
+        .collect()
+}
+
+/// Checks the steps file `text` against `records`: one line per record,
+/// in order; a puzzle's line names it, replays from its givens (the
+/// brute-force solution as reference) and, when rated, ends at the
+/// solution with serate's ER/EP/ED; a bad record's line says why.
+fn check_steps(text: &str, records: &[Record]) {
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), records.len(), "one line per record:\n{text}");
+    for (line, record) in lines.iter().zip(records) {
+        let path = Json::parse(line);
+        let status = path.get("status").str();
+        match record {
+            Record::Puzzle(p, r) => {
+                assert_eq!(path.get("puzzle").str(), p, "{line}");
+                let mut grid = cells(p, ".0", "123456789");
+                let mut found = Vec::new();
+                brute_force(&mut grid, 2, &mut found);
+                assert_eq!(found.len(), 1, "{p} has one solution");
+                let solution = &found[0];
+                assert_valid(3, &cells(p, ".0", "123456789"), solution);
+                let (end, [er, ep, ed]) = replay(p, solution, &path);
+                let want: Vec<u32> = r
+                    .split('/')
+                    .map(|x| (x.parse::<f64>().unwrap() * 10.0).round() as u32)
+                    .collect();
+                if status == "rated" {
+                    assert_eq!(&end, solution, "the path ends at the solution: {line}");
+                    assert_eq!(vec![er, ep, ed], want, "serate's numbers: {line}");
+                    assert_eq!(tenths(path.get("er")), Some(er), "{line}");
+                    assert_eq!(tenths(path.get("ep")), Some(ep), "{line}");
+                    assert_eq!(tenths(path.get("ed")), Some(ed), "{line}");
+                } else {
+                    // Unrated: the path stops before the technique serate's
+                    // harder step needs; what it did is still sound.
+                    assert_eq!(status, "unrated", "{line}");
+                    assert!(want[0] > 61, "serate rates it {r}: {line}");
+                    assert_eq!(*path.get("er"), Json::Null, "{line}");
+                    assert!(end.contains(&0), "{line}");
+                    assert!(matches!(path.get("next"), Json::Str(_)), "{line}");
+                }
+            }
+            Record::Bad(status_want, puzzle) => {
+                assert_eq!(status, *status_want, "{line}");
+                match puzzle {
+                    Some(p) => assert_eq!(path.get("puzzle").str(), p, "{line}"),
+                    None => assert_eq!(*path.get("puzzle"), Json::Null, "{line}"),
+                }
+                if status == "error" {
+                    assert!(!path.get("error").str().is_empty(), "{line}");
+                }
+                assert!(path.get("steps").list().is_empty(), "{line}");
+            }
+        }
+    }
+}
+
+/// One record of a steps test's input.
+enum Record {
+    /// A puzzle and serate's `ER/EP/ED`.
+    Puzzle(String, String),
+    /// A bad record: the status its line gives, and the puzzle it names.
+    Bad(&'static str, Option<String>),
+}
+
+/// The steps test's records: the fixture puzzles with three bad records
+/// among them (several solutions, none, too short), and their text for a
+/// one-puzzle-per-line input.
+fn steps_records() -> Vec<(Record, String)> {
+    let mut out: Vec<(Record, String)> = steps_set()
+        .into_iter()
+        .map(|(p, r)| (Record::Puzzle(p.clone(), r), p))
+        .collect();
+    let empty = ".".repeat(81);
+    let clash = format!("11{}", ".".repeat(79));
+    out.insert(
+        3,
+        (
+            Record::Bad("multiple solutions", Some(empty.clone())),
+            empty,
+        ),
+    );
+    out.insert(7, (Record::Bad("no solution", Some(clash.clone())), clash));
+    out.insert(11, (Record::Bad("error", None), "123456789".to_string()));
+    out
+}
+
+#[test]
+fn steps_from_stdin_files_csv_and_compressed_input_replay_to_the_solution() {
+    let records = steps_records();
+    let list: Vec<Record> = records.iter().map(|(r, _)| r.clone_record()).collect();
+    assert!(list.len() >= 40);
+    let text: String = records.iter().map(|(_, t)| format!("{t}\n")).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+
+    // Standard input, on two threads in small chunks (order across chunks).
+    let steps = dir.path().join("stdin.jsonl");
+    let o = sb(["rate", "-j", "2", "--chunk-size", "1K", "--steps"])
+        .arg(&steps)
+        .stdin(&text)
+        .code(1);
+    assert_eq!(o.stdout().lines().count(), list.len(), "{o}");
+    let stdin_steps = read("stdin.jsonl");
+    check_steps(&stdin_steps, &list);
+
+    // The same puzzles as a file, and gzip-compressed: the same lines.
+    let plain = dir.path().join("in.txt");
+    std::fs::write(&plain, &text).unwrap();
+    sb(["rate", "-o", "/dev/null", "--steps"])
+        .arg(dir.path().join("file.jsonl"))
+        .arg(&plain)
+        .code(1);
+    same_lines(&read("file.jsonl"), &stdin_steps);
+    let gz = dir.path().join("in.txt.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, text.as_bytes()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    sb(["rate", "-o", "/dev/null", "--steps"])
+        .arg(dir.path().join("gz.jsonl.gz"))
+        .arg(&gz)
+        .code(1);
+    // `--steps NAME.gz` is compressed as its name says.
+    let mut unzipped = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(
+            std::fs::File::open(dir.path().join("gz.jsonl.gz")).unwrap(),
+        ),
+        &mut unzipped,
+    )
+    .unwrap();
+    same_lines(&unzipped, &stdin_steps);
+
+    // CSV with an id column and a quoted field: line N is row N.
+    let mut csv = String::from("id,note,puzzle\n");
+    for (i, (_, t)) in records.iter().enumerate() {
+        csv += &format!("{i},\"a, {i}\",{t}\n");
+    }
+    let path = dir.path().join("in.csv");
+    std::fs::write(&path, &csv).unwrap();
+    let out = dir.path().join("out.csv");
+    sb(["rate", "--steps"])
+        .arg(dir.path().join("csv.jsonl"))
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .code(1);
+    same_lines(&read("csv.jsonl"), &stdin_steps);
+    assert_eq!(read("out.csv").lines().count(), list.len() + 1);
+}
+
+#[test]
+fn steps_are_never_left_half_written() {
+    let records = steps_records();
+    let text: String = records.iter().map(|(_, t)| format!("{t}\n")).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, &text).unwrap();
+    let steps = dir.path().join("steps.jsonl");
+    let out = dir.path().join("out.txt");
+    // --on-error fail stops at the first bad record: neither file is made.
+    let o = sb(["rate", "--on-error", "fail", "--steps"])
+        .arg(&steps)
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .code(1);
+    assert!(o.stderr().contains("multiple solutions"), "{o}");
+    assert_eq!(dir_names(dir.path()), ["in.txt"]);
+    // Refused before any work: the steps over the input, or beside the
+    // answers on stdout, or into the answers' file.
+    let o = sb(["rate", "--steps"]).arg(&input).arg(&input).code(2);
+    assert!(
+        o.stderr()
+            .contains("refusing to write the steps over the input"),
+        "{o}"
+    );
+    let o = sb(["rate", "--steps", "-"]).arg(&input).code(2);
+    assert!(o.stderr().contains("both go to standard output"), "{o}");
+    let o = sb(["rate", "--steps"])
+        .arg(&out)
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .code(2);
+    assert!(o.stderr().contains("the same file"), "{o}");
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
+    assert_eq!(dir_names(dir.path()), ["in.txt"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_no_steps_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let steps = dir.path().join("steps.jsonl");
+    let out = dir.path().join("out.txt");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
+        .arg("rate")
+        .arg("--steps")
+        .arg(&steps)
+        .arg("-o")
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Some input, and the input stays open: the run is under way, both
+    // temporary files exist.
+    let mut stdin = child.stdin.take().unwrap();
+    for (p, _) in easy().iter().take(5) {
+        writeln!(stdin, "{p}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let start = std::time::Instant::now();
+    while dir_names(dir.path())
+        .iter()
+        .filter(|n| n.ends_with(".tmp"))
+        .count()
+        < 2
+    {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "{:?}",
+            dir_names(dir.path())
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // SAFETY: signalling our own child by its pid.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(dir_names(dir.path()), Vec::<String>::new());
+    drop(stdin);
+}
+
+#[cfg(feature = "columnar")]
+#[test]
+fn steps_from_parquet_and_arrow_rows_replay_to_the_solution() {
+    use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+
+    let records = steps_records();
+    // A null puzzle among the rows: its line is an error too.
+    let mut list: Vec<Record> = records.iter().map(|(r, _)| r.clone_record()).collect();
+    let mut values: Vec<Option<String>> = records.iter().map(|(_, t)| Some(t.clone())).collect();
+    values.insert(5, None);
+    list.insert(5, Record::Bad("error", None));
+    let n = values.len() as i64;
+    let puzzles: ArrayRef = Arc::new(StringArray::from(values));
+    let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..n));
+    let batch = RecordBatch::try_from_iter(vec![("id", ids), ("puzzle", puzzles)]).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.parquet");
+    // Row groups of 7 rows: the rows come in several steps.
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(&input).unwrap(), batch.schema(), None).unwrap();
+    for first in (0..batch.num_rows()).step_by(7) {
+        w.write(&batch.slice(first, 7.min(batch.num_rows() - first)))
+            .unwrap();
+        w.flush().unwrap();
+    }
+    w.close().unwrap();
+    let steps = dir.path().join("steps.jsonl");
+    sb(["rate", "-j", "2", "--steps"])
+        .arg(&steps)
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.path().join("out.parquet"))
+        .code(1);
+    let parquet_steps = std::fs::read_to_string(&steps).unwrap();
+    check_steps(&parquet_steps, &list);
+
+    // An Arrow IPC stream on standard input: the same lines.
+    let mut ipc = Vec::new();
+    let mut sw = arrow_ipc::writer::StreamWriter::try_new(&mut ipc, &batch.schema()).unwrap();
+    sw.write(&batch).unwrap();
+    sw.finish().unwrap();
+    drop(sw);
+    let steps2 = dir.path().join("steps2.jsonl");
+    sb(["rate", "-o", "/dev/null", "--steps"])
+        .arg(&steps2)
+        .stdin(&ipc)
+        .code(1);
+    // (The null row's reason names the format it came in.)
+    let arrow = std::fs::read_to_string(&steps2).unwrap();
+    assert!(arrow.contains("bad Arrow row: no puzzle (null)"), "{arrow}");
+    same_lines(
+        &arrow.replace("bad Arrow row", "bad Parquet row"),
+        &parquet_steps,
+    );
+}
+
+impl Record {
+    fn clone_record(&self) -> Record {
+        match self {
+            Record::Puzzle(p, r) => Record::Puzzle(p.clone(), r.clone()),
+            Record::Bad(s, p) => Record::Bad(s, p.clone()),
+        }
+    }
+}
+
+/// Panics unless `a` and `b` hold the same lines, naming the first that
+/// differs (whole files would fill the screen).
+#[track_caller]
+fn same_lines(a: &str, b: &str) {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(x, y, "line {} differs", k + 1);
+    }
+    assert_eq!(a.len(), b.len(), "line counts");
+}
+
+/// The sorted names in `dir`.
+fn dir_names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
 }

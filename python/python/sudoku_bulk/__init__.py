@@ -103,6 +103,25 @@ def _int(name: str, value: Any) -> int:
     return int(value)
 
 
+def _rating_band(rating: Any) -> Optional[str]:
+    """``generate(rating=)`` as the command's ``--rating MIN..MAX`` text
+    (the library parses and checks it): a pair of numbers or that text."""
+    if rating is None or isinstance(rating, str):
+        return rating
+    if isinstance(rating, (tuple, list)) and len(rating) == 2:
+        ends = []
+        for end in rating:
+            if isinstance(end, bool) or not isinstance(end, (int, float, np.integer, np.floating)):
+                break
+            # repr of a float is its shortest text (4.4, not 4.4000000000000004).
+            ends.append(repr(float(end)))
+        else:
+            return "..".join(ends)
+    raise TypeError(
+        f"rating must be a (MIN, MAX) pair of numbers or a \"MIN..MAX\" str, not {rating!r}"
+    )
+
+
 def _flag(name: str, value: Any) -> bool:
     """A bool argument: True/False (NumPy's too), never a truthy string such
     as ``"false"`` (which ``bool()`` would take as True)."""
@@ -743,12 +762,13 @@ def generate(
     symmetry: str = "none",
     threads: Optional[int] = None,
     as_array: bool = False,
+    rating: Any = None,
 ) -> Any:
     """Generate ``n`` distinct puzzles, each with exactly one solution: the
     same puzzles, in the same order, as
     ``sudoku-bulk generate -n N --seed SEED`` (with the same ``--size``,
-    ``--box``, ``--clues``, ``--difficulty``, ``--symmetry``), whatever the
-    threads.
+    ``--box``, ``--clues``, ``--difficulty``, ``--symmetry``, ``--rating``),
+    whatever the threads.
 
     Args:
         n: how many. A count whose puzzles would not fit in this machine's
@@ -778,6 +798,13 @@ def generate(
             ``A``.. up to 26x26, ``1``-``9`` then letters up to 35x35,
             ``0``-``9`` then letters for 36x36, space-separated numbers with
             ``0`` blank beyond, as the command writes them).
+        rating: ``(MIN, MAX)`` (or ``"MIN..MAX"``): only puzzles whose
+            Sudoku Explainer ER, as :func:`rate` gives it, is in the band,
+            both ends included, one decimal (``(4.0, 4.4)``); 9x9 only.
+            Candidates are the puzzles generated without it, rated in
+            order, so the result depends on the seed only. A band above the
+            highest ER the rater gives exactly, or one no candidate reaches
+            in 200,000 in a row, raises ``ValueError``.
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"n must be an int, not {_type_name(n)}")
@@ -809,6 +836,7 @@ def generate(
     symmetry = _choice("symmetry", symmetry, _SYMMETRIES)
     as_array = _flag("as_array", as_array)
     threads = _threads(threads)
+    band = _rating_band(rating)
     cells = side * side
     # Held at once: the cells and guesses, then the strings (about 50 bytes
     # of str object each besides the text) or the array.
@@ -825,7 +853,7 @@ def generate(
         # The command's note, as a warning: without clues= the call looks hung.
         warnings.warn(note, stacklevel=2)
     flat, guesses, off_target = _native.generate_cells(
-        int(n), side, seed, clues, difficulty, symmetry, threads, box=(rows, cols),
+        int(n), side, seed, clues, difficulty, symmetry, threads, box=(rows, cols), rating=band,
     )
     if off_target:
         asked = ", ".join(

@@ -126,6 +126,7 @@ def generate(
     symmetry: Literal["none", "rotate180", "rotate90", "mirror", "diagonal"] = ...,
     threads: Optional[int] = ...,
     as_array: Literal[False] = ...,
+    rating: Union[Tuple[float, float], str, None] = ...,
 ) -> List[str]: ...
 @overload
 def generate(
@@ -139,6 +140,7 @@ def generate(
     symmetry: Literal["none", "rotate180", "rotate90", "mirror", "diagonal"] = ...,
     threads: Optional[int] = ...,
     as_array: Literal[True],
+    rating: Union[Tuple[float, float], str, None] = ...,
 ) -> npt.NDArray[np.uint8]: ...
 
 # Canonical forms, dedupe, overlap and ratings (typed in _analysis.py).

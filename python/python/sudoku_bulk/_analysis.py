@@ -372,7 +372,10 @@ def rate(
         ``"rated"``/``"unrated"``, ``er``/``ep``/``ed`` as strings or None,
         ``next`` for unrated, and ``steps``: a list of ``{"technique",
         "id", "rating", "placed": {"cell": "r1c2", "digit": 5} or None,
-        "eliminated": [{"cell", "digit"}, ...]}``), None for a bad row.
+        "eliminated": [{"cell", "digit"}, ...]}``, with ``"cells"``, the
+        pattern's cells, for a unique rectangle or loop and a BUG), None
+        for a bad row (``return_status`` says why; the command's
+        ``--steps`` writes a status line for it).
         With ``steps="json"`` the fourth item holds that object's JSON
         text instead (None for a bad row). ``return_status=True`` appends
         the status list.

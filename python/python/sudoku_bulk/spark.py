@@ -345,6 +345,7 @@ def rate(
     column: str = "puzzle",
     threads: Optional[int] = 1,
     techniques: Any = None,
+    steps: bool = False,
 ) -> Any:
     """Return ``df`` with double columns ``er``, ``ep`` and ``ed``: each
     puzzle's Sudoku Explainer ratings as :func:`sudoku_bulk.rate` gives
@@ -357,13 +358,18 @@ def rate(
         column: the puzzle column.
         threads: threads per Spark task (default 1: one task per core).
         techniques: as for :func:`sudoku_bulk.rate` (None: all).
+        steps: also add a string column ``steps``: each puzzle's solving
+            path as the JSON text of the command's ``--steps`` line
+            (``rate(steps="json")``; ``from_json`` or ``json.loads`` reads
+            it), null for a bad row.
     """
-    from pyspark.sql.types import DoubleType
+    from pyspark.sql.types import DoubleType, StringType
 
     import sudoku_bulk as sb
     from sudoku_bulk._analysis import _technique_list
 
     _options(threads=threads)
+    steps = sb._flag("steps", steps)
     tech = _technique_list(techniques)
     if tech is not None:
         # Unknown ids fail here, on the driver.
@@ -376,7 +382,19 @@ def rate(
 
         import sudoku_bulk
 
-        values = sudoku_bulk.rate(puzzles, techniques=tech, threads=threads, on_error="ignore")
-        return [pa.array(v, type=pa.float64(), mask=np.isnan(v)) for v in values]
+        got = sudoku_bulk.rate(
+            puzzles,
+            techniques=tech,
+            threads=threads,
+            on_error="ignore",
+            steps="json" if steps else False,
+        )
+        out = [pa.array(v, type=pa.float64(), mask=np.isnan(v)) for v in got[:3]]
+        if steps:
+            out.append(pa.array(got[3], type=pa.string()))
+        return out
 
-    return _with_columns(df, column, [(n, DoubleType()) for n in ("er", "ep", "ed")], make)
+    outputs = [(n, DoubleType()) for n in ("er", "ep", "ed")]
+    if steps:
+        outputs.append(("steps", StringType()))
+    return _with_columns(df, column, outputs, make)
