@@ -1,7 +1,9 @@
-"""pytest fixtures: the CLI binary the tests compare against."""
+"""pytest fixtures: the CLI binary the tests compare against, and one Spark
+session in local mode for the Spark test modules."""
 
 import os
 import pathlib
+import sys
 
 import pytest
 
@@ -23,6 +25,29 @@ def cli():
     # The newest build, so a stale release binary does not shadow a fresh debug one.
     return str(max(found, key=lambda p: p.stat().st_mtime))
 
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """A local[2] SparkSession shared by every Spark test module (one JVM
+    start for the run); skips where PySpark is not installed."""
+    pytest.importorskip("pyspark")
+    from pyspark.sql import SparkSession
+
+    # Workers must run this interpreter, where sudoku_bulk is installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("sudoku-bulk-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
 
 # pyarrow 26 now and then aborts while the interpreter shuts down, after all
 # the work is done ("terminate called without an active exception": a native

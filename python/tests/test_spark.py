@@ -2,7 +2,6 @@
 sudoku_bulk.spark (mapInArrow), written back and checked independently; and
 the CLI-only route (rdd.pipe through the sudoku-bulk binary)."""
 
-import os
 import subprocess
 import sys
 
@@ -18,27 +17,6 @@ from helpers import (
 )
 
 ROWS = 100_000
-
-
-@pytest.fixture(scope="module")
-def spark():
-    pyspark = pytest.importorskip("pyspark")
-    from pyspark.sql import SparkSession
-
-    # Workers must run this interpreter, where sudoku_bulk is installed.
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    s = (
-        SparkSession.builder.master("local[2]")
-        .appName("sudoku-bulk-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.driver.memory", "2g")
-        .getOrCreate()
-    )
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ disguises of known classes collapse to one row each under
 (tests/data/rate_serate.txt)."""
 
 import math
-import os
-import sys
 
 import numpy as np
 import pytest
@@ -14,27 +12,6 @@ import sudoku_bulk as sb
 import sudoku_bulk.spark
 from helpers import ROOT, read_lines
 from sudoku_group import parse, random_transform, show
-
-
-@pytest.fixture(scope="module")
-def spark():
-    pytest.importorskip("pyspark")
-    from pyspark.sql import SparkSession
-
-    # Workers must run this interpreter, where sudoku_bulk is installed.
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    s = (
-        SparkSession.builder.master("local[2]")
-        .appName("sudoku-bulk-analysis-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.driver.memory", "2g")
-        .getOrCreate()
-    )
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
 
 
 def test_canon_column_dedupes_disguises_of_known_classes(spark):
