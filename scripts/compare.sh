@@ -128,6 +128,10 @@ wall() { # command... -> seconds it took, wall clock or user+system CPU (stdout 
     if [ "${CLOCK:-wall}" = cpu ]; then awk '{ print $2 + $3 }' "$tmp/time"; else awk '{ print $1 }' "$tmp/time"; fi
 }
 
+median_rate() { # puzzles, "seconds seconds ..." -> median puzzles per second
+    tr ' ' '\n' <<<"$2" | { grep . || true; } | awk -v p="$1" '{ print p / $1 }' | tr '\n' ' ' | median
+}
+
 whole_table() {
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
@@ -185,12 +189,12 @@ whole_table() {
                 done
             done
             local r best=0 line
-            r=$(echo "$ours" | tr ' ' '\n' | { grep . || true; } | awk -v p="$puzzles" '{ print p / $1 }' | tr '\n' ' ' | median)
+            r=$(median_rate "$puzzles" "$ours")
             line=$(printf '%-34s %6s %9s %10s' "$(basename "$f")" "$mode" "$puzzles" "$r")
             local rates=()
             for d in "${drives[@]}"; do
                 local pr
-                pr=$(echo "${peer_rates[$d]}" | tr ' ' '\n' | { grep . || true; } | awk -v p="$puzzles" '{ print p / $1 }' | tr '\n' ' ' | median)
+                pr=$(median_rate "$puzzles" "${peer_rates[$d]}")
                 line="$line $(printf ' %10s' "$pr")"
                 rates+=("$pr")
             done
