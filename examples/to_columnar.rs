@@ -11,11 +11,12 @@
 //! 65,536 rows as pyarrow's feather writer makes them) and `OUT.npy`
 //! (`(N, 81)` uint8).
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use arrow_array::builder::{ListBuilder, StringBuilder, UInt8Builder};
 use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
@@ -25,59 +26,116 @@ fn main() -> anyhow::Result<()> {
     let [input, out] = &args[..] else {
         anyhow::bail!("usage: to_columnar PUZZLES.txt OUT_PREFIX");
     };
-    let text = std::fs::read_to_string(input)?;
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.len() == 81 && !l.starts_with('#'))
-        .collect();
+    // ARROW_BATCH=N: rows per Arrow IPC record batch (default 65,536; a
+    // number past the row count makes one batch, as pyarrow's
+    // `write_table` of a table built in one go does). GROUP_ROWS=N: rows
+    // per Parquet row group (default 2^20).
+    let env = |k: &str, d: usize| -> anyhow::Result<usize> {
+        Ok(match std::env::var(k) {
+            Ok(v) => v.parse()?,
+            Err(_) => d,
+        })
+    };
+    let arrow_batch = env("ARROW_BATCH", 1 << 16)?.max(1);
+    let group_rows = env("GROUP_ROWS", 1 << 20)?.max(1);
+    let text = std::io::BufReader::new(std::fs::File::open(input)?);
     let cells = |l: &str| -> Vec<u8> {
         l.bytes()
             .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
             .collect()
     };
-
-    let mut strings = StringBuilder::new();
-    let mut lists = ListBuilder::new(UInt8Builder::new());
-    let mut npy = Vec::with_capacity(lines.len() * 81);
-    for l in &lines {
-        strings.append_value(l);
-        let c = cells(l);
-        lists.values().append_slice(&c);
-        lists.append(true);
-        npy.extend_from_slice(&c);
-    }
-    let strings: ArrayRef = Arc::new(strings.finish());
-    let lists: ArrayRef = Arc::new(lists.finish());
-
-    for (suffix, col) in [("str", strings.clone()), ("list", lists)] {
-        let batch = RecordBatch::try_from_iter([("puzzle", col)])?;
-        let props = WriterProperties::builder()
+    let props = || {
+        WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
-            .set_max_row_group_row_count(Some(1 << 20))
-            .build();
-        let file = std::fs::File::create(format!("{out}.{suffix}.parquet"))?;
-        let mut w = ArrowWriter::try_new(file, batch.schema(), Some(props))?;
-        w.write(&batch)?;
-        w.close()?;
+            .set_max_row_group_row_count(Some(group_rows))
+            .build()
+    };
+    let string_field = Arc::new(Schema::new(vec![Field::new("puzzle", DataType::Utf8, true)]));
+    let item = Arc::new(Field::new("item", DataType::UInt8, true));
+    let list_field = Arc::new(Schema::new(vec![Field::new(
+        "puzzle",
+        DataType::List(item),
+        true,
+    )]));
+    let mut str_pq = ArrowWriter::try_new(
+        std::fs::File::create(format!("{out}.str.parquet"))?,
+        string_field.clone(),
+        Some(props()),
+    )?;
+    let mut list_pq = ArrowWriter::try_new(
+        std::fs::File::create(format!("{out}.list.parquet"))?,
+        list_field,
+        Some(props()),
+    )?;
+    let mut arrow = arrow_ipc::writer::FileWriter::try_new(
+        std::io::BufWriter::new(std::fs::File::create(format!("{out}.arrow"))?),
+        &string_field,
+    )?;
+    // The .npy body goes to a temporary beside it, the header (which
+    // holds the row count) first once the count is known.
+    let npy_body = format!("{out}.npy.body");
+    let mut npy = std::io::BufWriter::new(std::fs::File::create(&npy_body)?);
+    let mut pending = StringBuilder::new();
+    let mut pending_rows = 0usize;
+    let mut rows = 0usize;
+    let mut lines = text.lines();
+    loop {
+        // 65,536 lines at a time into each writer.
+        let mut strings = StringBuilder::new();
+        let mut lists = ListBuilder::new(UInt8Builder::new());
+        let mut got = 0;
+        for l in lines.by_ref() {
+            let l = l?;
+            let l = l.trim();
+            if l.len() != 81 || l.starts_with('#') {
+                continue;
+            }
+            strings.append_value(l);
+            pending.append_value(l);
+            let c = cells(l);
+            lists.values().append_slice(&c);
+            lists.append(true);
+            npy.write_all(&c)?;
+            got += 1;
+            if got == 1 << 16 {
+                break;
+            }
+        }
+        if got == 0 {
+            break;
+        }
+        rows += got;
+        pending_rows += got;
+        let strings: ArrayRef = Arc::new(strings.finish());
+        let lists: ArrayRef = Arc::new(lists.finish());
+        str_pq.write(&RecordBatch::try_from_iter([("puzzle", strings)])?)?;
+        list_pq.write(&RecordBatch::try_from_iter([("puzzle", lists)])?)?;
+        if pending_rows >= arrow_batch {
+            let batch = RecordBatch::try_from_iter([("puzzle", Arc::new(pending.finish()) as _)])?;
+            let mut start = 0;
+            while start < batch.num_rows() {
+                let len = (batch.num_rows() - start).min(arrow_batch);
+                arrow.write(&batch.slice(start, len))?;
+                start += len;
+            }
+            pending_rows = 0;
+        }
     }
-
-    let batch = RecordBatch::try_from_iter([("puzzle", strings)])?;
-    let file = std::fs::File::create(format!("{out}.arrow"))?;
-    let mut w = arrow_ipc::writer::FileWriter::try_new(file, &batch.schema())?;
-    let mut start = 0;
-    while start < batch.num_rows() {
-        let len = (batch.num_rows() - start).min(1 << 16);
-        w.write(&batch.slice(start, len))?;
-        start += len;
+    if pending_rows > 0 {
+        let batch = RecordBatch::try_from_iter([("puzzle", Arc::new(pending.finish()) as _)])?;
+        arrow.write(&batch)?;
     }
-    w.finish()?;
-
+    str_pq.close()?;
+    list_pq.close()?;
+    arrow.finish()?;
+    npy.flush()?;
+    drop(npy);
     let mut f = std::io::BufWriter::new(std::fs::File::create(format!("{out}.npy"))?);
-    f.write_all(&npy_header(lines.len()))?;
-    f.write_all(&npy)?;
+    f.write_all(&npy_header(rows))?;
+    std::io::copy(&mut std::fs::File::open(&npy_body)?, &mut f)?;
     f.flush()?;
-    eprintln!("{} puzzles written to {out}.*", lines.len());
+    std::fs::remove_file(&npy_body)?;
+    eprintln!("{rows} puzzles written to {out}.*");
     Ok(())
 }
 

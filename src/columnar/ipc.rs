@@ -5,6 +5,10 @@
 //! compression (LZ4 frame or zstd), read from its first record batch.
 
 use std::io::{Cursor, Write};
+use std::sync::Arc;
+
+use arrow_buffer::Buffer;
+use arrow_schema::ArrowError;
 
 use arrow_ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use arrow_ipc::CompressionType;
@@ -40,14 +44,15 @@ fn open_unguarded<'a>(
             .map_err(|e| anyhow::anyhow!("{owned}: bad {}: {e}", kind.name()))
     };
     Ok(match (kind, data) {
-        (Kind::ArrowFile, Data::File(_, bytes)) => {
-            let r =
-                arrow_ipc::reader::FileReader::try_new(Cursor::new(bytes), None).map_err(bad)?;
-            (r.schema(), Box::new(r.map(mark)))
+        // A file's batches are views into its mapping (or into the bytes
+        // read from stdin): no copy of a batch's body, however big.
+        (Kind::ArrowFile, Data::File(path, bytes)) => {
+            let r = Mapped::open(name, path, bytes).map_err(bad)?;
+            (r.decoder.schema(), Box::new(r.map(mark)))
         }
         (Kind::ArrowFile, Data::Owned(v)) => {
-            let r = arrow_ipc::reader::FileReader::try_new(Cursor::new(v), None).map_err(bad)?;
-            (r.schema(), Box::new(r.map(mark)))
+            let r = Mapped::new(arrow_buffer::Buffer::from_vec(v), None).map_err(bad)?;
+            (r.decoder.schema(), Box::new(r.map(mark)))
         }
         (Kind::ArrowStream, Data::File(_, bytes)) => {
             let r =
@@ -65,6 +70,183 @@ fn open_unguarded<'a>(
         }
         (k, _) => anyhow::bail!("{name}: {} needs a whole file", k.name()),
     })
+}
+
+/// An Arrow IPC file read zero-copy: every record batch's arrays are views
+/// into one [`Buffer`] holding the whole file, a mapping of it (or the bytes
+/// read from stdin), as arrow-rs's `zero_copy_ipc` example does; nothing of
+/// a batch's body is copied unless it is compressed (then arrow-ipc
+/// decompresses each buffer) or misaligned. A mapped file's pages of the
+/// batches already answered are handed back to the kernel as the run goes
+/// ([`Mapped::release`]), so the resident set follows the batches in
+/// flight, not the file.
+struct Mapped {
+    buf: Buffer,
+    decoder: Decoder,
+    blocks: Vec<arrow_ipc::Block>,
+    /// The next block to read.
+    at: usize,
+    /// The mapping behind `buf`, for releasing pages; `None` for bytes
+    /// read into memory.
+    map: Option<Arc<memmap2::Mmap>>,
+}
+
+/// The decoder with the schema it reads.
+struct Decoder {
+    inner: arrow_ipc::reader::FileDecoder,
+    schema: SchemaRef,
+}
+
+impl Decoder {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+}
+
+impl Mapped {
+    /// The file `path`, whose content `bytes` are, mapped again as a
+    /// [`Buffer`] the batches can share (the caller's mapping is borrowed,
+    /// and arrays need an owner). If the file is not these bytes (they
+    /// were decompressed from it), the bytes are copied into memory.
+    fn open(name: &str, path: &std::path::Path, bytes: &[u8]) -> Result<Mapped, ArrowError> {
+        let same = |map: &[u8]| {
+            let k = map.len().min(4096);
+            map.len() == bytes.len()
+                && map[..k] == bytes[..k]
+                && map[map.len() - k..] == bytes[bytes.len() - k..]
+        };
+        let map = std::fs::File::open(path).ok().and_then(|f| {
+            // SAFETY: as for the caller's own mapping of this file
+            // (`input::open`): the map is only read, through the buffers
+            // arrow-ipc makes of it, never written; the output was checked
+            // not to be this file; a truncation by another process raises
+            // SIGBUS on the lost pages, which `cleanup::watch_map` (below)
+            // turns into a clear error.
+            let map = unsafe { memmap2::Mmap::map(&f) }.ok()?;
+            same(&map).then_some(map)
+        });
+        let Some(map) = map else {
+            return Mapped::new(Buffer::from(bytes), None);
+        };
+        crate::cleanup::watch_map(&map, name);
+        let map = Arc::new(map);
+        let ptr = std::ptr::NonNull::new(map.as_ptr().cast_mut())
+            .ok_or_else(|| ArrowError::IpcError("empty mapping".into()))?;
+        // SAFETY: `ptr` and `map.len()` are the mapping's own; the buffer
+        // holds an `Arc` of the mapping as its owner, so the memory stays
+        // mapped while any array made from it lives; it is never written.
+        let buf = unsafe { Buffer::from_custom_allocation(ptr, map.len(), map.clone()) };
+        Mapped::new(buf, Some(map))
+    }
+
+    /// Reads the footer of the IPC file in `buf`, as arrow-ipc's
+    /// `FileReader` does, and the dictionaries it lists.
+    fn new(buf: Buffer, map: Option<Arc<memmap2::Mmap>>) -> Result<Mapped, ArrowError> {
+        let bad = |why: &str| ArrowError::ParseError(why.to_string());
+        if buf.len() < 10 {
+            return Err(bad("the file is too short for an Arrow IPC file's footer"));
+        }
+        let trailer: [u8; 10] = buf[buf.len() - 10..].try_into().expect("10 bytes");
+        let footer_len = arrow_ipc::reader::read_footer_length(trailer)?;
+        let start = (buf.len() - 10)
+            .checked_sub(footer_len)
+            .ok_or_else(|| bad("the footer's length runs past the start of the file"))?;
+        let footer = arrow_ipc::root_as_footer(&buf[start..buf.len() - 10])
+            .map_err(|e| ArrowError::ParseError(format!("Unable to get root as footer: {e:?}")))?;
+        let blocks: Vec<arrow_ipc::Block> = footer
+            .recordBatches()
+            .ok_or_else(|| bad("Unable to get record batches from IPC Footer"))?
+            .iter()
+            .copied()
+            .collect();
+        let ipc_schema = footer
+            .schema()
+            .ok_or_else(|| bad("Unable to get schema from IPC Footer"))?;
+        if !ipc_schema.endianness().equals_to_target_endianness() {
+            return Err(ArrowError::IpcError(
+                "the endianness of the source system does not match the endianness of the \
+                 target system."
+                    .into(),
+            ));
+        }
+        let schema = Arc::new(arrow_ipc::convert::try_fb_to_schema(ipc_schema)?);
+        let mut inner = arrow_ipc::reader::FileDecoder::new(schema.clone(), footer.version());
+        for block in footer.dictionaries().iter().flatten() {
+            let data = block_bytes(&buf, block)?;
+            inner.read_dictionary(block, &data)?;
+        }
+        Ok(Mapped {
+            buf,
+            decoder: Decoder { inner, schema },
+            blocks,
+            at: 0,
+            map,
+        })
+    }
+
+    /// Hands the pages of block `k` back to the kernel. They are the
+    /// file's pages in the page cache, never written: one touched again is
+    /// read back from the file, so this only keeps the resident set small.
+    fn release(&self, k: usize) {
+        let (Some(map), Some(block)) = (&self.map, self.blocks.get(k)) else {
+            return;
+        };
+        let page = 4096;
+        let Ok(start) = usize::try_from(block.offset()) else {
+            return;
+        };
+        let len = block.metaDataLength() as usize + block.bodyLength().max(0) as usize;
+        // Whole pages inside the block only: its neighbours' stay.
+        let first = start.div_ceil(page) * page;
+        let end = (start + len).min(map.len()) / page * page;
+        if end > first {
+            // SAFETY: a private, read-only file mapping: MADV_DONTNEED drops
+            // the pages from this process, and a later read of them faults
+            // them in again from the file, unchanged (nothing was written
+            // through the map). Only a hint: a failure changes nothing.
+            #[cfg(unix)]
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, first, end - first)
+            };
+        }
+    }
+}
+
+/// Block `b`'s bytes (metadata and body) in `buf`, checked to lie in it.
+fn block_bytes(buf: &Buffer, b: &arrow_ipc::Block) -> Result<Buffer, ArrowError> {
+    let fits = usize::try_from(b.offset()).ok().and_then(|o| {
+        let len = usize::try_from(b.metaDataLength())
+            .ok()?
+            .checked_add(usize::try_from(b.bodyLength()).ok()?)?;
+        (o.checked_add(len)? <= buf.len()).then_some((o, len))
+    });
+    let (o, len) = fits.ok_or_else(|| {
+        ArrowError::ParseError(format!(
+            "a block at byte {} claims more bytes than the file has",
+            b.offset()
+        ))
+    })?;
+    Ok(buf.slice_with_length(o, len))
+}
+
+impl Iterator for Mapped {
+    type Item = Result<arrow_array::RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let block = *self.blocks.get(self.at)?;
+        self.at += 1;
+        // Two blocks back: by now its last slices are solved and written
+        // (the run reads one step ahead of the one it solves and writes
+        // the one before).
+        if self.at >= 3 {
+            self.release(self.at - 3);
+        }
+        let data = match block_bytes(&self.buf, &block) {
+            Ok(d) => d,
+            Err(e) => return Some(Err(e)),
+        };
+        self.decoder.inner.read_record_batch(&block, &data).transpose()
+    }
 }
 
 /// An Arrow IPC stream read from a pipe, handed to arrow-ipc one whole

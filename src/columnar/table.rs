@@ -1294,7 +1294,12 @@ pub fn run_to(
         }))
     });
     plan.decide_from(job.name, pulled)?;
-    let mut batches = ahead.into_iter().map(Ok).chain(batches);
+    // A batch or row group longer than a step is cut into step-sized
+    // slices (views, no copy): the cells, answers and output arrays of one
+    // slice are what a step holds, so memory follows the step, not the
+    // writer's batch size (a one-batch 1.2M-row Arrow file peaked at 488 MB
+    // solved whole).
+    let mut batches = sliced(ahead.into_iter().map(Ok).chain(batches), super::ROWS_PER_STEP);
     job.pool
         .in_place_scope(|scope| -> anyhow::Result<Run> {
             let (tx, rx) = std::sync::mpsc::channel::<Solved>();
@@ -1336,6 +1341,28 @@ pub fn run_to(
             }
             Ok(run)
         })
+}
+
+/// `batches` with every batch longer than `step` rows cut into slices of
+/// `step` rows (zero-copy views into the same buffers); a group's end mark
+/// goes with its last slice.
+fn sliced<'a>(
+    batches: impl Iterator<Item = Item> + 'a,
+    step: usize,
+) -> impl Iterator<Item = Item> + 'a {
+    let step = step.max(1);
+    batches.flat_map(move |item| -> Box<dyn Iterator<Item = Item>> {
+        match item {
+            Ok((batch, end)) if batch.num_rows() > step => {
+                let rows = batch.num_rows();
+                Box::new((0..rows).step_by(step).map(move |at| {
+                    let len = step.min(rows - at);
+                    Ok((batch.slice(at, len), end && at + len == rows))
+                }))
+            }
+            item => Box::new(std::iter::once(item)),
+        }
+    })
 }
 
 /// `r` of a step that writes, an error of it named as a write error of the
