@@ -50,7 +50,11 @@ fn main() -> anyhow::Result<()> {
             .set_max_row_group_row_count(Some(group_rows))
             .build()
     };
-    let string_field = Arc::new(Schema::new(vec![Field::new("puzzle", DataType::Utf8, true)]));
+    let string_field = Arc::new(Schema::new(vec![Field::new(
+        "puzzle",
+        DataType::Utf8,
+        true,
+    )]));
     let item = Arc::new(Field::new("item", DataType::UInt8, true));
     let list_field = Arc::new(Schema::new(vec![Field::new(
         "puzzle",

@@ -1,7 +1,7 @@
 //! Parquet in and out (the `parquet` crate's Arrow reader and writer): reads
 //! one row group at a time in steps of [`super::ROWS_PER_STEP`] rows, so
 //! memory follows the step, not the file; writes one output row group per
-//! input row group. Columns the run does not fill or add are copied chunk
+//! input row group (split past [`MAX_GROUP_ROWS`] rows). Columns the run does not fill or add are copied chunk
 //! for chunk from the input, never decoded and re-encoded (when their
 //! description in the output schema matches the input's; otherwise every
 //! column is encoded again with the input's codec). Before a row group is
@@ -28,6 +28,20 @@ use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
 use super::batches::{Batches, Item};
 use super::Data;
+
+/// Rows an output row group holds at most: the Parquet writer keeps a row
+/// group's encoded pages in memory until the group ends (the answers of a
+/// row group of 2^20 9x9 puzzles are about 80 MB, digits 1-9 being all but
+/// incompressible), so an input row group longer than this is written as
+/// several of [`SPLIT_GROUP_ROWS`] rows (re-encoding its other columns
+/// rather than copying them), and memory stays below that of a 2^20-row
+/// group whatever the input's (pyarrow's default row group is this long).
+pub const MAX_GROUP_ROWS: usize = 1 << 20;
+
+/// Rows per output row group when an input row group is split (see
+/// [`MAX_GROUP_ROWS`]): every column is encoded then, so a group holds
+/// them all; 2^17 rows (DuckDB writes 122,880) keeps that near 25 MB.
+pub const SPLIT_GROUP_ROWS: usize = 1 << 17;
 
 /// The input file, for copying its untouched column chunks.
 pub struct Input {
@@ -67,6 +81,17 @@ impl Input {
     /// types, levels) in the output schema as in the input file, so its
     /// chunks can be copied as they are.
     pub fn fits(&self, schema: &Schema, encoded: &[bool]) -> bool {
+        // A row group's encoded columns are held until the group ends: a
+        // longer group is written again in groups of `MAX_GROUP_ROWS`,
+        // where its chunks cannot be copied.
+        if self
+            .meta
+            .row_groups()
+            .iter()
+            .any(|rg| rg.num_rows() as usize > MAX_GROUP_ROWS)
+        {
+            return false;
+        }
         let Ok(descr) = parquet::arrow::ArrowSchemaConverter::new().convert(schema) else {
             return false;
         };
@@ -335,14 +360,19 @@ fn open_unguarded<'a>(
                 );
         }
     }
-    // Row groups are ended by hand, one per input row group: never split.
+    // Row groups are ended by hand, one per input row group, and split
+    // only past `MAX_GROUP_ROWS` rows (see there).
     let biggest = md
         .row_groups()
         .iter()
         .map(|rg| rg.num_rows() as usize)
         .max()
         .unwrap_or(0);
-    props = props.set_max_row_group_row_count(Some(biggest.max(1 << 20) + 1));
+    props = props.set_max_row_group_row_count(Some(if biggest > MAX_GROUP_ROWS {
+        SPLIT_GROUP_ROWS
+    } else {
+        MAX_GROUP_ROWS + 1
+    }));
     let groups = md.num_row_groups();
     // How each column's pages become arrays: the schema's fields, as
     // `build` finds them from the same metadata (its `fields`).
@@ -353,7 +383,13 @@ fn open_unguarded<'a>(
     )
     .map_err(bad)?;
     // As `build` does: no batch longer than the file (as it casts).
-    let step = super::ROWS_PER_STEP.min(md.file_metadata().num_rows() as usize);
+    // A list column decodes to 4-byte leaves plus two 2-byte levels a
+    // cell before it becomes a list: 8 bytes a cell, 650 a 9x9 row, so such
+    // a file is read in quarter steps (three steps are in flight at once).
+    let nested = (0..md.file_metadata().schema_descr().num_columns())
+        .any(|c| md.file_metadata().schema_descr().column(c).max_rep_level() > 0);
+    let step = if nested { super::ROWS_PER_STEP / 4 } else { super::ROWS_PER_STEP };
+    let step = step.min(md.file_metadata().num_rows() as usize);
     let input = Input {
         source: source.clone(),
         meta: md.clone(),
