@@ -69,3 +69,78 @@ fn arrow_file_stream_and_stdin_pipe() {
     assert!(!o.stdout.starts_with(b"ARROW1"));
     check_out(&[read_ipc(&o.stdout)]);
 }
+
+/// A record batch (and a Parquet row group) longer than a solving step
+/// (32,768 rows) is cut into step-sized slices for the workers and the
+/// output: every answer still completes its own puzzle, in row order, the
+/// puzzle column comes back unchanged, and the answers are byte-identical
+/// at -j 1 and -j 2 and between one big batch and many small ones.
+#[test]
+fn a_batch_longer_than_a_step_is_solved_in_slices() {
+    const ROWS: usize = 40_000;
+    // 400 distinct puzzles, repeated: the slicing is under test, not the
+    // solver, and 40,000 full grids would take longer to make than solve.
+    let set = fixtures(3, 400, 45, 11);
+    let rows: Vec<Vec<u8>> = (0..ROWS).map(|k| set[k % set.len()].0.clone()).collect();
+    let strs: Vec<String> = rows.iter().map(|p| digits(p)).collect();
+    let one = batch(vec![
+        (
+            "puzzle",
+            Arc::new(StringArray::from(strs.clone())) as ArrayRef,
+        ),
+        ("grid", u8_lists(&rows)),
+    ]);
+    let many: Vec<RecordBatch> = (0..ROWS)
+        .step_by(7_000)
+        .map(|at| one.slice(at, 7_000.min(ROWS - at)))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = [
+        ("one.arrow", ipc_bytes(std::slice::from_ref(&one), false)),
+        ("one.arrows", ipc_bytes(std::slice::from_ref(&one), true)),
+        ("many.arrow", ipc_bytes(&many, false)),
+    ];
+    let mut seen: Option<Vec<u8>> = None;
+    let mut same = |text: Vec<u8>, what: &str| match &seen {
+        None => seen = Some(text),
+        Some(first) => assert!(*first == text, "{what}: answers differ"),
+    };
+    for (name, bytes) in &inputs {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        for j in ["1", "2"] {
+            let out = dir.path().join(format!("out-{j}-{name}"));
+            solve_to(&path, &out).args(["-j", j]).ok();
+            let back = read_ipc(&std::fs::read(&out).unwrap());
+            assert!(back.iter().all(|b| b.num_rows() <= 1 << 15), "{name}: sliced");
+            let mut text = Vec::new();
+            let mut k = 0;
+            for b in &back {
+                for (p, a) in strings(b.column(0)).into_iter().zip(strings(b.column(2))) {
+                    assert_eq!(p.as_deref(), Some(strs[k].as_str()), "{name}: row {k}");
+                    let a = a.unwrap();
+                    assert_valid(3, &rows[k], &cells(&a, "", "123456789"));
+                    text.extend_from_slice(a.as_bytes());
+                    text.push(b'\n');
+                    k += 1;
+                }
+            }
+            assert_eq!(k, ROWS, "{name}: one answer per row");
+            same(text, name);
+        }
+    }
+    // The list column as a one-row-group Parquet file (read in quarter
+    // steps), answered as text lines.
+    let pq = dir.path().join("lists.parquet");
+    write_parquet(
+        &pq,
+        &batch(vec![("puzzle", u8_lists(&rows))]),
+        ROWS,
+        ::parquet::basic::Compression::SNAPPY,
+    );
+    for j in ["1", "2"] {
+        let out = dir.path().join(format!("lists-{j}.txt"));
+        solve_to(&pq, &out).args(["-j", j]).ok();
+        same(std::fs::read(&out).unwrap(), "list Parquet");
+    }
+}
