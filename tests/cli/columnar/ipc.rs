@@ -112,7 +112,10 @@ fn a_batch_longer_than_a_step_is_solved_in_slices() {
             let out = dir.path().join(format!("out-{j}-{name}"));
             solve_to(&path, &out).args(["-j", j]).ok();
             let back = read_ipc(&std::fs::read(&out).unwrap());
-            assert!(back.iter().all(|b| b.num_rows() <= 1 << 15), "{name}: sliced");
+            assert!(
+                back.iter().all(|b| b.num_rows() <= 1 << 15),
+                "{name}: sliced"
+            );
             let mut text = Vec::new();
             let mut k = 0;
             for b in &back {

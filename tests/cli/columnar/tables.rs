@@ -327,3 +327,116 @@ fn files_written_by_pyarrow() {
         assert_valid(3, &cells(q, ".", "123456789"), &cells(s, "", "123456789"));
     }
 }
+
+/// The peak resident set (KiB) of `sudoku-bulk ARGS`: its `VmHWM` (the
+/// kernel's high-water mark of the process's own memory since its exec),
+/// read every 10 ms until it exits. Not `ru_maxrss`: a child spawned from
+/// this test process inherits the test's own high-water mark through the
+/// exec.
+#[cfg(target_os = "linux")]
+fn peak_rss_kib(args: &[&OsStr]) -> i64 {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bulk"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status) {
+            let hwm = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok());
+            peak = peak.max(hwm.unwrap_or(0));
+        }
+        if let Some(exit) = child.try_wait().unwrap() {
+            assert!(exit.success(), "{args:?} failed");
+            return peak;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// Streaming in bounded memory (issue 43): 10,000,000 rows (or
+/// `SUDOKU_BULK_BIG_ROWS`) as one Parquet row group of strings, one of
+/// `list<uint8>`, and an Arrow IPC file of 65,536-row batches, each solved
+/// into its own format at -j 2, peak no more resident memory than the same
+/// layout at a tenth of the rows plus 48 MiB. Run by
+/// `scripts/formats_columnar.sh` (BIG=1); minutes, hence ignored.
+#[test]
+#[ignore]
+#[cfg(target_os = "linux")]
+fn ten_million_rows_stream_in_bounded_memory() {
+    let big: usize =
+        std::env::var("SUDOKU_BULK_BIG_ROWS").map_or(10_000_000, |v| v.parse().unwrap());
+    let set = fixtures(3, 1000, 55, 43);
+    let dir = tempfile::tempdir().unwrap();
+    let chunk = 1 << 16;
+    let write = |rows: usize, tag: &str| {
+        let strs: Vec<String> = (0..chunk).map(|k| digits(&set[k % set.len()].0)).collect();
+        let lists: Vec<Vec<u8>> = (0..chunk).map(|k| set[k % set.len()].0.clone()).collect();
+        let s = batch(vec![(
+            "puzzle",
+            Arc::new(StringArray::from(strs)) as ArrayRef,
+        )]);
+        let l = batch(vec![("puzzle", u8_lists(&lists))]);
+        let props = || {
+            ::parquet::file::properties::WriterProperties::builder()
+                .set_compression(Compression::SNAPPY)
+                .set_max_row_group_row_count(Some(rows + 1))
+                .build()
+        };
+        let pq = |name: &str, b: &RecordBatch| {
+            let f = std::fs::File::create(dir.path().join(format!("{tag}.{name}"))).unwrap();
+            ::parquet::arrow::ArrowWriter::try_new(f, b.schema(), Some(props())).unwrap()
+        };
+        let mut ws = pq("str.parquet", &s);
+        let mut wl = pq("list.parquet", &l);
+        let f = std::fs::File::create(dir.path().join(format!("{tag}.arrow"))).unwrap();
+        let mut wa =
+            arrow_ipc::writer::FileWriter::try_new(std::io::BufWriter::new(f), &s.schema())
+                .unwrap();
+        let mut at = 0;
+        while at < rows {
+            let n = chunk.min(rows - at);
+            ws.write(&s.slice(0, n)).unwrap();
+            wl.write(&l.slice(0, n)).unwrap();
+            wa.write(&s.slice(0, n)).unwrap();
+            at += n;
+        }
+        ws.close().unwrap();
+        wl.close().unwrap();
+        wa.finish().unwrap();
+    };
+    write(big / 10, "small");
+    write(big, "big");
+    for form in ["str.parquet", "list.parquet", "arrow"] {
+        let peak = |tag: &str| {
+            let input = dir.path().join(format!("{tag}.{form}"));
+            let out = dir.path().join(format!("out.{form}"));
+            let kib = peak_rss_kib(&[
+                "solve".as_ref(),
+                input.as_os_str(),
+                "-o".as_ref(),
+                out.as_os_str(),
+                "-j".as_ref(),
+                "2".as_ref(),
+                "--no-progress".as_ref(),
+            ]);
+            std::fs::remove_file(&out).unwrap();
+            kib
+        };
+        let (small, large) = (peak("small"), peak("big"));
+        eprintln!(
+            "{form}: peak RSS {small} KiB at {} rows, {large} KiB at {big}",
+            big / 10
+        );
+        assert!(
+            large <= small + 48 * 1024,
+            "{form}: {large} KiB at {big} rows against {small} KiB at {}",
+            big / 10
+        );
+    }
+}
