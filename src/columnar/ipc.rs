@@ -375,7 +375,7 @@ fn check_lengths(data: &[u8]) -> Result<(), String> {
         Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?))
     };
     let file = data.starts_with(b"ARROW1");
-    let mut pos = if file { 8 } else { 0 };
+    let mut pos = if file { first_message(data) } else { 0 };
     while let Some(mut len) = word(pos).map(|w| w as usize) {
         pos += 4;
         if len == 0xFFFF_FFFF {
@@ -427,10 +427,27 @@ fn check_lengths(data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Where the first message of an IPC file starts: after the magic and its
+/// padding, which arrow-rs 60 makes 64 bytes long (the file's alignment)
+/// where pyarrow writes 8; the zero words in between were read as an end
+/// of stream, so a file written by arrow-rs showed no compression (its
+/// answers came out uncompressed) and had its lengths unchecked.
+fn first_message(data: &[u8]) -> usize {
+    let mut pos = 8;
+    while pos < 64 && data.get(pos..pos + 4) == Some(&[0, 0, 0, 0][..]) {
+        pos += 4;
+    }
+    pos
+}
+
 /// The body compression of the first record batch in `data` (a whole IPC
 /// file or stream), walking the message headers only.
 pub fn compression(data: &[u8]) -> Option<CompressionType> {
-    let mut pos = if data.starts_with(b"ARROW1") { 8 } else { 0 };
+    let mut pos = if data.starts_with(b"ARROW1") {
+        first_message(data)
+    } else {
+        0
+    };
     for _ in 0..64 {
         let word = |at: usize| -> Option<u32> {
             Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?))

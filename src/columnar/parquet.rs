@@ -613,12 +613,26 @@ impl Iterator for Marked {
     }
 }
 
-/// Writer properties when the input was not Parquet: zstd, which reads and
-/// writes fast and is what polars and DuckDB default to.
-pub fn default_props() -> WriterProperties {
-    WriterProperties::builder()
-        .set_compression(Compression::ZSTD(Default::default()))
-        .build()
+/// Writer properties when the input was not Parquet: the Arrow input's
+/// body compression where Parquet has it (LZ4 as `LZ4_RAW`), else zstd,
+/// which reads and writes fast and is what polars and DuckDB default to.
+pub fn default_props(ipc: Option<arrow_ipc::CompressionType>) -> WriterProperties {
+    let codec = match ipc {
+        Some(arrow_ipc::CompressionType::LZ4_FRAME) => Compression::LZ4_RAW,
+        _ => Compression::ZSTD(Default::default()),
+    };
+    WriterProperties::builder().set_compression(codec).build()
+}
+
+/// The Arrow IPC body compression matching the Parquet codec `props` give
+/// column `column`: zstd and LZ4 have one, others (snappy, gzip, none)
+/// none.
+pub fn ipc_codec(props: &WriterProperties, column: &str) -> Option<arrow_ipc::CompressionType> {
+    match props.compression(&ColumnPath::from(column)) {
+        Compression::ZSTD(_) => Some(arrow_ipc::CompressionType::ZSTD),
+        Compression::LZ4 | Compression::LZ4_RAW => Some(arrow_ipc::CompressionType::LZ4_FRAME),
+        _ => None,
+    }
 }
 
 /// `props` with the added columns compressed like the puzzle column.

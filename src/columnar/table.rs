@@ -1227,6 +1227,14 @@ pub fn run_to(
         }
     };
     let mut plan = Plan::new(job, kind, &schema)?;
+    // Arrow answers of a Parquet input keep its puzzle column's codec where
+    // Arrow IPC has it (zstd, LZ4); snappy and gzip have no IPC form.
+    let codec = match &props {
+        Some(p) if codec.is_none() => {
+            super::parquet::ipc_codec(p, schema.field(plan.puzzle).name())
+        }
+        _ => codec,
+    };
     // Making a writer writes the magic or schema: a write error of the
     // output like any later one.
     let werr = |e: anyhow::Error| written(job, Err(e)).unwrap_err();
@@ -1235,7 +1243,7 @@ pub fn run_to(
         Target::Columnar(Kind::Parquet) => {
             let props = match props {
                 Some(p) => p,
-                None => super::parquet::default_props(),
+                None => super::parquet::default_props(codec),
             };
             let props = super::parquet::props_for(props, &plan.schema, plan.puzzle);
             // Columns this run fills or adds are encoded; the others are

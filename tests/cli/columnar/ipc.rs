@@ -147,3 +147,89 @@ fn a_batch_longer_than_a_step_is_solved_in_slices() {
         same(std::fs::read(&out).unwrap(), "list Parquet");
     }
 }
+
+/// The body compression of the first record batch of an Arrow IPC file,
+/// read from its footer and that batch's message header.
+fn ipc_codec(bytes: &[u8]) -> Option<arrow_ipc::CompressionType> {
+    let end = bytes.len() - 10;
+    let footer_len = u32::from_le_bytes(bytes[end..end + 4].try_into().unwrap()) as usize;
+    let footer = arrow_ipc::root_as_footer(&bytes[end - footer_len..end]).unwrap();
+    let block = footer.recordBatches().unwrap().get(0);
+    let at = block.offset() as usize;
+    // A continuation marker, the metadata length, the message.
+    assert_eq!(&bytes[at..at + 4], &[0xFF; 4]);
+    let len = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().unwrap()) as usize;
+    let message = arrow_ipc::root_as_message(&bytes[at + 8..at + 8 + len]).unwrap();
+    message
+        .header_as_record_batch()
+        .unwrap()
+        .compression()
+        .map(|c| c.codec())
+}
+
+/// Answers between Parquet and Arrow IPC keep the input's codec where the
+/// other format has it: a zstd Parquet file's Arrow answers are zstd, an
+/// LZ4 one's LZ4, a snappy one's uncompressed (IPC has no snappy); an LZ4
+/// Arrow file's Parquet answers are LZ4_RAW, an uncompressed one's zstd
+/// (the default). Every answer still completes its puzzle.
+#[test]
+fn codecs_follow_the_input_across_formats() {
+    use ::parquet::basic::Compression;
+    use arrow_ipc::CompressionType;
+    let set = fixtures(3, 20, 50, 5);
+    let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    let strs: Vec<String> = rows.iter().map(|p| digits(p)).collect();
+    let b = batch(vec![(
+        "puzzle",
+        Arc::new(StringArray::from(strs)) as ArrayRef,
+    )]);
+    let dir = tempfile::tempdir().unwrap();
+    let answered = |batches: &[RecordBatch]| {
+        let mut k = 0;
+        for b in batches {
+            for a in strings(b.column(1)) {
+                assert_valid(3, &rows[k], &cells(&a.unwrap(), "", "123456789"));
+                k += 1;
+            }
+        }
+        assert_eq!(k, rows.len());
+    };
+    for (codec, want) in [
+        (
+            Compression::ZSTD(Default::default()),
+            Some(CompressionType::ZSTD),
+        ),
+        (Compression::LZ4_RAW, Some(CompressionType::LZ4_FRAME)),
+        (Compression::SNAPPY, None),
+    ] {
+        let pq = dir.path().join("in.parquet");
+        write_parquet(&pq, &b, 1 << 20, codec);
+        let out = dir.path().join("out.arrow");
+        solve_to(&pq, &out).ok();
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(ipc_codec(&bytes), want, "{codec:?} Parquet to Arrow");
+        answered(&read_ipc(&bytes));
+    }
+    for (codec, want) in [
+        (Some(CompressionType::LZ4_FRAME), Compression::LZ4_RAW),
+        (None, Compression::ZSTD(Default::default())),
+    ] {
+        let mut buf = Vec::new();
+        let opts = arrow_ipc::writer::IpcWriteOptions::default()
+            .try_with_compression(codec)
+            .unwrap();
+        let mut w =
+            arrow_ipc::writer::FileWriter::try_new_with_options(&mut buf, &b.schema(), opts)
+                .unwrap();
+        w.write(&b).unwrap();
+        w.finish().unwrap();
+        drop(w);
+        assert_eq!(ipc_codec(&buf), codec);
+        let path = dir.path().join("in.arrow");
+        std::fs::write(&path, &buf).unwrap();
+        let out = dir.path().join("out.parquet");
+        solve_to(&path, &out).ok();
+        assert_eq!(parquet_layout(&out).1, want, "{codec:?} Arrow to Parquet");
+        answered(&[read_parquet(&out)]);
+    }
+}
