@@ -275,44 +275,10 @@
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
 
-use super::Search;
-
-/// Rows `0..3` of a band word: 27 bits.
-const BAND: u32 = (1 << 27) - 1;
-
-/// The 6 permutations of a 3x3 matrix: `PERMS[p][r]` is the column of row r.
-const PERMS: [[u32; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
-/// Bit `3r + k` for each row r of permutation p.
-const fn perm_bits(p: usize) -> u32 {
-    (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]))
-}
-
-/// For a 3x3 occupancy matrix (bit `3r + k`): the union of the permutation
-/// matrices it contains, 0 when none fits (a contradiction).
-const SUPPORT: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut p = 0;
-        while p < 6 {
-            let bits = perm_bits(p);
-            if m as u32 & bits == bits {
-                t[m] |= bits as u16;
-            }
-            p += 1;
-        }
-        m += 1;
-    }
-    t
+use super::tables9::{
+    cols, occupancy_tables, perm_bits, rep, row_singles, BAND, CONFIG_CELLS, KEEP, PLACE, SUPPORT,
 };
+use super::Search;
 
 /// For a 3x3 occupancy matrix: bits 0..8 the number of fitting
 /// permutations, bits 8..16 a bit set of them.
@@ -912,49 +878,6 @@ enum Triads {
     Changed,
 }
 
-/// Minirow occupancy of a 9-bit row: bit k set if box k has a candidate.
-const ROW_OCC: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if (x >> (3 * k)) & 7 != 0 {
-                t[x] |= 1 << k;
-            }
-            k += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// Expands a (row, box) matrix to band cells: bit `3r + k` → the 3 cells of
-/// minirow (r, k).
-const fn expand_minirows(m: u32) -> u32 {
-    let mut cells = 0;
-    let mut i = 0;
-    while i < 9 {
-        if m & (1 << i) != 0 {
-            cells |= 7 << ((i / 3) * 9 + (i % 3) * 3);
-        }
-        i += 1;
-    }
-    cells
-}
-
-/// Horizontal closure: minirow occupancy → the band cells some fitting
-/// configuration still uses.
-const KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        t[m] = expand_minirows(SUPPORT[m] as u32);
-        m += 1;
-    }
-    t
-};
-
 /// Vertical closure for stack 0: a (band, column) matrix → allowed column
 /// bits in the digit's column view (bit `9*band + column`); shift left by
 /// `3 * stack` for the other stacks.
@@ -965,33 +888,6 @@ const VKEEP: [u32; 512] = {
         let s = SUPPORT[m] as u32;
         t[m] = (s & 7) | ((s >> 3) & 7) << 9 | ((s >> 6) & 7) << 18;
         m += 1;
-    }
-    t
-};
-
-/// The cells of configuration p of a band (minirow (r, PERMS[p][r])).
-const CONFIG_CELLS: [u32; 6] = {
-    let mut t = [0u32; 6];
-    let mut p = 0;
-    while p < 6 {
-        t[p] = expand_minirows(perm_bits(p));
-        p += 1;
-    }
-    t
-};
-
-/// For a cell (bit `r*9 + c`): the band cells that stay candidates for the
-/// digit placed there: all but the rest of its row and box.
-const PLACE: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        let (r, c) = (i / 9, i % 9);
-        let row = 0x1FFu32 << (r * 9);
-        let k = c / 3;
-        let bx = (7u32 << (3 * k)) | (7u32 << (9 + 3 * k)) | (7u32 << (18 + 3 * k));
-        t[i] = (!(row | bx) & BAND) | (1 << i);
-        i += 1;
     }
     t
 };
@@ -1008,16 +904,6 @@ const NOT_COLUMN: [u32; 27] = {
     }
     t
 };
-
-/// Minirow occupancy (bit `3r + k`) of a band word, by table.
-#[inline(always)]
-fn occupancy_tables(w: u32) -> usize {
-    // Masked indices let LLVM drop the bounds checks.
-    (ROW_OCC[(w & 0x1FF) as usize] as usize
-        | (ROW_OCC[((w >> 9) & 0x1FF) as usize] as usize) << 3
-        | (ROW_OCC[((w >> 18) & 0x1FF) as usize] as usize) << 6)
-        & 0x1FF
-}
 
 /// The instruction-set flavour a search is compiled for: how a band
 /// word's minirow occupancy is computed, and which compiled copy of
@@ -1268,18 +1154,6 @@ fn slow_pext_amd() -> bool {
     amd && family == 0x17
 }
 
-/// The 9 columns a band word uses.
-#[inline(always)]
-fn cols(w: u32) -> u32 {
-    (w | w >> 9 | w >> 18) & 0x1FF
-}
-
-/// A 9-bit column set replicated over the 3 rows of a band.
-#[inline(always)]
-const fn rep(x: u32) -> u32 {
-    x * 0x40201
-}
-
 /// Cells of a band word whose 3 rows are all non-empty that are alone in
 /// their row (a horizontally closed word that is not 0 has a cell in
 /// every row: each fitting configuration takes one per row). Branch-free
@@ -1300,21 +1174,6 @@ fn row_singles_full(w: u32) -> u32 {
     let nz = ((y & LOW8) + LOW8) | y;
     let z = !nz & HIGH;
     w & (z | (z - (z >> 8)))
-}
-
-/// Cells of a band word that are alone in their row.
-#[inline(always)]
-fn row_singles(w: u32) -> u32 {
-    let mut out = 0;
-    let mut r = 0;
-    while r < 3 {
-        let x = (w >> (9 * r)) & 0x1FF;
-        if x & x.wrapping_sub(1) == 0 {
-            out |= x << (9 * r);
-        }
-        r += 1;
-    }
-    out
 }
 
 /// [`State::looks_easy`]: open cells at least and at most, candidates per
