@@ -163,22 +163,19 @@ mod tests {
     /// three minirows all hold a candidate uses it.
     #[test]
     fn keep_is_the_union_of_fitting_configurations() {
-        for m in 0..512usize {
+        for (m, &keep) in KEEP.iter().enumerate() {
             let w = expand_minirows(m as u32);
-            let mut want = 0;
-            for p in 0..6 {
-                let c = CONFIG_CELLS[p];
-                if (0..3).all(|r| w & c & (0x1FF << (9 * r)) != 0) {
-                    want |= c;
-                }
-            }
-            assert_eq!(KEEP[m], want, "occupancy {m:09b}");
+            let want = CONFIG_CELLS
+                .iter()
+                .filter(|&&c| (0..3).all(|r| w & c & (0x1FF << (9 * r)) != 0))
+                .fold(0, |a, &c| a | c);
+            assert_eq!(keep, want, "occupancy {m:09b}");
             assert_eq!(occupancy_tables(w), m);
         }
         // Every configuration takes one minirow per row and per box.
-        for p in 0..6 {
-            assert_eq!(CONFIG_CELLS[p].count_ones(), 9);
-            assert_eq!(cols(CONFIG_CELLS[p]), 0x1FF);
+        for c in CONFIG_CELLS {
+            assert_eq!(c.count_ones(), 9);
+            assert_eq!(cols(c), 0x1FF);
         }
     }
 }
