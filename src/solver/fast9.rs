@@ -271,6 +271,50 @@
 //! scan ~5%. The per-word scalar design does about 5.7k instructions a
 //! guess against tdoku's ~4.7k (box-wide SIMD updates); closing that gap
 //! needs box- or band-wide vector updates, not more tuning of this loop.
+//!
+//! Issue 44 (branch core9; Intel Xeon Sapphire Rapids VM, 2 vCPUs shared,
+//! AVX-512; callgrind, whole process, marginal instructions a puzzle,
+//! `scripts/callgrind.sh` with REPS=1):
+//! - tried, dropped: row singles batched per band, the way the crate's
+//!   loop and tdoku's band-first loading do it: `update` only records a
+//!   wave's new row singles (and which word owns each), and when the
+//!   horizontal wave drains, each band's singles leave the other digits'
+//!   words in one branch-free pass (a cell two digits claim in one wave
+//!   still empties a row: the contradiction is found as before). Same
+//!   answers, but words closed before the pass are closed again after it:
+//!   17-clue first 17.83k -> 22.85k, count 2 18.68k -> 24.00k; serg
+//!   18.92k -> 20.86k, 21.21k -> 23.63k; 1106 276.0k -> 321.6k, 612.8k ->
+//!   717.6k. Clearing a single where it is found stays;
+//! - tried, dropped: the BMI2 copy (and the AVX2 3-of-9 pass) compiled
+//!   with `avx512f,bw,vl` as well (LLVM fuses the and/or chains into
+//!   `vpternlog`), on this CPU whose zmm units are not split as Zen 4's:
+//!   user+system CPU time, whole process, 5 alternating rounds, median
+//!   ratio to the AVX2 copy, first / count 2: 1106 x40 0.980 / 1.000,
+//!   serg x60 0.982 / 1.016, 17-clue x12 0.992 / 0.992, 11+ 1.009 / 0.978
+//!   (round ratios 0.94-1.09): within the noise, as on Zen 4; and the
+//!   target features need Rust 1.89 (the crate's floor is 1.88);
+//! - the whole-box vector propagation the issue asks for (tdoku's layout:
+//!   a box in one ymm of u16 lanes, all digits per operation) was not
+//!   built: it replaces `State`, `update`, `update_vertical`, the singles
+//!   scan and the guess bookkeeping at once, and this branch's time went
+//!   to measuring today's table and the two designs above;
+//! - `band.rs` and this module share their band-word tables and helpers
+//!   (`tables9`); `band` stays for the generator's wide-open seed grids
+//!   (its cheaper nodes: 36k against 68k instructions a grid) and its
+//!   exclusion searches, and as a test oracle beside `naive`.
+//!
+//! Today's table on that VM (main d106480's code; the peers built in a
+//! scratch folder as docs/benchmarks.md says; tdoku for callgrind with
+//! `-march=x86-64-v3`, since valgrind cannot run its AVX-512 path; the
+//! crate with `target-cpu=x86-64-v3` for callgrind, `native` for time):
+//! instructions (REPS=2) ours / leanest peer, first / count 2: 17-clue 1.18 / 1.19
+//! (crate), top1465 1.05 / 1.11 (tdoku), 11+ 1.07 / 1.10 (tdoku), 1106
+//! 1.02 (crate) / 1.14 (tdoku), serg 1.09 / 1.20 (crate); whole-process
+//! CPU time, ours / best peer (tdoku with its AVX-512 path): 17-clue 1.15
+//! / 1.19, top1465 0.97 / 0.94, 11+ 0.94 / 0.93, 1106 1.12 / 0.90, serg
+//! 0.97 / 0.91. Here tdoku's AVX-512 code is faster than ours in seven of
+//! the ten cells: the per-node gap (its box-wide vectors) is not hidden by
+//! the machine as it was on Zen 3.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
