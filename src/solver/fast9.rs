@@ -315,6 +315,9 @@
 //! 0.97 / 0.91. Here tdoku's AVX-512 code is faster than ours in seven of
 //! the ten cells: the per-node gap (its box-wide vectors) is not hidden by
 //! the machine as it was on Zen 3.
+//! Per guess (instructions a puzzle over guesses a puzzle, count to 2,
+//! guesses level with tdoku's `num_guesses`): 1106 5,509 against tdoku's
+//! 4,864, 11+ 5,886 against 5,337.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
