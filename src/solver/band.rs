@@ -1,6 +1,9 @@
-//! The fast 9x9 solver behind `solver::solve` for box size 3: pure, no
-//! allocation, all state on the stack. Band-oriented, in the spirit of
-//! JCZSolve (ideas only; see ../shared/SOLVER-NOTES.md), written from scratch.
+//! The generator's cheap 9x9 searches (`solver::solve_first_cheap` for seed
+//! grids, `solver::solve_excluding` / `solve_asking` with an exclusion) and,
+//! in tests, an oracle beside `naive`; `solver::solve` itself uses `fast9`.
+//! Pure, no allocation, all state on the stack. Band-oriented, in the
+//! spirit of JCZSolve (ideas only; see ../shared/SOLVER-NOTES.md), written
+//! from scratch; the band-word tables are `tables9`'s, shared with `fast9`.
 //!
 //! Layout: one `u32` per (digit, band), 27 words. Bit `r*9 + c` is set while
 //! the digit may still stand at row `r` (0..3) of the band, column `c`
@@ -28,74 +31,8 @@
 //! vectorises them (the change mask in `settle`); hand-written `std::arch`
 //! paths are not there yet.
 
-/// Rows `0..3` of a band word: 27 bits.
-const BAND: u32 = (1 << 27) - 1;
-
-/// Occupancy of the 3 minirows of a 9-bit row: bit k set if box k has a bit.
-const ROW_OCC: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if (x >> (3 * k)) & 7 != 0 {
-                t[x] |= 1 << k;
-            }
-            k += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// The 6 permutations row → box.
-const PERMS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
-/// Whether permutation `p` fits a 9-bit minirow occupancy (bit `r*3 + k`:
-/// row r still has cells in box k), i.e. each row's minirow is occupied.
-const fn fits(occ: usize, p: usize) -> bool {
-    let perm = PERMS[p];
-    occ & (1 << perm[0]) != 0 && occ & (1 << (3 + perm[1])) != 0 && occ & (1 << (6 + perm[2])) != 0
-}
-
-/// The cells of the three minirows of permutation `p`.
-const PERM_CELLS: [u32; 6] = {
-    let mut t = [0u32; 6];
-    let mut p = 0;
-    while p < 6 {
-        let mut r = 0;
-        while r < 3 {
-            t[p] |= 7 << (r * 9 + PERMS[p][r] * 3);
-            r += 1;
-        }
-        p += 1;
-    }
-    t
-};
-
-/// For a minirow occupancy: the cells (27-bit) of the minirows used by at
-/// least one fitting permutation; 0 when none fits (a contradiction).
-const KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut occ = 0;
-    while occ < 512 {
-        let mut p = 0;
-        while p < 6 {
-            if fits(occ, p) {
-                t[occ] |= PERM_CELLS[p];
-            }
-            p += 1;
-        }
-        occ += 1;
-    }
-    t
+use super::tables9::{
+    cols, occupancy_tables, perm_bits, row_singles, BAND, CONFIG_CELLS, KEEP, PLACE,
 };
 
 /// For a minirow occupancy: how many of the 6 permutations fit, and (in
@@ -107,7 +44,7 @@ const FITS: [u32; 512] = {
         let mut n = 0u32;
         let mut p = 0;
         while p < 6 {
-            if fits(occ, p) {
+            if occ as u32 & perm_bits(p) == perm_bits(p) {
                 if n < 2 {
                     t[occ] |= (p as u32) << (8 + 8 * n);
                 }
@@ -170,23 +107,6 @@ const CLAIMED: [u32; 512] = column_table(ColumnRule::Pointed);
 /// served: the whole box goes, and the next update finds the contradiction.
 const COLUMN_CLAIM: [u32; 512] = column_table(ColumnRule::Claimed);
 
-/// For a cell (bit index `r*9 + c` in a band word): the band's cells that
-/// stay candidates for the digit placed there: all but the rest of its row
-/// and box.
-const PLACE: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        let (r, c) = (i / 9, i % 9);
-        let row = 0x1FFu32 << (r * 9);
-        let k = c / 3;
-        let bx = (7u32 << (3 * k)) | (7u32 << (9 + 3 * k)) | (7u32 << (18 + 3 * k));
-        t[i] = !(row | bx) & BAND | (1 << i);
-        i += 1;
-    }
-    t
-};
-
 /// The whole search state: 228 bytes, copied once per guess.
 #[derive(Clone, Copy)]
 struct State {
@@ -206,16 +126,6 @@ struct Ctx<'a> {
     out: &'a mut [u8; 81],
 }
 
-/// Minirow occupancy of a band word (bit `r*3 + k`).
-#[inline(always)]
-fn occupancy(w: u32) -> usize {
-    // The masks let LLVM drop the bounds checks (seen in perf annotate).
-    (ROW_OCC[(w & 0x1FF) as usize] as usize
-        | (ROW_OCC[((w >> 9) & 0x1FF) as usize] as usize) << 3
-        | (ROW_OCC[((w >> 18) & 0x1FF) as usize] as usize) << 6)
-        & 0x1FF
-}
-
 /// Where the search splits next.
 #[derive(Clone, Copy)]
 enum Branch {
@@ -232,19 +142,18 @@ impl State {
     fn update(&mut self, s: usize) -> bool {
         let (d, b) = (s / 3, s % 3);
         let mut w = self.f[s];
-        w &= KEEP[occupancy(w)];
+        w &= KEEP[occupancy_tables(w)];
         if w == 0 {
             return false;
         }
         self.f[s] = w;
         self.seen[s] = w;
         // Columns this band claims leave the digit's other two bands.
-        let kill = CLAIMED[((w | w >> 9 | w >> 18) & 0x1FF) as usize];
+        let kill = CLAIMED[cols(w) as usize];
         let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
         let w1 = self.f[d * 3 + b1] & !kill;
         let w2 = self.f[d * 3 + b2] & !kill;
         // Columns only one band can still serve must be served there.
-        let cols = |x: u32| (x | x >> 9 | x >> 18) & 0x1FF;
         let (c0, c1, c2) = (cols(w), cols(w1), cols(w2));
         self.f[d * 3 + b1] = w1 & !COLUMN_CLAIM[(c1 & !c0 & !c2) as usize];
         self.f[d * 3 + b2] = w2 & !COLUMN_CLAIM[(c2 & !c0 & !c1) as usize];
@@ -255,15 +164,7 @@ impl State {
         }
         // A row with one cell left places the digit there: the cell leaves
         // the other eight digits of the band.
-        let mut single = 0;
-        let mut r = 0;
-        while r < 3 {
-            let x = (w >> (9 * r)) & 0x1FF;
-            if x & (x - 1) == 0 {
-                single |= x << (9 * r);
-            }
-            r += 1;
-        }
+        let single = row_singles(w);
         let new = single & !self.solved[b];
         if new != 0 {
             self.solved[b] |= new;
@@ -396,7 +297,7 @@ impl State {
             let mut total = 0;
             let mut two = None;
             for d in 0..9 {
-                let n = FITS[occupancy(self.f[d * 3 + b])] & 0xFF;
+                let n = FITS[occupancy_tables(self.f[d * 3 + b])] & 0xFF;
                 total += n;
                 if n == 2 && two.is_none() {
                     two = Some(d * 3 + b);
@@ -409,11 +310,11 @@ impl State {
             }
         }
         let (_, s) = best?;
-        let fits = FITS[occupancy(self.f[s])];
+        let fits = FITS[occupancy_tables(self.f[s])];
         Some(Branch::Config {
             s,
-            first: PERM_CELLS[((fits >> 8) & 0xFF) as usize],
-            second: PERM_CELLS[((fits >> 16) & 0xFF) as usize],
+            first: CONFIG_CELLS[((fits >> 8) & 0xFF) as usize],
+            second: CONFIG_CELLS[((fits >> 16) & 0xFF) as usize],
         })
     }
 

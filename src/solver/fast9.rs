@@ -271,48 +271,61 @@
 //! scan ~5%. The per-word scalar design does about 5.7k instructions a
 //! guess against tdoku's ~4.7k (box-wide SIMD updates); closing that gap
 //! needs box- or band-wide vector updates, not more tuning of this loop.
+//!
+//! Issue 44 (branch core9; Intel Xeon Sapphire Rapids VM, 2 vCPUs shared,
+//! AVX-512; callgrind, whole process, marginal instructions a puzzle,
+//! `scripts/callgrind.sh` with REPS=1):
+//! - tried, dropped: row singles batched per band, the way the crate's
+//!   loop and tdoku's band-first loading do it: `update` only records a
+//!   wave's new row singles (and which word owns each), and when the
+//!   horizontal wave drains, each band's singles leave the other digits'
+//!   words in one branch-free pass (a cell two digits claim in one wave
+//!   still empties a row: the contradiction is found as before). Same
+//!   answers, but words closed before the pass are closed again after it:
+//!   17-clue first 17.83k -> 22.85k, count 2 18.68k -> 24.00k; serg
+//!   18.92k -> 20.86k, 21.21k -> 23.63k; 1106 276.0k -> 321.6k, 612.8k ->
+//!   717.6k. Clearing a single where it is found stays;
+//! - tried, dropped: the BMI2 copy (and the AVX2 3-of-9 pass) compiled
+//!   with `avx512f,bw,vl` as well (LLVM fuses the and/or chains into
+//!   `vpternlog`), on this CPU whose zmm units are not split as Zen 4's:
+//!   user+system CPU time, whole process, 5 alternating rounds, median
+//!   ratio to the AVX2 copy, first / count 2: 1106 x40 0.980 / 1.000,
+//!   serg x60 0.982 / 1.016, 17-clue x12 0.992 / 0.992, 11+ 1.009 / 0.978
+//!   (round ratios 0.94-1.09): within the noise, as on Zen 4; and the
+//!   target features need Rust 1.89 (the crate's floor is 1.88);
+//! - the whole-box vector propagation the issue asks for (tdoku's layout:
+//!   a box in one ymm of u16 lanes, all digits per operation) was not
+//!   built: it replaces `State`, `update`, `update_vertical`, the singles
+//!   scan and the guess bookkeeping at once, and this branch's time went
+//!   to measuring today's table and the two designs above;
+//! - `band.rs` and this module share their band-word tables and helpers
+//!   (`tables9`); `band` stays for the generator's wide-open seed grids
+//!   (its cheaper nodes: 36k against 68k instructions a grid) and its
+//!   exclusion searches, and as a test oracle beside `naive`.
+//!
+//! Today's table on that VM (main d106480's code; the peers built in a
+//! scratch folder as docs/benchmarks.md says; tdoku for callgrind with
+//! `-march=x86-64-v3`, since valgrind cannot run its AVX-512 path; the
+//! crate with `target-cpu=x86-64-v3` for callgrind, `native` for time):
+//! instructions (REPS=2) ours / leanest peer, first / count 2: 17-clue 1.18 / 1.19
+//! (crate), top1465 1.05 / 1.11 (tdoku), 11+ 1.07 / 1.10 (tdoku), 1106
+//! 1.02 (crate) / 1.14 (tdoku), serg 1.09 / 1.20 (crate); whole-process
+//! CPU time, ours / best peer (tdoku with its AVX-512 path): 17-clue 1.15
+//! / 1.19, top1465 0.97 / 0.94, 11+ 0.94 / 0.93, 1106 1.12 / 0.90, serg
+//! 0.97 / 0.91. Here tdoku's AVX-512 code is faster than ours in seven of
+//! the ten cells: the per-node gap (its box-wide vectors) is not hidden by
+//! the machine as it was on Zen 3.
+//! Per guess (instructions a puzzle over guesses a puzzle, count to 2,
+//! guesses level with tdoku's `num_guesses`): 1106 5,509 against tdoku's
+//! 4,864, 11+ 5,886 against 5,337.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
 
-use super::Search;
-
-/// Rows `0..3` of a band word: 27 bits.
-const BAND: u32 = (1 << 27) - 1;
-
-/// The 6 permutations of a 3x3 matrix: `PERMS[p][r]` is the column of row r.
-const PERMS: [[u32; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
-/// Bit `3r + k` for each row r of permutation p.
-const fn perm_bits(p: usize) -> u32 {
-    (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]))
-}
-
-/// For a 3x3 occupancy matrix (bit `3r + k`): the union of the permutation
-/// matrices it contains, 0 when none fits (a contradiction).
-const SUPPORT: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut p = 0;
-        while p < 6 {
-            let bits = perm_bits(p);
-            if m as u32 & bits == bits {
-                t[m] |= bits as u16;
-            }
-            p += 1;
-        }
-        m += 1;
-    }
-    t
+use super::tables9::{
+    cols, occupancy_tables, perm_bits, rep, row_singles, BAND, CONFIG_CELLS, KEEP, PLACE, SUPPORT,
 };
+use super::Search;
 
 /// For a 3x3 occupancy matrix: bits 0..8 the number of fitting
 /// permutations, bits 8..16 a bit set of them.
@@ -912,49 +925,6 @@ enum Triads {
     Changed,
 }
 
-/// Minirow occupancy of a 9-bit row: bit k set if box k has a candidate.
-const ROW_OCC: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if (x >> (3 * k)) & 7 != 0 {
-                t[x] |= 1 << k;
-            }
-            k += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// Expands a (row, box) matrix to band cells: bit `3r + k` → the 3 cells of
-/// minirow (r, k).
-const fn expand_minirows(m: u32) -> u32 {
-    let mut cells = 0;
-    let mut i = 0;
-    while i < 9 {
-        if m & (1 << i) != 0 {
-            cells |= 7 << ((i / 3) * 9 + (i % 3) * 3);
-        }
-        i += 1;
-    }
-    cells
-}
-
-/// Horizontal closure: minirow occupancy → the band cells some fitting
-/// configuration still uses.
-const KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        t[m] = expand_minirows(SUPPORT[m] as u32);
-        m += 1;
-    }
-    t
-};
-
 /// Vertical closure for stack 0: a (band, column) matrix → allowed column
 /// bits in the digit's column view (bit `9*band + column`); shift left by
 /// `3 * stack` for the other stacks.
@@ -965,33 +935,6 @@ const VKEEP: [u32; 512] = {
         let s = SUPPORT[m] as u32;
         t[m] = (s & 7) | ((s >> 3) & 7) << 9 | ((s >> 6) & 7) << 18;
         m += 1;
-    }
-    t
-};
-
-/// The cells of configuration p of a band (minirow (r, PERMS[p][r])).
-const CONFIG_CELLS: [u32; 6] = {
-    let mut t = [0u32; 6];
-    let mut p = 0;
-    while p < 6 {
-        t[p] = expand_minirows(perm_bits(p));
-        p += 1;
-    }
-    t
-};
-
-/// For a cell (bit `r*9 + c`): the band cells that stay candidates for the
-/// digit placed there: all but the rest of its row and box.
-const PLACE: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        let (r, c) = (i / 9, i % 9);
-        let row = 0x1FFu32 << (r * 9);
-        let k = c / 3;
-        let bx = (7u32 << (3 * k)) | (7u32 << (9 + 3 * k)) | (7u32 << (18 + 3 * k));
-        t[i] = (!(row | bx) & BAND) | (1 << i);
-        i += 1;
     }
     t
 };
@@ -1008,16 +951,6 @@ const NOT_COLUMN: [u32; 27] = {
     }
     t
 };
-
-/// Minirow occupancy (bit `3r + k`) of a band word, by table.
-#[inline(always)]
-fn occupancy_tables(w: u32) -> usize {
-    // Masked indices let LLVM drop the bounds checks.
-    (ROW_OCC[(w & 0x1FF) as usize] as usize
-        | (ROW_OCC[((w >> 9) & 0x1FF) as usize] as usize) << 3
-        | (ROW_OCC[((w >> 18) & 0x1FF) as usize] as usize) << 6)
-        & 0x1FF
-}
 
 /// The instruction-set flavour a search is compiled for: how a band
 /// word's minirow occupancy is computed, and which compiled copy of
@@ -1268,18 +1201,6 @@ fn slow_pext_amd() -> bool {
     amd && family == 0x17
 }
 
-/// The 9 columns a band word uses.
-#[inline(always)]
-fn cols(w: u32) -> u32 {
-    (w | w >> 9 | w >> 18) & 0x1FF
-}
-
-/// A 9-bit column set replicated over the 3 rows of a band.
-#[inline(always)]
-const fn rep(x: u32) -> u32 {
-    x * 0x40201
-}
-
 /// Cells of a band word whose 3 rows are all non-empty that are alone in
 /// their row (a horizontally closed word that is not 0 has a cell in
 /// every row: each fitting configuration takes one per row). Branch-free
@@ -1300,21 +1221,6 @@ fn row_singles_full(w: u32) -> u32 {
     let nz = ((y & LOW8) + LOW8) | y;
     let z = !nz & HIGH;
     w & (z | (z - (z >> 8)))
-}
-
-/// Cells of a band word that are alone in their row.
-#[inline(always)]
-fn row_singles(w: u32) -> u32 {
-    let mut out = 0;
-    let mut r = 0;
-    while r < 3 {
-        let x = (w >> (9 * r)) & 0x1FF;
-        if x & x.wrapping_sub(1) == 0 {
-            out |= x << (9 * r);
-        }
-        r += 1;
-    }
-    out
 }
 
 /// [`State::looks_easy`]: open cells at least and at most, candidates per
@@ -2661,9 +2567,85 @@ mod tests {
             let mut t = [0u8; 81];
             let tables = solve_with::<Native, Tables>(&p, 2, &mut t);
             assert_eq!((tables, t), (ours, a), "round {round}: table path");
+            // The portable lanes (non-x86 targets) search the same tree.
+            let portable = solve_with::<Portable, Tables>(&p, 2, &mut t);
+            assert_eq!((portable, t), (ours, a), "round {round}: portable path");
+            // The naive backtracker (fewest-marks cell first, no shared
+            // code) counts the same, the givens as one-mark cells.
+            let marks: [u16; 81] = std::array::from_fn(|i| match p[i] {
+                0 => 0x1FF,
+                v => 1 << (v - 1),
+            });
+            let mut first = None;
+            let naive = crate::solver::naive::count_marks(&marks, &mut [0; 81], 2, &mut first);
+            assert_eq!(ours.count, naive, "round {round}: naive");
+            // The generator's `band` solver, an oracle too.
+            let band = super::super::band::solve(&p, 2, &mut t);
+            assert_eq!(band.count, ours.count, "round {round}: band");
             if ours.count > 0 {
                 verify(crate::solver::Boxes::NINE, &p, &a).unwrap();
             }
         }
+    }
+
+    /// Total guesses over each benchmark sample in data/, first solution
+    /// and counting to 2, pinned: a change to propagation or the guess
+    /// rule that grows (or shrinks) the search shows here, set by set,
+    /// and must update these figures with the reason in the module doc.
+    /// Every answer is verified; the counts are the sets' known ones.
+    #[test]
+    fn guess_counts_per_set_are_pinned() {
+        let sets: [(&str, &str, u32, [u64; 2]); 5] = [
+            (
+                "17-clue",
+                include_str!("../../data/17_clue_sub.txt"),
+                1,
+                [2631, 3343],
+            ),
+            (
+                "top1465",
+                include_str!("../../data/magictour_top1465.txt"),
+                1,
+                [8609, 13032],
+            ),
+            (
+                "11+",
+                include_str!("../../data/forum_hardest_11plus_sub.txt"),
+                1,
+                [82171, 150553],
+            ),
+            (
+                "1106",
+                include_str!("../../data/forum_hardest_1106.txt"),
+                1,
+                [18933, 41539],
+            ),
+            (
+                "serg",
+                include_str!("../../data/serg_benchmark_sub.txt"),
+                2,
+                [11537, 12816],
+            ),
+        ];
+        let mut got = Vec::new();
+        for (name, text, want_count, _) in &sets {
+            let mut totals = [0u64; 2];
+            for line in text
+                .lines()
+                .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+            {
+                let p = parse(&line[..81]);
+                for (k, limit) in [1, 2].into_iter().enumerate() {
+                    let mut out = [0u8; 81];
+                    let s = solve(&p, limit, &mut out);
+                    assert_eq!(s.count, limit.min(*want_count), "{name}: {line}");
+                    verify(crate::solver::Boxes::NINE, &p, &out).unwrap();
+                    totals[k] += s.guesses;
+                }
+            }
+            got.push((*name, totals));
+        }
+        let want: Vec<_> = sets.iter().map(|&(n, _, _, g)| (n, g)).collect();
+        assert_eq!(got, want, "guesses (first, count 2) per set");
     }
 }

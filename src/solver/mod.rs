@@ -12,6 +12,7 @@ pub mod fast9;
 pub mod generic;
 #[cfg(test)]
 pub(crate) mod naive;
+mod tables9;
 
 /// Largest supported side: candidates of a cell are one `u64`.
 pub const MAX_SIDE: usize = 64;
