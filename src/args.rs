@@ -244,7 +244,8 @@ enum CliCommand {
     /// exact`: the same cells (`.` and `0` blanks are equal). A summary
     /// (records, kept, dropped) goes to stderr. Memory stays within
     /// --memory: past it, sorted runs spill to unnamed temporary files
-    /// beside the output (gone on every exit). See docs/canon.md.
+    /// beside the output when it is a file, else in $TMPDIR or
+    /// --temp-dir (gone on every exit). See docs/canon.md.
     ///
     /// Examples: `sudoku-bulk dedupe train.txt -o train.dedup.txt`,
     /// `sudoku-bulk dedupe --by exact data.csv --report dropped.csv -o
@@ -266,9 +267,14 @@ enum CliCommand {
     /// Example: `sudoku-bulk overlap train.parquet test.csv --report
     /// leaks.csv`.
     ///
+    /// With `--report -` the counts go to stderr; with `-q` nowhere (the
+    /// exit status is the answer, as for `rg -q`).
+    ///
     /// Exit status: 1 when any TEST record matches (`--by iso`: an
-    /// isomorph; `--by exact`: a copy), 0 when none, 2 on errors (bad
-    /// records included: the check would be incomplete).
+    /// isomorph; `--by exact`: a copy), also when a reader of the report
+    /// left early; 0 when none; 2 on errors (bad records included: the
+    /// check would be incomplete) and when either side has no records
+    /// (nothing was compared).
     Overlap(Lazy<OverlapArgs>),
 }
 
@@ -299,6 +305,12 @@ struct MatchArgs {
     /// record (98 for overlap's two keys).
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
     memory: u64,
+
+    /// Directory for spill files (sorted runs, a copy of a streamed
+    /// input) [default: beside the output (dedupe) or report (overlap)
+    /// when it is a file, else $TMPDIR].
+    #[arg(long, value_name = "DIR")]
+    temp_dir: Option<PathBuf>,
 
     /// Worker threads [default: all cores; 0: all cores].
     #[arg(short = 'j', long, value_name = "N")]
@@ -972,6 +984,27 @@ pub fn write_completions(shell: clap_complete::Shell, w: &mut dyn std::io::Write
 
 /// Writes the man page, `sudoku-bulk(1)`, with a section per subcommand.
 pub fn write_man(w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut roff = Vec::new();
+    render_man(&mut roff)?;
+    w.write_all(ascii_roff(&String::from_utf8_lossy(&roff)).as_bytes())
+}
+
+/// `roff` with every non-ASCII character written as groff's `\[uXXXX]`
+/// escape: plain `groff` (no `-k`/preconv) warns on raw UTF-8 and prints
+/// it as mojibake; `man` and `groff -k` show the escape as the character.
+fn ascii_roff(roff: &str) -> String {
+    let mut out = String::with_capacity(roff.len());
+    for c in roff.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\[u{:04X}]", c as u32));
+        }
+    }
+    out
+}
+
+fn render_man(w: &mut dyn std::io::Write) -> std::io::Result<()> {
     use clap::CommandFactory;
     let cmd = Cli::command();
     let man = clap_mangen::Man::new(cmd.clone());
@@ -1074,6 +1107,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             by: by(a.with.by),
             form: form(a.with.form),
             memory: a.with.memory,
+            temp_dir: a.with.temp_dir.clone(),
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
@@ -1085,6 +1119,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             by: by(a.with.by),
             form: form(a.with.form),
             memory: a.with.memory,
+            temp_dir: a.with.temp_dir.clone(),
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,

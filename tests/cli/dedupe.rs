@@ -471,7 +471,7 @@ mod tables {
             let o = run(
                 &[
                     "overlap",
-                    "-q",
+                    "--no-progress",
                     train_pq.to_str().unwrap(),
                     test_path.to_str().unwrap(),
                     "--report",
@@ -511,7 +511,7 @@ mod tables {
         let o = run(
             &[
                 "overlap",
-                "-q",
+                "--no-progress",
                 "--by",
                 "exact",
                 train_pq.to_str().unwrap(),
@@ -537,7 +537,7 @@ mod tables {
         let o = run(
             &[
                 "overlap",
-                "-q",
+                "--no-progress",
                 train_pq.to_str().unwrap(),
                 clean_txt.to_str().unwrap(),
             ],
