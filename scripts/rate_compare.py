@@ -13,7 +13,10 @@ Sets: gen (2,000 from `generate --seed 1`), 17 (first 1,000 of
 data/17_clue_sub.txt), top (first 200 of magictour top1465), hard (first 10
 of data/forum_hardest_11plus_sub.txt; serate takes minutes for each, so run
 it once with `nice` in the background and keep its cache; --cached-only
-compares the puzzles it has rated so far), bank (the 301
+compares the puzzles it has rated so far), hard30 (puzzles 11-40 of the
+same list, cached apart), h1106 (first 40 of data/forum_hardest_1106.txt),
+topu (the 3 puzzles of `top` that need Dynamic Forcing Chains (+) or nested
+chains), bank (the 301
 Sudoku Exchange puzzles of data/sudoku_exchange_diabolical_sub.txt, whose
 published rating is a fourth column: the script also counts how many agree
 with serate's ER and with ours).
@@ -90,6 +93,22 @@ def make_sets(workdir, which):
     if "hard" in which:
         sets["hardest 11+ (first 10 of data/forum_hardest_11plus_sub.txt)"] = ("hardest11", puzzles_of(
             os.path.join(ROOT, "data/forum_hardest_11plus_sub.txt"), 10), None)
+    if "hard30" in which:
+        # The next 30 of the 11+ list (the first 10 are `hard`'s): serate
+        # needs minutes for each, so its cache is kept apart from `hard`'s.
+        sets["hardest 11+ (puzzles 11-40 of data/forum_hardest_11plus_sub.txt)"] = ("hardest11_30", puzzles_of(
+            os.path.join(ROOT, "data/forum_hardest_11plus_sub.txt"), 40)[10:], None)
+    if "h1106" in which:
+        sets["forum hardest 1106 (first 40 of data/forum_hardest_1106.txt)"] = ("hardest1106", puzzles_of(
+            os.path.join(ROOT, "data/forum_hardest_1106.txt"), 40), None)
+    if "topu" in which:
+        # The three puzzles of `top` whose paths need Dynamic Forcing
+        # Chains (+) or nested chains (serate 9.5, 9.6, 9.8).
+        sets["magictour top1465, the 3 of the first 200 that need DFC(+) or nested chains"] = ("magictour_unrated", [
+            "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+            "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........",
+            "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
+        ], None)
     if "bank" in which:
         published, puzzles = bank_of(os.path.join(ROOT, "data/sudoku_exchange_diabolical_sub.txt"))
         sets["Sudoku Exchange bank, diabolical sample (data/sudoku_exchange_diabolical_sub.txt)"] = (
