@@ -181,21 +181,29 @@ def text_to_cells(lines, side):
     return cells.astype(np.uint8)
 
 
-def interrupt_child(child, kind, timeout):
+def interrupt_child(child, kind, timeout, start_ignored=False):
     """Runs the script `child` with argument `kind` in a Python child (from
     python/tests, so it imports `helpers`), waits for its `calling` line,
     sends SIGINT half a second into the call, and returns the child's output
     lines and the seconds from the signal to its exit. The child must exit 0;
     it prints `interrupted after ...` when the call raised KeyboardInterrupt
-    and `again 1` when the library worked normally afterwards."""
+    and `again 1` when the library worked normally afterwards.
+
+    The child sets Python's own SIGINT handler first: a child started from
+    a background shell (`nohup scripts/test.sh &`, some CI runners)
+    inherits SIGINT ignored, and Python then installs no handler, so the
+    test would depend on how it was started. `start_ignored` starts the
+    child that way."""
     import signal
     import subprocess
     import sys
     import time
 
+    child = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + child
     proc = subprocess.Popen(
         [sys.executable, "-c", child, kind], cwd=ROOT / "python" / "tests",
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if start_ignored else None,
     )
     try:
         assert proc.stdout.readline().strip() == "calling"
