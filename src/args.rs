@@ -420,7 +420,8 @@ struct RateArgs {
 
     /// Rate with these techniques only (serate's `--techs`): a comma-separated
     /// list of technique ids (`HiddenSingle,NakedSingle`); a puzzle that
-    /// needs another is `unrated`. `--techniques list` prints the ids in
+    /// needs another is `unrated`; a list naming none is refused.
+    /// `--techniques list` prints the ids in
     /// serate's order, with their ratings and whether they are implemented.
     #[arg(long, value_name = "LIST")]
     techniques: Option<String>,
@@ -487,7 +488,9 @@ struct GenerateArgs {
     /// Only 9x9 puzzles whose Sudoku Explainer ER (as `rate` gives it) is
     /// in MIN..MAX, e.g. `2.0..4.4`: candidates are generated from the seed
     /// and rated, those outside the band skipped (the summary says how
-    /// many it took). A band above what `rate` rates exactly is refused.
+    /// many it took). A band above what `rate` rates exactly, or one no
+    /// puzzle can reach (`1.0..1.1`), is refused before any work; what each
+    /// band costs is in docs/rating.md.
     #[arg(long, value_name = "MIN..MAX", value_parser = crate::generate::RatingBand::parse)]
     rating: Option<crate::generate::RatingBand>,
 

@@ -1187,7 +1187,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         if cfg.spec.boxes != crate::solver::Boxes::NINE {
             anyhow::bail!("--rating: Sudoku Explainer ratings exist for 9x9 puzzles only");
         }
-        band.check(&crate::rate::Rater::new())
+        band.check(&crate::rate::Rater::new(), &cfg.spec)
             .map_err(|e| anyhow::anyhow!(e))?;
     }
     let writes = if cfg.with_solution {
@@ -1238,7 +1238,15 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         while index < cfg.count {
             let end = (index + generate::BATCH).min(cfg.count);
             let batch = match rated.as_mut() {
-                Some(r) => match pool.install(|| r.take((end - index) as usize)) {
+                Some(r) => match pool.install(|| {
+                    // A narrow band rates thousands of candidates between
+                    // two finds: the bar says how many.
+                    r.take_with((end - index) as usize, |seen, found| {
+                        reporter.progress(written, index + found as u64);
+                        reporter.message(format!("({seen} candidates rated)"));
+                        true
+                    })
+                }) {
                     Ok(b) => b,
                     Err(e) => {
                         dry = Some(e);

@@ -336,22 +336,56 @@ impl RatingBand {
         (self.min..=self.max).contains(&r)
     }
 
-    /// Refuses a band reaching above what `rater` rates exactly
-    /// ([`crate::rate::Rater::covers`]): puzzles there would come out
-    /// `unrated`, so the band could never be filled faithfully.
-    pub fn check(self, rater: &crate::rate::Rater) -> Result<(), String> {
+    /// Refuses, before any work, a band that no puzzle of `spec` can
+    /// reach or that reaches above what `rater` rates exactly
+    /// ([`crate::rate::Rater::covers`]: puzzles there would come out
+    /// `unrated`, so the band could never be filled faithfully; the
+    /// ceiling follows the rater as it gains techniques).
+    ///
+    /// Below 1.2 only 1.0 exists (a Hidden Single that is the last empty
+    /// cell of its region; 1.2 is the next rating of any hint), and ER 1.0
+    /// needs at least [`ER_ONE_CLUES`] clues: every step of such a path
+    /// fills the last empty cell of a region, which it leaves full, so a
+    /// path has at most 27 steps. A minimal puzzle (no `--clues`) has far
+    /// fewer clues (the most known is 40).
+    pub fn check(self, rater: &crate::rate::Rater, spec: &Spec) -> Result<(), String> {
+        let t = crate::rate::tenths;
         let top = rater.covers();
+        if self.max < 12 {
+            let ones = self.min <= 10 && spec.clues.is_some_and(|c| c >= ER_ONE_CLUES);
+            if !ones {
+                let why = if self.min > 10 {
+                    "no hint rates between 1.0 and 1.2".to_string()
+                } else {
+                    format!(
+                        "ER 1.0 (last empty cells of regions only) needs at least {ER_ONE_CLUES} clues, and {} puzzles have fewer",
+                        match spec.clues {
+                            Some(c) => format!("--clues {c}"),
+                            None => "minimal".to_string(),
+                        }
+                    )
+                };
+                return Err(format!(
+                    "--rating {self}: no puzzle can have an ER in this band ({why}); give a band \
+                     from 1.2 up"
+                ));
+            }
+        }
         if self.max > top {
             return Err(format!(
                 "--rating {self}: the rater gives exact ratings up to ER {} only (the \
-                 techniques above are not implemented yet); give a band within 1.0..{}",
-                crate::rate::tenths(top),
-                crate::rate::tenths(top)
+                 techniques above are not implemented yet); give a band within 1.2..{}",
+                t(top),
+                t(top)
             ));
         }
         Ok(())
     }
 }
+
+/// The fewest clues a puzzle of ER 1.0 can have (81 less 27: see
+/// [`RatingBand::check`]).
+pub const ER_ONE_CLUES: usize = 81 - 27;
 
 impl std::fmt::Display for RatingBand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -407,6 +441,21 @@ impl RatedRun {
     /// The next `n` puzzles in the band (call inside `pool.install`), or an
     /// error after [`RATING_GIVE_UP`] candidates in a row outside it.
     pub fn take(&mut self, n: usize) -> Result<Vec<Puzzle>, String> {
+        self.take_with(n, |_, _| true)
+    }
+
+    /// [`RatedRun::take`], calling `each(candidates, found)` after every
+    /// batch of candidates is rated ([`RatedRun::candidates`] so far, the
+    /// puzzles found by this call so far): a band that few candidates reach
+    /// rates thousands between two finds, so this is where progress is
+    /// shown and an interrupt is seen. When `each` gives false the call
+    /// ends with what it found (fewer than `n`); the candidates not looked
+    /// at yet stay for the next call, so the puzzles do not change.
+    pub fn take_with(
+        &mut self,
+        n: usize,
+        mut each: impl FnMut(u64, usize) -> bool,
+    ) -> Result<Vec<Puzzle>, String> {
         use rayon::prelude::*;
         let mut out = Vec::with_capacity(n);
         while out.len() < n {
@@ -425,7 +474,13 @@ impl RatedRun {
                         _ => false,
                     })
                     .collect();
+                // Counted as looked at: the batch's candidates and finds.
+                let found = out.len() + keep.iter().filter(|&&k| k).count();
+                let seen = self.candidates + self.pending.len() as u64 + keep.len() as u64;
                 self.pending.extend(batch.into_iter().zip(keep));
+                if !each(seen, found.min(n)) {
+                    break;
+                }
                 continue;
             };
             self.candidates += 1;
@@ -908,15 +963,64 @@ mod tests {
             assert!(RatingBand::parse(bad).is_err(), "{bad}");
         }
         let rater = crate::rate::Rater::new();
+        let minimal = spec(Symmetry::None);
         let top = rater.covers();
-        assert!(RatingBand { min: 10, max: top }.check(&rater).is_ok());
+        assert!(RatingBand { min: 10, max: top }
+            .check(&rater, &minimal)
+            .is_ok());
         let e = RatingBand {
             min: 10,
             max: top + 1,
         }
-        .check(&rater)
+        .check(&rater, &minimal)
         .unwrap_err();
         assert!(e.contains(&crate::rate::tenths(top)), "{e}");
+    }
+
+    /// Bands below 1.2 are refused before any work unless the clues asked
+    /// for leave room for ER 1.0.
+    #[test]
+    fn bands_no_puzzle_reaches_are_refused() {
+        let rater = crate::rate::Rater::new();
+        let minimal = spec(Symmetry::None);
+        let band = |s: &str| RatingBand::parse(s).unwrap();
+        for s in ["1.0..1.1", "1.0..1.0", "1.1..1.1"] {
+            assert!(band(s).check(&rater, &minimal).is_err(), "{s}");
+        }
+        assert!(band("1.0..1.2").check(&rater, &minimal).is_ok());
+        let many = Spec {
+            clues: Some(ER_ONE_CLUES),
+            ..minimal
+        };
+        assert!(band("1.0..1.1").check(&rater, &many).is_ok());
+        assert!(band("1.1..1.1").check(&rater, &many).is_err());
+        let few = Spec {
+            clues: Some(ER_ONE_CLUES - 1),
+            ..minimal
+        };
+        assert!(band("1.0..1.1").check(&rater, &few).is_err());
+    }
+
+    /// `take_with` reports every rated batch and, told to stop, returns
+    /// early without losing a candidate: the puzzles are those of an
+    /// uninterrupted run.
+    #[test]
+    fn a_rated_run_stopped_between_batches_gives_the_same_puzzles() {
+        let spec = spec(Symmetry::None);
+        let band = RatingBand { min: 20, max: 30 };
+        let mut stopped = RatedRun::new(spec, 11, band);
+        let mut calls = Vec::new();
+        let first = stopped
+            .take_with(1000, |seen, found| {
+                calls.push((seen, found));
+                false
+            })
+            .unwrap();
+        assert_eq!(calls.len(), 1);
+        assert!(calls[0].0 >= 256 && first.is_empty(), "{calls:?}");
+        let rest = stopped.take(5).unwrap();
+        let whole = RatedRun::new(spec, 11, band).take(5).unwrap();
+        assert_eq!(rest, whole);
     }
 
     /// `RatedRun` keeps exactly the candidates of the plain run whose ER

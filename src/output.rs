@@ -845,6 +845,12 @@ impl Reporter {
         );
     }
 
+    /// Shows `msg` beside the bar (a long search's own count: `generate
+    /// --rating`'s candidates rated); nothing when the bar is hidden.
+    pub fn message(&self, msg: String) {
+        self.bar.set_message(msg);
+    }
+
     /// Clears the bar without a summary (for commands that print their own).
     pub fn clear(mut self) {
         self.end_progress();

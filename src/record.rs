@@ -405,8 +405,9 @@ fn judge(boxes: Boxes, task: Task, cells: &[u8], existing: &[u8], answer: &mut [
     }
 }
 
-/// Clashing givens, as a record error naming the cells.
-fn clash(boxes: Boxes, cells: &[u8]) -> Option<RecordError> {
+/// Clashing givens, as a record error naming the cells (`solve`'s and
+/// `rate`'s reason for such a record).
+pub(crate) fn clash(boxes: Boxes, cells: &[u8]) -> Option<RecordError> {
     if cells.len() != boxes.cells() {
         // Pencilmark flags (`solver::MARK_FLAGS`): no givens to clash.
         return None;

@@ -525,7 +525,7 @@ fn generate_cells<'py>(
                 ));
             }
             let band = generate::RatingBand::parse(r).map_err(keyword)?;
-            band.check(&sudoku_bulk::rate::Rater::new())
+            band.check(&sudoku_bulk::rate::Rater::new(), &spec)
                 .map_err(keyword)?;
             Ok(band)
         })
@@ -549,7 +549,11 @@ fn generate_cells<'py>(
             let started = Instant::now();
             let batch = match rated.as_mut() {
                 None => run.take_until(end),
-                Some(r) => match r.take((end - index) as usize) {
+                // Polled after every rated batch of candidates: a band few
+                // candidates reach can rate for minutes before one is found.
+                Some(r) => match r
+                    .take_with((end - index) as usize, |_, _| !stop.load(Ordering::Relaxed))
+                {
                     Ok(b) => b,
                     Err(e) => return (cells, guesses, off_target, Some(e)),
                 },

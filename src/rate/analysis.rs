@@ -110,7 +110,10 @@ impl Analysis for RateAnalysis {
                 };
                 fields.extend(["unrated".to_string(), known(so_far.ep), known(so_far.ed)]);
             }
-            Outcome::NotUnique { solutions: 0 } => return Err(RecordError::NoSolution),
+            // Clashing givens are named as `solve` names them.
+            Outcome::NotUnique { solutions: 0 } => {
+                return Err(crate::record::clash(boxes, cells).unwrap_or(RecordError::NoSolution))
+            }
             Outcome::NotUnique { .. } => return Err(RecordError::MultipleSolutions),
         }
         if self.steps {
@@ -166,7 +169,9 @@ fn cell_name(c: u8) -> String {
 /// stopped at), `no solution` or `multiple solutions` (a bad record's line,
 /// [`Analysis::side_of_bad`], may also be `error`, with `"error"`: the
 /// reason); ratings are strings as serate prints them, `null` when
-/// unknown.
+/// unknown (an unrated puzzle's ER, and its EP and ED when the path
+/// stopped before them). A rated puzzle has all three: an already solved
+/// grid is `0.0` (no step), as the other outputs write it.
 pub fn steps_json(puzzle: &str, outcome: &Outcome, steps: &[Step]) -> String {
     let num = |t: Tenths| {
         if t == 0 {
@@ -175,14 +180,15 @@ pub fn steps_json(puzzle: &str, outcome: &Outcome, steps: &[Step]) -> String {
             format!("\"{}\"", tenths(t))
         }
     };
+    let rated = |t: Tenths| format!("\"{}\"", tenths(t));
     let mut s = format!("{{\"puzzle\":{},", json_string(puzzle));
     match outcome {
         Outcome::Rated(r) => {
             s += &format!(
                 "\"status\":\"rated\",\"er\":{},\"ep\":{},\"ed\":{},",
-                num(r.er),
-                num(r.ep),
-                num(r.ed)
+                rated(r.er),
+                rated(r.ep),
+                rated(r.ed)
             )
         }
         Outcome::Unrated { next, so_far } => {

@@ -188,8 +188,16 @@ impl Techniques {
         self.0 & t.bit() != 0
     }
 
-    /// Parses a comma-separated list of serate identifiers (`HiddenSingle,NakedSingle`).
+    /// Parses a comma-separated list of serate identifiers
+    /// (`HiddenSingle,NakedSingle`). A list naming none (`""`, `","`) is
+    /// refused: with no technique every puzzle would be unrated.
     pub fn parse(list: &str) -> Result<Techniques, String> {
+        if list.split(',').all(|s| s.trim().is_empty()) {
+            return Err(format!(
+                "{list:?} names no technique, so every puzzle would be unrated; give serate \
+                 ids such as HiddenSingle,NakedSingle (`--techniques list` shows them)"
+            ));
+        }
         let mut set = Techniques::none();
         for id in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let t = Technique::from_id(id).ok_or_else(|| {
@@ -362,14 +370,15 @@ impl Rater {
     /// puzzle whose serate ER is at most this is rated, never `unrated`.
     /// A path stops only at an enabled technique not implemented, whose
     /// hint would rate at least that technique's [`Technique::min_rating`];
-    /// so this is the lowest of those, less 0.1 (99 when there is none).
+    /// so this is the lowest of those, less 0.1 ([`Tenths::MAX`] when
+    /// there is none: every rating is exact).
     pub fn covers(&self) -> Tenths {
         Technique::ALL
             .iter()
             .filter(|t| self.techniques.contains(**t) && !t.implemented())
             .map(|t| t.min_rating() - 1)
             .min()
-            .unwrap_or(99)
+            .unwrap_or(Tenths::MAX)
     }
 
     /// Rates a 9x9 puzzle (81 cells, row-major, 0 blank).

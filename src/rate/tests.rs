@@ -398,6 +398,10 @@ fn a_smaller_technique_set_leaves_harder_puzzles_unrated() {
         singles
     );
     assert!(Techniques::parse("Guessing").is_err());
+    // A list naming no technique would leave every puzzle unrated.
+    for empty in ["", " ", ",", " , "] {
+        assert!(Techniques::parse(empty).is_err(), "{empty:?}");
+    }
 }
 
 #[test]

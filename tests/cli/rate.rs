@@ -761,7 +761,8 @@ fn steps_records() -> Vec<(Record, String)> {
             empty,
         ),
     );
-    out.insert(7, (Record::Bad("no solution", Some(clash.clone())), clash));
+    // Clashing givens are a malformed record, named as `solve` names them.
+    out.insert(7, (Record::Bad("error", Some(clash.clone())), clash));
     out.insert(11, (Record::Bad("error", None), "123456789".to_string()));
     out
 }
@@ -1005,4 +1006,107 @@ fn dir_names(dir: &std::path::Path) -> Vec<String> {
         .collect();
     v.sort();
     v
+}
+
+/// An already solved grid is rated (no step needed): the numbers of the
+/// text output and of its `--steps` line are the same (issue 41: the line
+/// had `null` where the text had `0.0`).
+#[test]
+fn a_solved_grid_has_the_same_numbers_in_text_and_steps() {
+    let (p, _) = &easy()[0];
+    let solved = sb(["solve"]).stdin(format!("{p}\n")).ok().stdout();
+    let grid = solved.trim().to_string();
+    assert_valid(
+        3,
+        &cells(p, ".0", "123456789"),
+        &cells(&grid, ".0", "123456789"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let steps = dir.path().join("steps.jsonl");
+    let o = sb(["rate", "--steps"])
+        .arg(&steps)
+        .stdin(format!("{grid}\n"))
+        .ok();
+    let line = o.stdout();
+    let (puzzle, numbers) = line.trim().split_once(' ').unwrap();
+    assert_eq!(puzzle, grid);
+    let text: Vec<u32> = numbers
+        .split('/')
+        .map(|x| (x.parse::<f64>().unwrap() * 10.0).round() as u32)
+        .collect();
+    let path = Json::parse(std::fs::read_to_string(&steps).unwrap().trim());
+    assert_eq!(path.get("status").str(), "rated");
+    let json: Vec<Option<u32>> = ["er", "ep", "ed"]
+        .iter()
+        .map(|k| tenths(path.get(k)))
+        .collect();
+    assert_eq!(
+        json,
+        text.iter().map(|&t| Some(t)).collect::<Vec<_>>(),
+        "{line}"
+    );
+    assert!(path.get("steps").list().is_empty());
+}
+
+/// Clashing givens: `rate` reports the record with the reason `solve`
+/// gives it (naming the cells), not a bare "no solution" (issue 41).
+#[test]
+fn clashing_givens_get_the_reason_solve_gives() {
+    let (p, _) = &easy()[0];
+    let clash = format!("11{}", ".".repeat(79));
+    let input = format!("{p}\n{clash}\n");
+    let reason = |stderr: String| -> String {
+        stderr
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("sudoku-bulk: <stdin>:2: ")
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| panic!("no line for record 2: {stderr}"))
+    };
+    let solve = reason(sb(["solve"]).stdin(&input).code(1).stderr());
+    let rate = sb(["rate"]).stdin(&input).code(1);
+    assert_eq!(reason(rate.stderr()), solve);
+    assert_eq!(
+        rate.stdout().lines().nth(1),
+        Some(format!("error: {solve}").as_str())
+    );
+}
+
+/// `--techniques` naming no technique would leave every puzzle unrated:
+/// refused before any work, nothing written (issue 41).
+#[test]
+fn techniques_naming_none_are_refused() {
+    let (p, _) = &easy()[0];
+    for empty in ["", ",", " "] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let o = sb(["rate", "--techniques", empty, "-o"])
+            .arg(&out)
+            .stdin(format!("{p}\n"))
+            .code(2);
+        assert!(o.stdout().is_empty(), "{empty:?}");
+        assert!(!out.exists(), "{empty:?}");
+    }
+}
+
+/// A band no generated puzzle can reach (nothing rates between 1.0 and
+/// 1.2, and 1.0 needs 54 clues) is refused before any work: exit 2 at
+/// once, no output file (issue 41: it searched for minutes).
+#[test]
+fn generate_rating_unreachable_band_is_refused_before_work() {
+    for band in ["1.0..1.1", "1.1..1.1", "1.0..1.0"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let start = std::time::Instant::now();
+        let o = sb(["generate", "-n", "1", "--rating", band, "-o"])
+            .arg(&out)
+            .code(2);
+        assert!(start.elapsed().as_secs_f64() < 5.0, "{band}");
+        assert!(o.stdout().is_empty() && !out.exists(), "{band}");
+        assert!(o.stderr().contains(band), "{band}: {}", o.stderr());
+    }
+    // The lowest reachable band is accepted.
+    let o = sb(["generate", "-n", "2", "--seed", "1", "--rating", "1.0..1.2"]).ok();
+    assert_eq!(o.stdout().lines().count(), 2);
 }
