@@ -270,6 +270,27 @@ enum CliCommand {
     /// isomorph; `--by exact`: a copy), 0 when none, 2 on errors (bad
     /// records included: the check would be incomplete).
     Overlap(Lazy<OverlapArgs>),
+
+    /// Split a set into train/test(/val) parts with no isomorph class in two parts.
+    ///
+    /// Every class (records with one canonical form, `--by iso`; the same
+    /// cells, `--by exact`) goes whole to one part, chosen by a seeded
+    /// random order of the classes: each part's size is within one class of
+    /// its fraction (of each stratum with --stratify), and the same seed
+    /// gives the same bytes whatever `-j`. The parts keep the input's
+    /// format and layout, each record byte for byte as `dedupe` keeps it
+    /// (text: with its comments and line ends; CSV: the header in every
+    /// part; Parquet/Arrow: every column; `.npy`: the same dtype): beside
+    /// the input as `NAME.train.EXT`, `NAME.test.EXT`, `NAME.val.EXT`, or
+    /// `DIR/train.EXT`, ... with --output-dir. Records without a key (bad
+    /// ones) stay in train and are reported. A summary (records and classes
+    /// per part) goes to stderr. Memory stays within --memory as for
+    /// `dedupe`.
+    ///
+    /// Example: `sudoku-bulk split puzzles.csv --test 0.1 --val 0.05 --seed 7`.
+    ///
+    /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
+    Split(Lazy<SplitArgs>),
 }
 
 /// `--by` of dedupe and overlap.
@@ -359,6 +380,43 @@ struct OverlapArgs {
 
     #[command(flatten)]
     with: MatchArgs,
+}
+
+#[derive(Args, Debug)]
+struct SplitArgs {
+    /// Puzzle file (any layout `solve` reads). `-` or nothing reads
+    /// standard input (then --output-dir is needed).
+    input: Option<PathBuf>,
+
+    /// Share of the records in the test part (0 to 1).
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.1)]
+    test: f64,
+
+    /// Share of the records in a validation part (none by default).
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.0)]
+    val: f64,
+
+    /// Seed of the random order of the classes.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+
+    /// Hold the fractions within each stratum: `clues`, each clue count.
+    #[arg(long, value_enum, value_name = "BY")]
+    stratify: Option<StratifyName>,
+
+    /// Write the parts as DIR/train.EXT, DIR/test.EXT, DIR/val.EXT (made
+    /// when missing) instead of beside the input.
+    #[arg(long, value_name = "DIR")]
+    output_dir: Option<PathBuf>,
+
+    #[command(flatten)]
+    with: MatchArgs,
+}
+
+/// `--stratify` of split.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum StratifyName {
+    Clues,
 }
 
 #[derive(Args, Debug)]
@@ -962,6 +1020,8 @@ pub enum Command {
     Dedupe(crate::dedupe::DedupeConfig),
     /// Check a split for leaks.
     Overlap(crate::dedupe::OverlapConfig),
+    /// Split a set by class.
+    Split(crate::dedupe::SplitConfig),
 }
 
 /// Writes the completion script for `shell` (all subcommands and flags).
@@ -1084,6 +1144,23 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             report: a.report,
             by: by(a.with.by),
             form: form(a.with.form),
+            memory: a.with.memory,
+            threads: threads(a.with.threads),
+            progress: show && !a.with.no_progress,
+            forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
+        }),
+        CliCommand::Split(Lazy(a)) => Command::Split(crate::dedupe::SplitConfig {
+            input: a.input,
+            test: a.test,
+            val: a.val,
+            seed: a.seed,
+            by: by(a.with.by),
+            form: form(a.with.form),
+            stratify: match a.stratify {
+                None => crate::dedupe::Stratify::None,
+                Some(StratifyName::Clues) => crate::dedupe::Stratify::Clues,
+            },
+            output_dir: a.output_dir,
             memory: a.with.memory,
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,

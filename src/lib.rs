@@ -40,6 +40,7 @@
 pub mod batch;
 pub mod bench;
 pub mod canon;
+pub mod disguise;
 pub mod generate;
 pub mod rate;
 pub mod record;
@@ -50,7 +51,8 @@ pub mod text;
 // end (`args`). A program can run any command over an input through it.
 pub mod args;
 pub mod cmd;
-/// `dedupe` and `overlap`: repeats within a dataset, leaks between two.
+/// `dedupe`, `overlap` and `split`: repeats within a dataset, leaks between
+/// two, and a split without them.
 pub mod dedupe;
 
 /// Declares modules that are the crate's internals: crate-private, and

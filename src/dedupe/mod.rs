@@ -19,6 +19,9 @@
 //! `FILE:LINE: reason`, never dropped, and make the exit status 1.
 
 mod runs;
+mod split;
+
+pub use split::{part_path, split, Part, SplitConfig, Stratify};
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Seek, Write};
