@@ -17,3 +17,4 @@ mod reliability;
 mod solve;
 mod tools;
 mod util;
+mod workbench;

@@ -1,0 +1,271 @@
+//! The dataset workbench end to end (`split`, `augment`, `stats`,
+//! `convert`), on files whose classes are known by construction: the
+//! bases and disguises of `dedupe.rs` (this suite's own transform code,
+//! not the crate's), so a record's class is the base it came from.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use crate::dedupe::{bases, line_of, records, Rec};
+use crate::util::*;
+
+/// The lines of a text file.
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Class of each line of a built file (a line is one record's bytes).
+fn class_of(recs: &[Rec]) -> HashMap<String, usize> {
+    recs.iter()
+        .enumerate()
+        .map(|(i, r)| (line_of(i, r), r.class))
+        .collect()
+}
+
+/// The largest class's size.
+fn biggest(recs: &[Rec]) -> usize {
+    let mut n = HashMap::new();
+    for r in recs {
+        *n.entry(r.class).or_insert(0) += 1;
+    }
+    n.into_values().max().unwrap()
+}
+
+/// Checks the parts of `recs` (train, test, val lines): every record once,
+/// no class in two parts, sizes within one class of the fractions.
+fn check_parts(recs: &[Rec], parts: &[Vec<String>], fractions: &[f64]) {
+    let classes = class_of(recs);
+    let mut all: Vec<String> = parts.iter().flatten().cloned().collect();
+    let mut want: Vec<String> = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| line_of(i, r))
+        .collect();
+    all.sort();
+    want.sort();
+    assert_eq!(all, want, "every record in exactly one part");
+    let mut owner: HashMap<usize, usize> = HashMap::new();
+    for (k, part) in parts.iter().enumerate() {
+        for l in part {
+            let c = classes[l];
+            assert_eq!(*owner.entry(c).or_insert(k), k, "class {c} in two parts");
+        }
+    }
+    let slack = biggest(recs) as f64;
+    for (k, f) in fractions.iter().enumerate() {
+        let want = f * recs.len() as f64;
+        let got = parts[k + 1].len() as f64;
+        assert!(
+            (got - want).abs() <= slack,
+            "part {} has {got} records, asked {want} (one class is {slack})",
+            k + 1
+        );
+    }
+}
+
+fn write_lines(path: &Path, recs: &[Rec]) {
+    let text: String = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| line_of(i, r) + "\n")
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn split_keeps_classes_whole_and_fractions_within_one_class() {
+    let bases = bases(60);
+    let recs = records(&bases, 0..60, 600, 11);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("set.txt");
+    write_lines(&input, &recs);
+    let out = |j: &str, seed: &str, sub: &str| {
+        let d = dir.path().join(sub);
+        sb(["split", "-q"])
+            .arg(&input)
+            .args(["--test", "0.2", "--val", "0.1", "--seed", seed, "-j", j])
+            .arg("--output-dir")
+            .arg(&d)
+            .ok();
+        ["train", "test", "val"].map(|p| std::fs::read(d.join(format!("{p}.txt"))).unwrap())
+    };
+    let one = out("1", "5", "a");
+    let two = out("2", "5", "b");
+    assert_eq!(one, two, "the same bytes whatever -j");
+    let parts: Vec<Vec<String>> = one
+        .iter()
+        .map(|b| {
+            String::from_utf8(b.clone())
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect()
+        })
+        .collect();
+    check_parts(&recs, &parts, &[0.2, 0.1]);
+    let other = out("2", "6", "c");
+    assert_ne!(one, other, "another seed, another split");
+    // Beside the input without --output-dir.
+    sb(["split", "-q"])
+        .arg(&input)
+        .args(["--seed", "5", "--test", "0.2", "--val", "0.1"])
+        .ok();
+    assert_eq!(
+        std::fs::read(dir.path().join("set.test.txt")).unwrap(),
+        one[1]
+    );
+}
+
+#[test]
+fn split_of_csv_repeats_the_header_and_keeps_rows_byte_for_byte() {
+    let bases = bases(40);
+    let recs = records(&bases, 0..40, 400, 12);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("set.csv");
+    let mut text = String::from("id,puzzle,note\r\n");
+    for (i, r) in recs.iter().enumerate() {
+        text += &format!("{i},{},\"n, {i}\"\r\n", line_of(i, r));
+    }
+    std::fs::write(&input, &text).unwrap();
+    sb(["split", "-q"])
+        .arg(&input)
+        .args(["--test", "0.25"])
+        .ok();
+    let mut ids = vec![];
+    let mut parts = vec![];
+    for p in ["train", "test"] {
+        let t = std::fs::read_to_string(dir.path().join(format!("set.{p}.csv"))).unwrap();
+        assert!(t.starts_with("id,puzzle,note\r\n"), "{p}: header");
+        let rows: Vec<&str> = t.split_inclusive("\r\n").skip(1).collect();
+        let mut part = vec![];
+        for row in rows {
+            let id: usize = row.split(',').next().unwrap().parse().unwrap();
+            let want = format!("{id},{},\"n, {id}\"\r\n", line_of(id, &recs[id]));
+            assert_eq!(row, want, "row {id} byte for byte");
+            ids.push(id);
+            part.push(line_of(id, &recs[id]));
+        }
+        parts.push(part);
+    }
+    ids.sort();
+    assert_eq!(ids, (0..recs.len()).collect::<Vec<_>>());
+    check_parts(&recs, &parts, &[0.25]);
+}
+
+#[test]
+fn split_stratified_by_clues_holds_the_fraction_in_each_stratum() {
+    // Base i has 20 + i givens, so each base's records are one stratum;
+    // `--by exact` makes each distinct cell string a class (known here
+    // from the cells), so a stratum holds many classes.
+    let bases = bases(10);
+    let recs = records(&bases, 0..10, 600, 13);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("s.txt");
+    write_lines(&input, &recs);
+    sb(["split", "-q"])
+        .arg(&input)
+        .args([
+            "--test",
+            "0.3",
+            "--stratify",
+            "clues",
+            "--by",
+            "exact",
+            "--seed",
+            "2",
+        ])
+        .ok();
+    let test = lines(&dir.path().join("s.test.txt"));
+    let train = lines(&dir.path().join("s.train.txt"));
+    let cells_of = |l: &str| cells(l, ".0", "123456789");
+    // No exact class in both parts.
+    let in_test: HashSet<Vec<u8>> = test.iter().map(|l| cells_of(l)).collect();
+    assert!(train.iter().all(|l| !in_test.contains(&cells_of(l))));
+    assert_eq!(train.len() + test.len(), recs.len());
+    let clues = |l: &str| cells_of(l).iter().filter(|&&v| v != 0).count();
+    for base in 0..10 {
+        let stratum = |part: &[String]| part.iter().filter(|l| clues(l) == 20 + base).count();
+        let (n_test, n) = (stratum(&test), stratum(&test) + stratum(&train));
+        // The stratum's biggest exact class.
+        let mut sizes: HashMap<Vec<u8>, usize> = HashMap::new();
+        for r in recs.iter().filter(|r| r.class == base) {
+            *sizes.entry(r.cells.clone()).or_insert(0) += 1;
+        }
+        let slack = *sizes.values().max().unwrap() as f64;
+        let want = 0.3 * n as f64;
+        assert!(
+            (n_test as f64 - want).abs() <= slack,
+            "stratum {base}: {n_test} of {n} in test, asked {want}"
+        );
+    }
+}
+
+#[cfg(feature = "columnar")]
+#[test]
+fn split_of_parquet_keeps_every_column() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+    let bases = bases(30);
+    let recs = records(&bases, 0..30, 300, 14);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.parquet");
+    let batch = RecordBatch::try_from_iter([
+        (
+            "id",
+            Arc::new(Int64Array::from_iter_values(0..recs.len() as i64)) as ArrayRef,
+        ),
+        (
+            "puzzle",
+            Arc::new(StringArray::from_iter_values(
+                recs.iter().enumerate().map(|(i, r)| line_of(i, r)),
+            )) as ArrayRef,
+        ),
+    ])
+    .unwrap();
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(&input).unwrap(), batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    sb(["split", "-q"]).arg(&input).args(["--test", "0.2"]).ok();
+    let mut parts = vec![];
+    for p in ["train", "test"] {
+        let f = std::fs::File::open(dir.path().join(format!("t.{p}.parquet"))).unwrap();
+        let mut part = vec![];
+        for b in ParquetRecordBatchReaderBuilder::try_new(f)
+            .unwrap()
+            .build()
+            .unwrap()
+        {
+            let b = b.unwrap();
+            let ids = b.column(0).as_primitive::<Int64Type>();
+            let puz = b.column(1).as_string::<i32>();
+            for k in 0..b.num_rows() {
+                let id = ids.value(k) as usize;
+                assert_eq!(puz.value(k), line_of(id, &recs[id]), "row {id}");
+                part.push(puz.value(k).to_string());
+            }
+        }
+        parts.push(part);
+    }
+    check_parts(&recs, &parts, &[0.2]);
+}
+
+#[test]
+fn split_refuses_bad_fractions_and_stdin_without_a_directory() {
+    let (_d, input) = temp_file("x.txt", b"");
+    let o = sb(["split", "-q"])
+        .arg(&input)
+        .args(["--test", "0.7", "--val", "0.4"])
+        .code(2);
+    assert!(o.stderr().contains("fractions"), "{}", o.stderr());
+    let o = sb(["split", "-q", "-"]).code(2);
+    assert!(o.stderr().contains("--output-dir"), "{}", o.stderr());
+}
