@@ -291,6 +291,23 @@ enum CliCommand {
     ///
     /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
     Split(Lazy<SplitArgs>),
+
+    /// Write K random disguises of every record (a training-set multiplier).
+    ///
+    /// Each disguise permutes the rows within bands and the bands, the
+    /// columns within stacks and the stacks, transposes half the time when
+    /// the boxes are square, and relabels the digits: the puzzle keeps its
+    /// solutions (transformed along) and its difficulty. Any size and box
+    /// shape; one-line text, grids and CSV/TSV (the solution column, when
+    /// there is one, transformed along; other columns kept). A record's
+    /// disguises depend only on --seed and its cells, so every `-j` gives
+    /// the same bytes. Bad records are copied once, unchanged, and
+    /// reported.
+    ///
+    /// Example: `sudoku-bulk augment train.csv -n 8 --seed 1 -o train8.csv`.
+    ///
+    /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
+    Augment(Lazy<AugmentArgs>),
 }
 
 /// `--by` of dedupe and overlap.
@@ -411,6 +428,55 @@ struct SplitArgs {
 
     #[command(flatten)]
     with: MatchArgs,
+}
+
+#[derive(Args, Debug)]
+struct AugmentArgs {
+    /// Puzzle file (text layouts). `-` or nothing reads standard input.
+    input: Option<PathBuf>,
+
+    /// Write to FILE (atomically) instead of standard output; compressed
+    /// by its name as for `solve -o`.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Disguises per record.
+    #[arg(short = 'n', long = "count", value_name = "K", default_value_t = 1)]
+    count: u32,
+
+    /// Seed of the disguises.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+
+    /// Write each record itself before its disguises.
+    #[arg(long)]
+    keep_original: bool,
+
+    /// Add each record's transform (`N|T/ROWS/COLS/LABELS`, as `canon
+    /// --transform` writes it; comma-separated lists past 9x9): a
+    /// `transform` column for CSV, a field after the puzzle for text.
+    #[arg(long)]
+    transform_column: bool,
+
+    /// Blank symbol of the written puzzles: `.` or `0` [default: each
+    /// record's own].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
+
+    /// Worker threads [default: all cores; 0: all cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<u16>,
+
+    /// Input layout and cell symbols, as for `solve`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    format: Vec<FormatName>,
+
+    /// CSV input: the column holding the puzzles.
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+
+    #[command(flatten)]
+    grid: GridArgs,
 }
 
 /// `--stratify` of split.
@@ -1022,6 +1088,8 @@ pub enum Command {
     Overlap(crate::dedupe::OverlapConfig),
     /// Split a set by class.
     Split(crate::dedupe::SplitConfig),
+    /// Disguise every record.
+    Augment(crate::augment::AugmentConfig),
 }
 
 /// Writes the completion script for `shell` (all subcommands and flags).
@@ -1148,6 +1216,17 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
+        }),
+        CliCommand::Augment(Lazy(a)) => Command::Augment(crate::augment::AugmentConfig {
+            input: a.input,
+            output: a.output,
+            count: a.count,
+            seed: a.seed,
+            keep_original: a.keep_original,
+            transform_column: a.transform_column,
+            blank: a.blank.map(|b| b.as_bytes()[0]),
+            threads: threads(a.threads),
+            forced: forced(&a.format, a.column, &a.grid)?,
         }),
         CliCommand::Split(Lazy(a)) => Command::Split(crate::dedupe::SplitConfig {
             input: a.input,

@@ -50,6 +50,8 @@ pub mod text;
 // The command layer: what the binary runs (`cmd`), behind its clap front
 // end (`args`). A program can run any command over an input through it.
 pub mod args;
+/// `augment`: random disguises of every record.
+pub mod augment;
 pub mod cmd;
 /// `dedupe`, `overlap` and `split`: repeats within a dataset, leaks between
 /// two, and a split without them.

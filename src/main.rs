@@ -31,6 +31,7 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Dedupe(cfg) => sudoku_bulk::dedupe::dedupe(&cfg),
         args::Command::Overlap(cfg) => sudoku_bulk::dedupe::overlap(&cfg),
         args::Command::Split(cfg) => sudoku_bulk::dedupe::split(&cfg),
+        args::Command::Augment(cfg) => sudoku_bulk::augment::augment(&cfg),
         args::Command::Completions(shell) => {
             let mut out = Vec::new();
             args::write_completions(shell, &mut out);

@@ -392,8 +392,8 @@ impl Write for KeySink<'_, '_> {
 
 /// An input's bytes, mapped or (for a stream) copied to a spill file and
 /// mapped, or read whole (a columnar stream).
-struct Loaded {
-    name: String,
+pub(crate) struct Loaded {
+    pub(crate) name: String,
     path: Option<PathBuf>,
     bytes: Bytes,
 }
@@ -404,7 +404,7 @@ enum Bytes {
 }
 
 impl Loaded {
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match &self.bytes {
             Bytes::Map(m) => m,
             Bytes::Owned(v) => v,
@@ -426,7 +426,7 @@ impl Loaded {
 /// Opens `path` (stdin for `None` or `-`). A file is mapped; a stream
 /// (stdin, a pipe, a compressed file) is copied to a spill file in `dir`
 /// and mapped, since the copy pass reads the input a second time.
-fn load(path: Option<&Path>, dir: &Path) -> anyhow::Result<Loaded> {
+pub(crate) fn load(path: Option<&Path>, dir: &Path) -> anyhow::Result<Loaded> {
     let name = crate::input::display_name(path);
     let input = crate::input::open(path, false)?;
     let mut path = path.filter(|p| p.as_os_str() != "-").map(Path::to_path_buf);
@@ -659,7 +659,7 @@ fn npy_keys(job: &Job<'_>, data: &[u8], sink: &mut KeySink) -> anyhow::Result<()
 
 /// The directory spill files go to: the output's, else the temporary
 /// directory.
-fn spill_dir(output: Option<&Path>) -> PathBuf {
+pub(crate) fn spill_dir(output: Option<&Path>) -> PathBuf {
     match output.filter(|p| p.as_os_str() != "-") {
         Some(p) => match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
