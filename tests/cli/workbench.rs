@@ -269,3 +269,189 @@ fn split_refuses_bad_fractions_and_stdin_without_a_directory() {
     let o = sb(["split", "-q", "-"]).code(2);
     assert!(o.stderr().contains("--output-dir"), "{}", o.stderr());
 }
+
+/// A disguise as `augment --transform-column` writes it, applied by this
+/// file's own reading of the notation: `out[i][j] = labels[t[rows[i]][cols[j]]]`,
+/// `t` the input, transposed first for `T`.
+fn apply_notation(t: &str, side: usize, cells: &[u8]) -> Vec<u8> {
+    let parts: Vec<&str> = t.split('/').collect();
+    assert_eq!(parts.len(), 4, "{t}");
+    let list = |s: &str| -> Vec<usize> {
+        if side <= 9 {
+            s.bytes().map(|b| (b - b'0') as usize).collect()
+        } else {
+            s.split(',').map(|x| x.parse().unwrap()).collect()
+        }
+    };
+    let (rows, cols, labels) = (list(parts[1]), list(parts[2]), list(parts[3]));
+    let transpose = parts[0] == "T";
+    let mut out = vec![0u8; side * side];
+    for i in 0..side {
+        for j in 0..side {
+            let (r, c) = (rows[i], cols[j]);
+            let v = if transpose {
+                cells[c * side + r]
+            } else {
+                cells[r * side + c]
+            };
+            out[i * side + j] = if v == 0 {
+                0
+            } else {
+                labels[v as usize - 1] as u8
+            };
+        }
+    }
+    out
+}
+
+#[test]
+fn augment_disguises_keep_the_class_and_the_solution() {
+    let bases = bases(20);
+    let recs = records(&bases, 0..20, 60, 21);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("a.csv");
+    // Solutions: each base is a cut of a known full grid; a disguise of
+    // the cut is not a cut of that grid, so here solutions are full
+    // grids made by this suite and disguised with the puzzle.
+    let mut text = String::from("puzzle,solution,source\n");
+    let mut grids = vec![];
+    for i in 0..recs.len() {
+        let g = full_grid(3, 500 + i as u64);
+        let mut rng = Rng(9 + i as u64);
+        let p: Vec<u8> = g
+            .iter()
+            .map(|&v| if rng.below(2) == 0 { 0 } else { v })
+            .collect();
+        text += &format!(
+            "{},{},src{i}\n",
+            encode(&p, "123456789", '.'),
+            encode(&g, "123456789", '0')
+        );
+        grids.push((p, g));
+    }
+    std::fs::write(&input, &text).unwrap();
+    let run_j = |j: &str| {
+        sb([
+            "augment",
+            "-q",
+            "-n",
+            "3",
+            "--seed",
+            "4",
+            "--keep-original",
+            "--transform-column",
+            "-j",
+            j,
+        ])
+        .arg(&input)
+        .ok()
+        .stdout()
+    };
+    let out = run_j("1");
+    assert_eq!(out, run_j("2"), "the same bytes whatever -j");
+    let mut rows = out.lines();
+    assert_eq!(rows.next(), Some("puzzle,solution,source,transform"));
+    let rows: Vec<&str> = rows.collect();
+    assert_eq!(rows.len(), grids.len() * 4);
+    for (i, (p, g)) in grids.iter().enumerate() {
+        for k in 0..4 {
+            let f: Vec<&str> = rows[i * 4 + k].split(',').collect();
+            assert_eq!(f[2], format!("src{i}"), "other columns kept");
+            let puzzle = cells(f[0], ".0", "123456789");
+            let sol = cells(f[1], ".0", "123456789");
+            if k == 0 {
+                assert_eq!(f[3], "N/012345678/012345678/123456789");
+            }
+            assert_eq!(
+                puzzle,
+                apply_notation(f[3], 9, p),
+                "row {i}.{k}: the transform written"
+            );
+            assert_eq!(
+                sol,
+                apply_notation(f[3], 9, g),
+                "solution transformed along"
+            );
+            assert_valid(3, &puzzle, &sol);
+            assert!(!f[0].contains('0'), "the record's own blank");
+        }
+    }
+    // Every disguise of a line has the canonical form of its original.
+    let lines_in = dir.path().join("l.txt");
+    write_lines(&lines_in, &recs);
+    let aug = sb(["augment", "-q", "-n", "2", "--blank", "0"])
+        .arg(&lines_in)
+        .ok()
+        .stdout();
+    let aug_lines: Vec<&str> = aug.lines().collect();
+    assert_eq!(aug_lines.len(), recs.len() * 2);
+    assert!(aug_lines.iter().all(|l| !l.contains('.')), "--blank 0");
+    let canon = |text: &str| {
+        sb(["canon", "-q"])
+            .stdin(text.as_bytes())
+            .ok()
+            .stdout()
+            .lines()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let forms_in = canon(&std::fs::read_to_string(&lines_in).unwrap());
+    let forms_out = canon(&aug);
+    for (k, f) in forms_out.iter().enumerate() {
+        assert_eq!(
+            f.replace('.', "0"),
+            forms_in[k / 2].replace('.', "0"),
+            "disguise {k} canonicalises to its original's form"
+        );
+    }
+    // Disguises differ from the original (61 records, 2 each: a repeat of
+    // the original would be a broken generator).
+    let same = aug_lines
+        .iter()
+        .enumerate()
+        .filter(|(k, l)| cells(l, ".0", "123456789") == recs[k / 2].cells);
+    assert!(same.count() <= 2);
+}
+
+#[test]
+fn augment_rectangular_and_big_boxes_stay_valid() {
+    for (h, w) in [(2, 3), (3, 4), (4, 4)] {
+        let side = h * w;
+        let alphabet: String = "123456789ABCDEFG".chars().take(side).collect();
+        let g = full_grid_boxes(h, w, 31);
+        let p = blank_out(&g, 50, 5);
+        let text = format!(
+            "puzzle,solution\n{},{}\n",
+            encode(&p, &alphabet, '.'),
+            encode(&g, &alphabet, '.')
+        );
+        let (_d, input) = temp_file("r.csv", text.as_bytes());
+        let box_arg = format!("{h}x{w}");
+        let out = sb([
+            "augment",
+            "-q",
+            "-n",
+            "5",
+            "--transform-column",
+            "--box",
+            &box_arg,
+        ])
+        .arg(&input)
+        .ok()
+        .stdout();
+        let mut reader = csv::Reader::from_reader(out.as_bytes());
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 5);
+        for r in rows {
+            let f: Vec<&str> = r.iter().collect();
+            let puzzle = cells(f[0], ".", &alphabet);
+            let sol = cells(f[1], ".", &alphabet);
+            assert_valid_boxes(h, w, &puzzle, &sol);
+            assert_eq!(puzzle, apply_notation(f[2], side, &p), "{h}x{w}: {}", f[2]);
+            assert_eq!(sol, apply_notation(f[2], side, &g));
+            if h != w {
+                assert!(f[2].starts_with('N'), "{h}x{w} boxes are never transposed");
+            }
+        }
+    }
+}
