@@ -244,7 +244,8 @@ enum CliCommand {
     /// exact`: the same cells (`.` and `0` blanks are equal). A summary
     /// (records, kept, dropped) goes to stderr. Memory stays within
     /// --memory: past it, sorted runs spill to unnamed temporary files
-    /// beside the output (gone on every exit). See docs/canon.md.
+    /// beside the output when it is a file, else in $TMPDIR or
+    /// --temp-dir (gone on every exit). See docs/canon.md.
     ///
     /// Examples: `sudoku-bulk dedupe train.txt -o train.dedup.txt`,
     /// `sudoku-bulk dedupe --by exact data.csv --report dropped.csv -o
@@ -266,9 +267,14 @@ enum CliCommand {
     /// Example: `sudoku-bulk overlap train.parquet test.csv --report
     /// leaks.csv`.
     ///
+    /// With `--report -` the counts go to stderr; with `-q` nowhere (the
+    /// exit status is the answer, as for `rg -q`).
+    ///
     /// Exit status: 1 when any TEST record matches (`--by iso`: an
-    /// isomorph; `--by exact`: a copy), 0 when none, 2 on errors (bad
-    /// records included: the check would be incomplete).
+    /// isomorph; `--by exact`: a copy), also when a reader of the report
+    /// left early; 0 when none; 2 on errors (bad records included: the
+    /// check would be incomplete) and when either side has no records
+    /// (nothing was compared).
     Overlap(Lazy<OverlapArgs>),
 
     /// Split a set into train/test(/val) parts with no isomorph class in two parts.
@@ -337,6 +343,12 @@ struct MatchArgs {
     /// record (98 for overlap's two keys).
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
     memory: u64,
+
+    /// Directory for spill files (sorted runs, a copy of a streamed
+    /// input) [default: beside the output (dedupe) or report (overlap)
+    /// when it is a file, else $TMPDIR].
+    #[arg(long, value_name = "DIR")]
+    temp_dir: Option<PathBuf>,
 
     /// Worker threads [default: all cores; 0: all cores].
     #[arg(short = 'j', long, value_name = "N")]
@@ -1202,6 +1214,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             by: by(a.with.by),
             form: form(a.with.form),
             memory: a.with.memory,
+            temp_dir: a.with.temp_dir.clone(),
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
@@ -1213,6 +1226,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             by: by(a.with.by),
             form: form(a.with.form),
             memory: a.with.memory,
+            temp_dir: a.with.temp_dir.clone(),
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,

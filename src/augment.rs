@@ -24,7 +24,7 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use crate::disguise::{Disguise, Rng};
-use crate::output::Output;
+use crate::output::guard::{Plan, Role, Writes};
 use crate::pipeline;
 use crate::record::{Label, RecordError};
 use crate::text::detect::{self, Forced};
@@ -72,16 +72,18 @@ struct Done {
 /// Runs `augment`.
 pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let out_path = cfg.output.as_deref().filter(|p| p.as_os_str() != "-");
-    if let (Some(i), Some(o)) = (cfg.input.as_deref(), out_path) {
-        if i.as_os_str() != "-" && crate::input::same_file(i, o) {
-            anyhow::bail!(
-                "{}: refusing to write the output over the input",
-                crate::text::shown_path(&o)
-            );
-        }
-    }
-    let dir = crate::dedupe::spill_dir(out_path);
+    // The output is declared to the output guard: checked against the
+    // input before any work, put in place at the end.
+    let mut plan = Plan::new();
+    plan.input(cfg.input.as_deref());
+    let slot = plan.output(
+        Role::OUTPUT,
+        cfg.output.as_deref(),
+        Writes::Later,
+        crate::output::Compress::Auto,
+    );
+    let mut guard = plan.check()?;
+    let dir = guard.scratch_dir(Some(slot), None);
     let input = crate::dedupe::load(cfg.input.as_deref(), &dir)?;
     let name = input.name.clone();
     let data = input.bytes();
@@ -103,7 +105,8 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
         anyhow::bail!("{name}: pencilmark records are not augmented");
     }
     let copies = u64::from(cfg.count) + u64::from(cfg.keep_original);
-    let mut out = Output::create(out_path, crate::output::Compress::Auto)?;
+    let mut out = guard.take(slot, crate::dedupe::writes_of(&input, &cfg.forced)?)?;
+    let out_name = guard.name(slot).to_string();
     let body_at = bom + found.skip_bytes;
     let head = &data[..body_at];
     let body = &data[body_at..];
@@ -145,7 +148,7 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("{name}: cannot read"))?;
     let w = out.writer();
     w.write_all(&head_out)
-        .with_context(|| crate::output::write_what(out_path))?;
+        .with_context(|| format!("{out_name}: cannot write"))?;
     let mut line_base = found.skip_lines;
     let (mut records, mut bad) = (0u64, 0u64);
     let window = cfg.threads * 4;
@@ -165,10 +168,10 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
             records += d.records;
             line_base += memchr::memchr_iter(b'\n', chunk).count() as u64;
             w.write_all(&d.out)
-                .with_context(|| crate::output::write_what(out_path))?;
+                .with_context(|| format!("{out_name}: cannot write"))?;
         }
     }
-    out.finish()?;
+    guard.commit(vec![out])?;
     if crate::output::chatter() != crate::output::Chatter::Quiet {
         eprintln!(
             "sudoku-bulk: {name}: {records} records, {} written ({} disguises each{}), {bad} bad \

@@ -12,7 +12,8 @@ use crate::check;
 use crate::columnar::{self, Asked, Data, Job, Run};
 use crate::generate;
 use crate::input::{self, Input};
-use crate::output::{Named, Output, Reporter};
+use crate::output::guard::{Outputs, Plan, Role, Slot, Writes};
+use crate::output::{Compress, Named, Output, Reporter};
 use crate::pipeline::{self, Observer, Options, Task};
 use crate::text::detect::{self, Detected};
 use crate::text::{Analysis, Layout, Shape, Symbols};
@@ -41,18 +42,42 @@ pub fn install_cleanup() {
     crate::cleanup::install();
 }
 
-/// Runs one bulk job per input, in order. A failing input (unreadable, a
-/// usage error such as an output that is its input) is reported and the
-/// others still run, as `rg` and `cat` go on; the exit status is the worst
-/// (2 over 1 over 0). A reader gone early ends the whole run. `output_dir`
-/// (`--output-dir`) is created first when it does not exist.
+/// Runs one bulk job per input, in order. Every output of the run is
+/// checked against every input of the run (and the others) first, so an
+/// output reached through a link in `--output-dir` never replaces a later
+/// input: refused before any work. A failing input (missing, unreadable)
+/// is reported and the others still run, as `rg` and `cat` go on; the exit
+/// status is the worst (2 over 1 over 0). A reader gone early ends the
+/// whole run. `output_dir` (`--output-dir`) is created first when it does
+/// not exist.
 pub fn bulk_all(
     cfgs: &[BulkConfig],
     output_dir: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
     if let Some(dir) = output_dir.filter(|d| !d.is_dir()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| {
+            format!(
+                "{}: cannot create the directory",
+                crate::text::shown_path(&dir)
+            )
+        })?;
+    }
+    let inputs: Vec<Option<std::path::PathBuf>> = cfgs.iter().map(|c| c.input.clone()).collect();
+    if cfgs.len() > 1 {
+        let mut plan = Plan::new();
+        for i in &inputs {
+            plan.input(i.as_deref());
+        }
+        for cfg in cfgs {
+            plan.next_job();
+            plan.output(
+                Role::OUTPUT,
+                cfg.output.as_deref(),
+                Writes::Later,
+                cfg.compress,
+            );
+        }
+        plan.verify()?;
     }
     let several = cfgs.len() > 1;
     let mut worst = EXIT_OK;
@@ -63,7 +88,7 @@ pub fn bulk_all(
                 "reading puzzles from the terminal; end with Ctrl-D (or give a FILE, see --help)"
             ));
         }
-        let code = match bulk(cfg) {
+        let code = match bulk_to(cfg, None, &inputs) {
             Ok(code) if code == ExitCode::SUCCESS => EXIT_OK,
             Ok(code) if code == ExitCode::from(EXIT_BAD_RECORDS) => EXIT_BAD_RECORDS,
             Ok(_) => EXIT_ERROR,
@@ -81,96 +106,85 @@ pub fn bulk_all(
 
 /// Runs a bulk job (`solve`, `count`).
 pub fn bulk(cfg: &BulkConfig) -> anyhow::Result<ExitCode> {
-    bulk_to(cfg, None)
+    bulk_to(cfg, None, &[])
+}
+
+/// The outputs of one bulk job, checked and open: the answers and, for an
+/// analysis with side lines, the side output.
+struct Outs {
+    outs: Outputs,
+    main: Slot,
+    side: Option<Slot>,
+}
+
+impl Outs {
+    /// The answers' output, its name checked against what it will hold.
+    fn main(&mut self, writes: Writes) -> anyhow::Result<Output> {
+        self.outs.take(self.main, writes)
+    }
+
+    /// The side output, if any.
+    fn side(&mut self) -> anyhow::Result<Option<Output>> {
+        self.side
+            .map(|s| self.outs.take(s, Writes::Later))
+            .transpose()
+    }
+
+    /// Puts the steps (when there are any) and the answers in place
+    /// together; a reader gone early is no error.
+    fn commit(self, side: Option<Output>, out: Output) -> anyhow::Result<bool> {
+        let all = side.into_iter().chain([out]).collect();
+        match self.outs.commit(all) {
+            Err(e) if is_broken_pipe(&e) => Ok(false),
+            r => r.map(|()| true),
+        }
+    }
 }
 
 /// [`bulk`], with the side lines of an analysis that has them
 /// ([`crate::record::Analysis::side`], `rate --steps`) written to `side`:
 /// one per record, in input order, whatever the input (stdin, text,
 /// tables, compressed), in the same pass. The file appears only when the
-/// run ends well, as the answers' does.
-fn bulk_to(cfg: &BulkConfig, side: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+/// run ends well, as the answers' does, and both together. `run_inputs`
+/// are the other inputs of the run (`solve a b --output-dir d`), which
+/// no output of this job may replace either.
+fn bulk_to(
+    cfg: &BulkConfig,
+    side: Option<&std::path::Path>,
+    run_inputs: &[Option<std::path::PathBuf>],
+) -> anyhow::Result<ExitCode> {
     let name = input::display_name(cfg.input.as_deref());
-    if let Some(s) = side {
-        side_fits(cfg, s)?;
-    }
-    if let Some(o) = &cfg.output {
-        let same = match &cfg.input {
-            Some(i) => input::same_file(i, o),
-            // `solve -o F < F`: stdin is the very file we would replace.
-            None => input::stdin_is(o),
-        };
-        if same {
-            anyhow::bail!(
-                "{}: refusing to write the output over the input",
-                crate::text::shown_path(&o)
-            );
-        }
-    } else if cfg.input.as_deref().is_some_and(input::stdout_is) {
-        anyhow::bail!("<stdout>: refusing to write the output over the input ({name})");
-    } else if input::std_closed(1) {
-        anyhow::bail!(
-            "<stdout>: standard output is closed, so the answers would be lost; write them \
-             with -o FILE or redirect it (> FILE, > /dev/null)"
-        );
-    }
-    if cfg.input.as_deref().is_none_or(|p| p.as_os_str() == "-") && input::std_closed(0) {
-        anyhow::bail!("<stdin>: standard input is closed; give the puzzles' file, or pipe them in");
-    }
     if let (Task::Analyse(a), true) = (cfg.task, cfg.stats) {
         anyhow::bail!("--stats applies to solve and count, not to {}", a.name());
     }
+    let mut plan = Plan::new();
+    plan.input(cfg.input.as_deref());
+    for i in run_inputs {
+        plan.input(i.as_deref());
+    }
+    let main = plan.output(
+        Role::OUTPUT,
+        cfg.output.as_deref(),
+        Writes::Later,
+        cfg.compress,
+    );
+    let side = side.map(|p| plan.output(Role::STEPS, Some(p), Writes::Jsonl, Compress::Auto));
+    let outs = Outs {
+        outs: plan.check()?,
+        main,
+        side,
+    };
     // The shape of the data is decided once, here, from its first bytes:
     // text records, a table (Parquet, Arrow IPC) or an array (`.npy`).
     let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
     let (kind, source) = input::peek_kind(source, cfg.input.as_deref(), &name)?;
     if let Some(kind) = kind {
-        return bulk_columnar(cfg, &name, kind, source, side);
+        return bulk_columnar(cfg, &name, kind, source, outs);
     }
     match source {
-        Input::Mapped(map) => bulk_slice(cfg, &name, &map, side),
-        Input::Stream(stream) => bulk_stream(cfg, &name, stream, side),
+        Input::Mapped(map) => bulk_slice(cfg, &name, &map, outs),
+        Input::Stream(stream) => bulk_stream(cfg, &name, stream, outs),
     }
-}
-
-/// Refuses a side output path that would overwrite the input or mix with
-/// the answers: the input itself, the answers' file, or stdout when the
-/// answers go there too.
-fn side_fits(cfg: &BulkConfig, side: &std::path::Path) -> anyhow::Result<()> {
-    let shown = crate::text::shown_path(&side);
-    let to_stdout = |p: Option<&std::path::Path>| p.is_none_or(|p| p.as_os_str() == "-");
-    if to_stdout(Some(side)) {
-        if to_stdout(cfg.output.as_deref()) {
-            anyhow::bail!(
-                "<stdout>: the answers and the steps would both go to standard output; \
-                 name a file for one of them (-o FILE or --steps FILE)"
-            );
-        }
-        return Ok(());
-    }
-    let same_input = match &cfg.input {
-        Some(i) => input::same_file(i, side),
-        None => input::stdin_is(side),
-    };
-    if same_input {
-        anyhow::bail!("{shown}: refusing to write the steps over the input");
-    }
-    if cfg
-        .output
-        .as_deref()
-        .is_some_and(|o| o == side || input::same_file(o, side))
-    {
-        anyhow::bail!("{shown}: the steps and the answers cannot go to the same file");
-    }
-    Ok(())
-}
-
-/// The side output of a run, if any: a temporary file until the run ends
-/// well, compressed as its own extension says (`--steps steps.jsonl.gz`;
-/// the answers' `--compress` is theirs).
-fn side_output(side: Option<&std::path::Path>) -> anyhow::Result<Option<Output>> {
-    side.map(|p| Output::create(Some(p), crate::output::Compress::Auto))
-        .transpose()
 }
 
 /// A writer whose errors say they are the side output's (`FILE: cannot
@@ -217,7 +231,7 @@ fn bulk_columnar(
     name: &str,
     kind: input::Kind,
     source: Input,
-    side: Option<&std::path::Path>,
+    mut outs: Outs,
 ) -> anyhow::Result<ExitCode> {
     let map;
     let data = match source {
@@ -247,8 +261,11 @@ fn bulk_columnar(
     asked.fits(name, kind)?;
     text_only_options(cfg, name, kind)?;
     let target = columnar::target(kind, name, cfg.output.as_deref())?;
-    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
-    let side_out = side_output(side)?.map(std::sync::Mutex::new);
+    let mut out = outs.main(match target {
+        columnar::Target::Text => Writes::Lines,
+        columnar::Target::Columnar(k) => Writes::Table(k),
+    })?;
+    let side_out = outs.side()?.map(std::sync::Mutex::new);
     let job = Job {
         pool: &pool,
         name,
@@ -272,21 +289,16 @@ fn bulk_columnar(
         Ok(Run::Done(tally)) => tally,
         Ok(Run::Failed) => {
             if let Some(s) = side_out {
-                abandon(s, side)?;
+                abandon(s)?;
             }
-            abandon(out, cfg.output.as_deref())?;
+            abandon(out)?;
             return Ok(ExitCode::from(EXIT_BAD_RECORDS));
         }
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         Err(e) => return Err(e),
     };
-    // The steps first: answers in place always come with their steps.
-    if let Some(s) = side_out {
-        s.finish()?;
-    }
-    match out.finish() {
-        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
-        r => r?,
+    if !outs.commit(side_out, out)? {
+        return Ok(ExitCode::SUCCESS);
     }
     reporter.finish(cfg.task, &tally);
     Ok(ExitCode::from(if tally.bad == 0 {
@@ -343,12 +355,7 @@ impl Style {
     }
 }
 
-fn bulk_slice(
-    cfg: &BulkConfig,
-    name: &str,
-    data: &[u8],
-    side: Option<&std::path::Path>,
-) -> anyhow::Result<ExitCode> {
+fn bulk_slice(cfg: &BulkConfig, name: &str, data: &[u8], outs: Outs) -> anyhow::Result<ExitCode> {
     let style = Style::of(data);
     let data = pipeline::strip_bom(data);
     let found = detect::detect(data, &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
@@ -374,7 +381,7 @@ fn bulk_slice(
             style,
         },
         chunks,
-        side,
+        outs,
     )
 }
 
@@ -441,7 +448,7 @@ fn bulk_stream(
     cfg: &BulkConfig,
     name: &str,
     mut stream: input::Stream,
-    side: Option<&std::path::Path>,
+    outs: Outs,
 ) -> anyhow::Result<ExitCode> {
     let (mut head, mut ended) = read_head(&mut stream, name)?;
     let found = loop {
@@ -509,7 +516,7 @@ fn bulk_stream(
         one_chunk: false,
         style,
     };
-    finish(cfg, name, &found, feed, chunks, side)
+    finish(cfg, name, &found, feed, chunks, outs)
 }
 
 /// What a text run's progress bar counts.
@@ -538,7 +545,7 @@ fn finish<'a>(
     found: &Detected,
     feed: Feed,
     chunks: impl pipeline::Chunks<'a>,
-    side: Option<&std::path::Path>,
+    mut outs: Outs,
 ) -> anyhow::Result<ExitCode> {
     let Feed {
         size,
@@ -553,7 +560,12 @@ fn finish<'a>(
         anyhow::bail!("{name}: --keep-lines needs the one-puzzle-per-line layout");
     }
     text_output_fits(cfg, name, &found.layout)?;
-    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
+    let mut out = outs.main(match (found.layout.shape, cfg.task) {
+        (_, Task::Count { .. }) => Writes::Lines,
+        (Shape::Csv(cols), _) => Writes::Rows(cols.delim),
+        _ if found.layout.multiline() => Writes::Grids,
+        _ => Writes::Lines,
+    })?;
     // Delimited rows keep the input's BOM and CRLF line ends (a count is
     // one number a line, as for every layout).
     let rows =
@@ -614,7 +626,7 @@ fn finish<'a>(
     if style.bom {
         preamble.splice(0..0, *b"\xEF\xBB\xBF");
     }
-    let mut side_out = side_output(side)?;
+    let mut side_out = outs.side()?;
     let result = out
         .writer()
         .write_all(&preamble)
@@ -663,9 +675,9 @@ fn finish<'a>(
     if let Some((line, err)) = &summary.failed {
         // Stdout keeps the answers before the bad record.
         if let Some(s) = side_out {
-            abandon(s, side)?;
+            abandon(s)?;
         }
-        abandon(out, cfg.output.as_deref())?;
+        abandon(out)?;
         reporter.fail(*line, err);
         return Ok(ExitCode::from(EXIT_BAD_RECORDS));
     }
@@ -680,13 +692,8 @@ fn finish<'a>(
             summary.tally.records
         );
     }
-    // The steps first: answers in place always come with their steps.
-    if let Some(s) = side_out {
-        s.finish()?;
-    }
-    match out.finish() {
-        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
-        r => r?,
+    if !outs.commit(side_out, out)? {
+        return Ok(ExitCode::SUCCESS);
     }
     let tally = summary.tally;
     reporter.finish(cfg.task, &tally);
@@ -791,9 +798,10 @@ pub use crate::output::write_what;
 /// Ends the output of a run that a bad record stopped (see
 /// [`Output::abandon`]): a temporary file is deleted, stdout keeps what was
 /// written. A reader gone early is no error.
-pub(crate) fn abandon(out: Output, output: Option<&std::path::Path>) -> anyhow::Result<()> {
+pub(crate) fn abandon(out: Output) -> anyhow::Result<()> {
+    let what = format!("{}: cannot write", out.name());
     match out.abandon() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context(write_what(output)),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context(what),
         _ => Ok(()),
     }
 }
@@ -866,8 +874,15 @@ fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Re
 /// A reader gone early (`bench … | head`) ends it quietly, as it ends
 /// `solve`.
 pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
-    let mut w = std::io::stdout().lock();
-    match bench_rows(cfg, &mut w).and_then(|ok| w.flush().map(|()| ok).map_err(stdout_error)) {
+    let mut plan = Plan::new();
+    for f in &cfg.files {
+        plan.input(Some(f));
+    }
+    let slot = plan.output(Role::RESULT, None, Writes::Text, Compress::None);
+    let mut outs = plan.check()?;
+    let mut out = outs.take(slot, Writes::Text)?;
+    let rows = bench_rows(cfg, &mut Flushed(out.writer()));
+    match rows.and_then(|ok| outs.commit(vec![out]).map(|()| ok)) {
         Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e),
         Ok(all_solved) => Ok(ExitCode::from(if all_solved {
@@ -875,6 +890,23 @@ pub fn bench(cfg: &BenchConfig) -> anyhow::Result<ExitCode> {
         } else {
             EXIT_BAD_RECORDS
         })),
+    }
+}
+
+/// A writer flushed at every line end: `bench`'s rows appear as each file
+/// is measured.
+struct Flushed<'a>(&'a mut dyn Write);
+
+impl Write for Flushed<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.0.write(buf)?;
+        if buf[..n].contains(&b'\n') {
+            self.0.flush()?;
+        }
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
 
@@ -1014,11 +1046,7 @@ fn bench_table(
         reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, false)),
         side: None,
     };
-    let sink = if cfg!(windows) { "NUL" } else { "/dev/null" };
-    let mut out = Output::create(
-        Some(std::path::Path::new(sink)),
-        crate::output::Compress::None,
-    )?;
+    let mut out = crate::output::guard::discard();
     let tally = match columnar::run(
         &job,
         kind,
@@ -1042,6 +1070,13 @@ fn stdout_error(e: std::io::Error) -> anyhow::Error {
 /// Runs `check`: prints the first bad records and a summary on stdout.
 pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
     let pname = input::display_name(Some(&cfg.puzzles));
+    let mut plan = Plan::new();
+    plan.input(Some(&cfg.puzzles));
+    if let Some(a) = &cfg.answers {
+        plan.input(Some(a));
+    }
+    let slot = plan.output(Role::RESULT, None, Writes::Text, Compress::None);
+    let mut outs = plan.check()?;
     if cfg.answers.as_deref().is_some_and(|a| a.as_os_str() == "-")
         && cfg.puzzles.as_os_str() == "-"
     {
@@ -1098,22 +1133,30 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
     } else {
         "answer rows"
     };
-    let mut out = std::io::stdout().lock();
-    for (at, reason) in &report.shown {
-        writeln!(out, "{aname}:{place}{at}: {reason}")?;
+    // `-q`: the exit status is the answer, as for `rg -q`.
+    if crate::output::chatter() != crate::output::Chatter::Quiet {
+        let mut o = outs.take(slot, Writes::Text)?;
+        let out = o.writer();
+        let lines = (|| -> std::io::Result<()> {
+            for (at, reason) in &report.shown {
+                writeln!(out, "{aname}:{place}{at}: {reason}")?;
+            }
+            let hidden = report.bad - report.shown.len() as u64;
+            if hidden > 0 {
+                writeln!(out, "{aname}: ... and {hidden} more bad records")?;
+            }
+            if let Some((np, na)) = report.count_mismatch {
+                writeln!(out, "{aname}: {na} {what} for {np} puzzles in {pname}")?;
+            }
+            writeln!(
+                out,
+                "{aname}: {} records checked, {} good, {} bad",
+                report.records, report.good, report.bad
+            )
+        })();
+        lines.map_err(stdout_error)?;
+        outs.commit(vec![o])?;
     }
-    let hidden = report.bad - report.shown.len() as u64;
-    if hidden > 0 {
-        writeln!(out, "{aname}: ... and {hidden} more bad records")?;
-    }
-    if let Some((np, na)) = report.count_mismatch {
-        writeln!(out, "{aname}: {na} {what} for {np} puzzles in {pname}")?;
-    }
-    writeln!(
-        out,
-        "{aname}: {} records checked, {} good, {} bad",
-        report.records, report.good, report.bad
-    )?;
     Ok(ExitCode::from(if report.ok() {
         EXIT_OK
     } else {
@@ -1147,7 +1190,15 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         band.check(&crate::rate::Rater::new())
             .map_err(|e| anyhow::anyhow!(e))?;
     }
-    let mut out = Output::create(cfg.output.as_deref(), cfg.compress)?;
+    let writes = if cfg.with_solution {
+        Writes::Rows(b',')
+    } else {
+        Writes::Lines
+    };
+    let mut plan = Plan::new();
+    let slot = plan.output(Role::OUTPUT, cfg.output.as_deref(), writes, cfg.compress);
+    let mut outs = plan.check()?;
+    let mut out = outs.take(slot, writes)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()?;
@@ -1225,7 +1276,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         // The output is dropped unfinished: a temporary file is deleted.
         anyhow::bail!("{e}");
     }
-    match out.finish() {
+    match outs.commit(vec![out]) {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r?,
     }
@@ -1298,6 +1349,13 @@ fn json_string(s: &str) -> String {
     out
 }
 
+/// Writes `bytes` to stdout as the one output of a command without
+/// inputs (`man`, `completions`), through the output guard; a reader gone
+/// early (`| head`) is no error.
+pub fn print_all(bytes: &[u8]) -> anyhow::Result<()> {
+    crate::output::guard::print_all(bytes)
+}
+
 /// True when an error chain ends in a broken pipe (`sudoku-bulk … | head`).
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
@@ -1311,13 +1369,13 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// side output (the same pass, any input).
 pub fn rate(cfg: &RateConfig) -> anyhow::Result<ExitCode> {
     if cfg.list {
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "id\tname\timplemented")?;
+        let mut out = String::from("id\tname\timplemented\n");
         for t in crate::rate::Technique::ALL {
             let yes = if t.implemented() { "yes" } else { "no" };
-            writeln!(out, "{}\t{}\t{yes}", t.id(), t.name())?;
+            out.push_str(&format!("{}\t{}\t{yes}\n", t.id(), t.name()));
         }
+        crate::output::guard::print_all(out.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    bulk_to(&cfg.bulk, cfg.steps.as_deref())
+    bulk_to(&cfg.bulk, cfg.steps.as_deref(), &[])
 }

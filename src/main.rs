@@ -2,7 +2,6 @@
 //! status (0 all good, 1 bad records, 2 usage or I/O error, 101 a panic,
 //! 128 + N killed by signal N).
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use sudoku_bulk::{args, cmd};
@@ -45,13 +44,8 @@ fn run() -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Writes `bytes` to stdout; a reader gone early (`| head`) is no error.
+/// Writes `bytes` to stdout through the output guard; a reader gone
+/// early (`| head`) is no error.
 fn print_all(bytes: &[u8]) -> anyhow::Result<ExitCode> {
-    let mut w = std::io::stdout().lock();
-    match w.write_all(bytes).and_then(|()| w.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(anyhow::Error::new(e).context("<stdout>: cannot write"))
-        }
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    cmd::print_all(bytes).map(|()| ExitCode::SUCCESS)
 }

@@ -17,6 +17,16 @@ use crate::input::Kind;
 use crate::pipeline::{Observer, Tally, Task};
 use crate::text::RecordError;
 
+pub mod guard;
+
+/// True when an error chain ends in a broken pipe (`sudoku-bulk … | head`).
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// How answers are compressed: `Auto` follows the output name's extension
 /// (`.gz`, `.zst`, `.xz`, `.bz2`; plain for stdout and other names).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -119,10 +129,16 @@ enum Sink {
     /// An existing path that is not a regular file (`/dev/null`, a FIFO):
     /// written in place, since renaming over it would replace the device.
     Special(BufWriter<File>),
+    /// Bytes thrown away (see [`guard::discard`]).
+    Discard(io::Sink),
     /// A temporary file in the target's directory, renamed on `finish`.
     Temp {
-        /// The temporary file, deleted if dropped before `finish`.
-        tmp: BufWriter<tempfile::NamedTempFile>,
+        /// The temporary file's descriptor. Written as a plain `File`:
+        /// `NamedTempFile`'s own writes wrap errors with the hidden
+        /// temporary's path, which means nothing to the user.
+        tmp: BufWriter<File>,
+        /// Its path, deleted if dropped before `finish`.
+        path: tempfile::TempPath,
         /// The final path.
         dest: PathBuf,
         /// Its registration for the signal handlers' cleanup, undone when
@@ -155,6 +171,7 @@ impl Write for Sink {
         match self {
             Sink::Stdout(w) => w.write(buf),
             Sink::Special(w) => w.write(buf),
+            Sink::Discard(w) => w.write(buf),
             Sink::Temp { tmp, .. } => tmp.write(buf),
         }
     }
@@ -162,6 +179,7 @@ impl Write for Sink {
         match self {
             Sink::Stdout(w) => w.write_all(buf),
             Sink::Special(w) => w.write_all(buf),
+            Sink::Discard(w) => w.write_all(buf),
             Sink::Temp { tmp, .. } => tmp.write_all(buf),
         }
     }
@@ -169,6 +187,7 @@ impl Write for Sink {
         match self {
             Sink::Stdout(w) => w.flush(),
             Sink::Special(w) => w.flush(),
+            Sink::Discard(w) => w.flush(),
             Sink::Temp { tmp, .. } => tmp.flush(),
         }
     }
@@ -261,10 +280,50 @@ impl Write for Encoder {
 
 /// Where answers go: stdout, a device or pipe, or a file that appears only
 /// when complete; compressed or not.
+///
+/// Made only by [`guard`] (a [`guard::Plan`] checked and opened), so no
+/// command writes a file the guard has not seen.
 pub struct Output {
     enc: Encoder,
     /// The output as messages name it (`<stdout>` without a path).
     what: String,
+    /// Its place in the [`guard::Outputs`] that opened it.
+    slot: Option<usize>,
+}
+
+/// An [`Output`] finished and synced, waiting to be renamed into place
+/// with the other outputs of its run ([`guard::Outputs::commit`]).
+enum Prepared {
+    /// Stdout, a device or pipe: already where it goes.
+    Done,
+    /// A temporary file, deleted if dropped.
+    Temp {
+        path: tempfile::TempPath,
+        dest: PathBuf,
+        what: String,
+        registered: Registered,
+    },
+}
+
+impl Prepared {
+    /// Renames a temporary file into place and syncs its directory.
+    fn place(self) -> anyhow::Result<()> {
+        let Prepared::Temp {
+            path,
+            dest,
+            what,
+            registered,
+        } = self
+        else {
+            return Ok(());
+        };
+        path.persist(&dest)
+            .map_err(|e| e.error)
+            .with_context(|| format!("{what}: cannot rename into place"))?;
+        drop(registered);
+        sync_dir(&dest);
+        Ok(())
+    }
 }
 
 impl Output {
@@ -272,7 +331,7 @@ impl Output {
     /// a temporary file beside `path` (beside the link's target when `path`
     /// is a symbolic link, dangling or not, so the link survives), writing
     /// `compress`'s codec.
-    pub fn create(path: Option<&Path>, compress: Compress) -> anyhow::Result<Output> {
+    fn create(path: Option<&Path>, compress: Compress) -> anyhow::Result<Output> {
         let path = path.filter(|p| p.as_os_str() != "-");
         let codec = compress.resolve(path);
         let sink = match path {
@@ -282,7 +341,20 @@ impl Output {
         let what = path.map_or_else(|| "<stdout>".to_string(), |p| crate::text::shown_path(&p));
         let enc = Encoder::new(codec, sink)
             .with_context(|| format!("{what}: cannot start the compressor"))?;
-        Ok(Output { enc, what })
+        Ok(Output {
+            enc,
+            what,
+            slot: None,
+        })
+    }
+
+    /// An output that throws its bytes away.
+    fn discard() -> Output {
+        Output {
+            enc: Encoder::Plain(Sink::Discard(io::sink())),
+            what: "<discarded>".to_string(),
+            slot: None,
+        }
     }
 
     /// The output as messages name it (`<stdout>` without a path).
@@ -295,25 +367,35 @@ impl Output {
         &mut self.enc
     }
 
-    /// Ends the compressed stream, flushes and, for a file, makes it durable
-    /// (fsync) and renames it into place, then syncs the directory.
-    /// Errors name the output: the last buffered answers (all of them, for
-    /// a short run) are only written here.
-    pub fn finish(self) -> anyhow::Result<()> {
+    /// Ends the compressed stream, flushes and, for a file, makes it
+    /// durable (fsync), ready to be renamed into place. Errors name the
+    /// output: the last buffered answers (all of them, for a short run)
+    /// are only written here.
+    fn prepare(self) -> anyhow::Result<Prepared> {
         let what = self.what;
         let cannot = || format!("{what}: cannot write");
         let sink = self.enc.finish().with_context(cannot)?;
         match sink {
-            Sink::Stdout(mut w) => w.flush().with_context(cannot),
-            Sink::Special(mut w) => w.flush().with_context(cannot),
+            Sink::Stdout(mut w) => w.flush().with_context(cannot).map(|()| Prepared::Done),
+            Sink::Special(mut w) => w.flush().with_context(cannot).map(|()| Prepared::Done),
+            Sink::Discard(_) => Ok(Prepared::Done),
             Sink::Temp {
                 tmp,
+                path,
                 dest,
                 registered,
             } => {
-                let done = persist(tmp, &dest);
-                drop(registered);
-                done
+                let file = tmp
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .with_context(cannot)?;
+                file.sync_all().with_context(cannot)?;
+                Ok(Prepared::Temp {
+                    path,
+                    dest,
+                    what,
+                    registered,
+                })
             }
         }
     }
@@ -405,8 +487,10 @@ fn open_file(dest: &Path) -> anyhow::Result<Sink> {
     if let Some(meta) = existing {
         keep_owner_and_mode(tmp.as_file(), &meta);
     }
+    let (file, path) = tmp.into_parts();
     Ok(Sink::Temp {
-        tmp: BufWriter::with_capacity(1 << 16, tmp),
+        tmp: BufWriter::with_capacity(1 << 16, file),
+        path,
         dest,
         registered,
     })
@@ -522,22 +606,10 @@ fn keep_owner_and_mode(file: &File, old: &std::fs::Metadata) {
     let _ = file.set_permissions(old.permissions());
 }
 
-/// Flushes, syncs and renames the temporary file to `dest`, then syncs the
-/// directory so the rename itself survives a crash.
-fn persist(tmp: BufWriter<tempfile::NamedTempFile>, dest: &Path) -> anyhow::Result<()> {
-    let tmp = tmp
-        .into_inner()
-        .map_err(|e| e.into_error())
-        .with_context(|| format!("{}: cannot write", crate::text::shown_path(&dest)))?;
-    tmp.as_file()
-        .sync_all()
-        .with_context(|| format!("{}: cannot write", crate::text::shown_path(&dest)))?;
-    tmp.persist(dest).map_err(|e| e.error).with_context(|| {
-        format!(
-            "{}: cannot rename into place",
-            crate::text::shown_path(&dest)
-        )
-    })?;
+/// Syncs the directory of `dest` so a rename into it survives a crash.
+/// Some file systems refuse to sync a directory; the data is already safe,
+/// so this is best effort.
+fn sync_dir(dest: &Path) {
     #[cfg(unix)]
     if let Some(dir) = dest.parent() {
         let dir = if dir.as_os_str().is_empty() {
@@ -545,13 +617,12 @@ fn persist(tmp: BufWriter<tempfile::NamedTempFile>, dest: &Path) -> anyhow::Resu
         } else {
             dir
         };
-        // Some file systems refuse to sync a directory; the data is already
-        // safe, so this is best effort.
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
     }
-    Ok(())
+    #[cfg(not(unix))]
+    let _ = dest;
 }
 
 /// How much the program says on stderr besides errors, for the whole

@@ -24,7 +24,7 @@ mod split;
 pub use split::{part_path, split, Part, SplitConfig, Stratify};
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Seek, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -33,7 +33,8 @@ use anyhow::Context;
 
 use crate::canon::{self, Form};
 use crate::columnar::{self, Asked, Data, Job, Kind};
-use crate::output::{self, Named, Output, Reporter};
+use crate::output::guard::{Outputs, Plan, Role, Slot, Writes};
+use crate::output::{self, Compress, Output, Reporter};
 use crate::pipeline::{self, OnError, Options, Task};
 use crate::record::{Analysis, RecordError};
 use crate::solver::Boxes;
@@ -89,6 +90,9 @@ pub struct DedupeConfig {
     pub report: Option<PathBuf>,
     /// Memory for keys before spilling to disk, in bytes.
     pub memory: u64,
+    /// Where spill files go (`--temp-dir`); else beside the output when it
+    /// is a file, else the system's temporary directory.
+    pub temp_dir: Option<PathBuf>,
     /// Worker threads.
     pub threads: usize,
     /// Draw a progress bar.
@@ -112,6 +116,9 @@ pub struct OverlapConfig {
     pub report: Option<PathBuf>,
     /// Memory for keys before spilling to disk, in bytes.
     pub memory: u64,
+    /// Where spill files go (`--temp-dir`); else beside the report when
+    /// it is a file, else the system's temporary directory.
+    pub temp_dir: Option<PathBuf>,
     /// Worker threads.
     pub threads: usize,
     /// Draw a progress bar.
@@ -425,10 +432,15 @@ impl Loaded {
 
 /// Opens `path` (stdin for `None` or `-`). A file is mapped; a stream
 /// (stdin, a pipe, a compressed file) is copied to a spill file in `dir`
-/// and mapped, since the copy pass reads the input a second time.
+/// and mapped, since the copy pass reads the input a second time. The
+/// stream's first bytes are looked at before the copy: binary data that is
+/// no table or array is refused before anything is written to disk. An
+/// empty input whose name says it is a table or an array (`x.parquet`) is
+/// refused, not read as empty text.
 pub(crate) fn load(path: Option<&Path>, dir: &Path) -> anyhow::Result<Loaded> {
     let name = crate::input::display_name(path);
     let input = crate::input::open(path, false)?;
+    let given = path;
     let mut path = path.filter(|p| p.as_os_str() != "-").map(Path::to_path_buf);
     let bytes = match input {
         crate::input::Input::Mapped(map) => {
@@ -440,20 +452,57 @@ pub(crate) fn load(path: Option<&Path>, dir: &Path) -> anyhow::Result<Loaded> {
         crate::input::Input::Stream(mut stream) => {
             // A spill copy has no path the Parquet reader could reopen.
             path = None;
-            let mut file = crate::cleanup::spill_file(dir)?;
-            let n = io::copy(&mut stream.reader, &mut file)
+            let mut head = Vec::with_capacity(SNIFF);
+            (&mut stream.reader)
+                .take(SNIFF as u64)
+                .read_to_end(&mut head)
                 .map_err(|e| crate::input::read_error(&name, e))?;
-            if n == 0 {
-                Bytes::Owned(Vec::new())
+            if crate::input::sniff(&head).is_none() {
+                if let Some(why) = detect::not_text(&head) {
+                    anyhow::bail!("{name}: {why}");
+                }
+            }
+            if head.len() < SNIFF {
+                Bytes::Owned(head)
             } else {
-                file.rewind()?;
+                let mut file = crate::cleanup::spill_file(dir)?;
+                file.write_all(&head).map_err(spill_write)?;
+                copy_stream(&mut stream.reader, &mut file, &name)?;
+                file.rewind().map_err(spill_write)?;
                 // SAFETY: the file is our own unnamed spill file: no other
                 // process can open it by name, and we never write it again.
-                Bytes::Map(unsafe { memmap2::Mmap::map(&file) }?)
+                Bytes::Map(unsafe { memmap2::Mmap::map(&file) }.map_err(spill_write)?)
             }
         }
     };
-    Ok(Loaded { name, path, bytes })
+    let loaded = Loaded { name, path, bytes };
+    if loaded.bytes().is_empty() {
+        crate::input::refuse_empty(given, &loaded.name)?;
+    }
+    Ok(loaded)
+}
+
+/// Bytes of a stream looked at before it is copied to disk.
+const SNIFF: usize = 64 << 10;
+
+/// A spill file's write error, named as a write (not as the input's read).
+fn spill_write(e: io::Error) -> anyhow::Error {
+    anyhow::Error::new(e).context("spill file: cannot write")
+}
+
+/// Copies the rest of a stream to the spill file: errors reading name the
+/// input, errors writing name the spill file.
+fn copy_stream(from: &mut dyn io::Read, to: &mut File, name: &str) -> anyhow::Result<()> {
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(crate::input::read_error(name, e)),
+        };
+        to.write_all(&buf[..n]).map_err(spill_write)?;
+    }
 }
 
 /// What pass 1 learned about one input.
@@ -657,55 +706,48 @@ fn npy_keys(job: &Job<'_>, data: &[u8], sink: &mut KeySink) -> anyhow::Result<()
     Ok(())
 }
 
-/// The directory spill files go to: the output's, else the temporary
-/// directory.
-pub(crate) fn spill_dir(output: Option<&Path>) -> PathBuf {
-    match output.filter(|p| p.as_os_str() != "-") {
-        Some(p) => match p.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        },
-        None => std::env::temp_dir(),
-    }
-}
-
 fn quiet() -> bool {
     output::chatter() == output::Chatter::Quiet
 }
 
-/// Runs `dedupe`.
+/// What the copy pass of `input` writes (its own layout), for the check
+/// of the output's name: rows with the input's delimiter, grids, one
+/// record a line, or the input's table or array kind.
+pub(crate) fn writes_of(input: &Loaded, forced: &Forced) -> anyhow::Result<Writes> {
+    let data = input.bytes();
+    if let Some(kind) = crate::input::sniff(data) {
+        return Ok(Writes::Table(kind));
+    }
+    let found = detect::detect(pipeline::strip_bom(data), forced)
+        .map_err(|e| anyhow::anyhow!("{}:{e}", input.name))?;
+    Ok(match found.layout.shape {
+        Shape::Csv(cols) => Writes::Rows(cols.delim),
+        _ if found.layout.multiline() => Writes::Grids,
+        _ => Writes::Lines,
+    })
+}
+
+/// Runs `dedupe`. Its outputs (the kept records, `--report`) are declared
+/// to the output guard and put in place together at the end, or neither.
 pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let out_path = cfg.output.as_deref().filter(|p| p.as_os_str() != "-");
-    if let (Some(i), Some(o)) = (cfg.input.as_deref(), out_path) {
-        if crate::input::same_file(i, o) {
-            anyhow::bail!(
-                "{}: refusing to write the output over the input",
-                crate::text::shown_path(&o)
-            );
-        }
-    }
-    if let Some(r) = cfg.report.as_deref() {
-        if cfg
-            .input
-            .as_deref()
-            .is_some_and(|i| crate::input::same_file(i, r))
-        {
-            anyhow::bail!("{}: --report would replace the input", r.display());
-        }
-        report_dir_exists(r)?;
-    }
-    let dir = spill_dir(out_path);
+    let mut plan = Plan::new();
+    plan.input(cfg.input.as_deref());
+    let main = plan.output(
+        Role::OUTPUT,
+        cfg.output.as_deref(),
+        Writes::Later,
+        Compress::Auto,
+    );
+    let rep = cfg
+        .report
+        .as_deref()
+        .map(|r| plan.output(Role::REPORT, Some(r), Writes::Csv, Compress::Auto));
+    let mut outs = plan.check()?;
+    let dir = outs.scratch_dir(Some(main), cfg.temp_dir.as_deref());
     let input = load(cfg.input.as_deref(), &dir)?;
     let name = input.name.clone();
-    if let Some(kind) = crate::input::sniff(input.bytes()) {
-        output_fits(&name, Some(kind), out_path)?;
-    } else {
-        output_fits(&name, None, out_path)?;
-    }
-    // Made now, so a name that cannot be written fails before the work;
-    // removed on every exit until the end renames it into place.
-    let mut out = Output::create(out_path, crate::output::Compress::Auto)?;
+    let mut out = outs.take(main, writes_of(&input, &cfg.forced)?)?;
     let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
         iso: (cfg.by == By::Iso).then_some(cfg.form),
         exact: cfg.by == By::Exact,
@@ -747,9 +789,10 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     let spilled = spilled + dropped.spilled();
     let dropped = pool.install(|| dropped.sorted()).map_err(spill_err)?;
     let dropped = dropped.map(|p| p.map(|p| unpair(&p)));
-    // The copy pass, with the report's rows on the side (written to their
-    // file once the output is in place: one temporary output at a time).
-    let mut report_rows = match &cfg.report {
+    // The copy pass, with the report's rows on the side (copied to the
+    // report at the end: a report on stdout gets nothing unless the
+    // output is complete).
+    let mut report_rows = match rep {
         Some(_) => Some(BufWriter::new(crate::cleanup::spill_file(&dir)?)),
         None => None,
     };
@@ -763,6 +806,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
             dropped,
             out.writer(),
             report_rows.as_mut(),
+            &name,
         ),
         Found::Columnar(Kind::Npy) => copy_npy(
             input.bytes(),
@@ -776,17 +820,21 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
             copy_table(&input, *kind, dropped, out.writer(), report_rows.as_mut())
         }
     };
+    let out_name = outs.name(main).to_string();
     match written {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
-        r => r.with_context(|| crate::output::write_what(out_path))?,
+        r => r.with_context(|| format!("{out_name}: cannot write"))?,
     }
-    match out.finish() {
+    let mut all = Vec::new();
+    if let (Some(rep), Some(rows)) = (rep, report_rows) {
+        let unit = keyed.unit();
+        let header = format!("dropped_{unit},first_{unit}\n");
+        all.push(write_report(&mut outs, rep, &header, rows)?);
+    }
+    all.push(out);
+    match outs.commit(all) {
         Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r?,
-    }
-    if let (Some(path), Some(rows)) = (&cfg.report, report_rows) {
-        let unit = keyed.unit();
-        write_report(path, &format!("dropped_{unit},first_{unit}\n"), rows)?;
     }
     if !quiet() {
         let by = match cfg.by {
@@ -819,56 +867,29 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     }))
 }
 
-/// Refuses an `-o` name that asks for another format than the input's:
-/// dedupe writes the input's own layout.
-fn output_fits(name: &str, kind: Option<Kind>, out: Option<&Path>) -> anyhow::Result<()> {
-    let (Some(path), Some(named)) = (out, Named::of(out)) else {
-        return Ok(());
-    };
-    let fits = match (kind, named) {
-        (None, Named::Columnar(_)) => false,
-        (None, _) => true,
-        (Some(k), Named::Columnar(n)) => k == n,
-        (Some(_), _) => false,
-    };
-    if fits {
-        return Ok(());
-    }
-    let allowed = match kind {
-        None => "text in the input's layout".to_string(),
-        Some(k) => format!("{} like the input", k.name()),
-    };
-    Err(named.refuse(path, &format!("the records kept of {name}"), &allowed))
-}
-
-/// Refuses a report path whose directory does not exist, before any work
-/// (the report is written last).
-fn report_dir_exists(path: &Path) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => return Ok(()),
-    };
-    if !dir.is_dir() {
-        anyhow::bail!(
-            "{}: cannot create: {} is not a directory",
-            path.display(),
-            dir.display()
-        );
-    }
-    Ok(())
-}
-
-/// Writes the report (a header and the rows gathered in `rows`) to `path`,
-/// atomically.
-fn write_report(path: &Path, header: &str, rows: BufWriter<File>) -> anyhow::Result<()> {
+/// Writes a report (a header and the rows gathered in `rows`) into the
+/// output of `slot`, which the caller commits with the run's others.
+fn write_report(
+    outs: &mut Outputs,
+    slot: Slot,
+    header: &str,
+    rows: BufWriter<File>,
+) -> anyhow::Result<Output> {
     let mut rows = rows.into_inner().map_err(|e| e.into_error())?;
     rows.rewind()?;
-    let mut out = Output::create(Some(path), crate::output::Compress::Auto)?;
+    let mut out = outs.take(slot, Writes::Csv)?;
+    let name = outs.name(slot).to_string();
     let w = out.writer();
-    w.write_all(header.as_bytes())
+    match w
+        .write_all(header.as_bytes())
         .and_then(|()| io::copy(&mut BufReader::new(rows), w).map(drop))
-        .with_context(|| crate::output::write_what(Some(path)))?;
-    out.finish()
+    {
+        // A reader of a report on stdout gone early (`| head`): the
+        // other outputs still go in place.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        r => r.with_context(|| format!("{name}: cannot write"))?,
+    }
+    Ok(out)
 }
 
 /// The copy pass over text: the input's bytes as they are (BOM, header,
@@ -883,6 +904,7 @@ fn copy_text(
     mut dropped: impl Iterator<Item = io::Result<(u64, u64)>>,
     out: &mut dyn Write,
     mut report: Option<&mut BufWriter<File>>,
+    name: &str,
 ) -> anyhow::Result<()> {
     let layout = &found.layout;
     let head = &data[..body];
@@ -946,7 +968,26 @@ fn copy_text(
     if next.is_some() {
         return Err(mismatch("a dropped record the copy pass did not meet").into());
     }
-    out.write_all(&rest[copied..])?;
+    // An `end` line ends the records (as for `solve`): it is kept, and
+    // what follows it, never read as records, is not copied unchecked.
+    let mut end = rest.len();
+    while let Some(item) = records.next() {
+        if let Item::End = item {
+            end = records.position();
+            let tail = &rest[end..];
+            if !tail.trim_ascii().is_empty() {
+                let line =
+                    found.skip_lines + rest[..end].iter().filter(|&&b| b == b'\n').count() as u64;
+                output::note(format_args!(
+                    "{name}:{line}: the `end` line ends the records; the {} bytes after it \
+                     are not copied",
+                    tail.len()
+                ));
+            }
+            break;
+        }
+    }
+    out.write_all(&rest[copied.min(end)..end])?;
     Ok(())
 }
 
@@ -1104,20 +1145,23 @@ impl Write for SendWrite<'_> {
 /// incomplete).
 pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let dir = spill_dir(cfg.report.as_deref());
-    for p in [&cfg.train, &cfg.test] {
-        if let Some(r) = &cfg.report {
-            if p.as_os_str() != "-" && crate::input::same_file(p, r) {
-                anyhow::bail!("{}: --report would replace an input", r.display());
-            }
-        }
-    }
-    if let Some(r) = cfg.report.as_deref() {
-        report_dir_exists(r)?;
-    }
     if cfg.train.as_os_str() == "-" && cfg.test.as_os_str() == "-" {
         anyhow::bail!("only one of TRAIN and TEST can be `-` (stdin)");
     }
+    let mut plan = Plan::new();
+    plan.input(Some(&cfg.train));
+    plan.input(Some(&cfg.test));
+    let rep = cfg
+        .report
+        .as_deref()
+        .map(|r| plan.output(Role::REPORT, Some(r), Writes::Csv, Compress::Auto));
+    // The result line goes to stdout, or to stderr when the report takes
+    // stdout; with `-q` the exit status alone answers.
+    let report_on_stdout = cfg.report.as_deref().is_some_and(|r| r.as_os_str() == "-");
+    let line = (!quiet() && !report_on_stdout)
+        .then(|| plan.output(Role::RESULT, None, Writes::Text, Compress::None));
+    let mut outs = plan.check()?;
+    let dir = outs.scratch_dir(rep, cfg.temp_dir.as_deref());
     let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
         iso: (cfg.by == By::Iso).then_some(cfg.form),
         exact: true,
@@ -1217,28 +1261,52 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if let (Some(path), Some(r)) = (&cfg.report, report) {
-        write_report(path, &header, r)?;
-    }
     let bad = train_k.bad + test_k.bad;
     let (test_name, train_name) = (&names[1], &names[0]);
-    let mut out = io::stdout().lock();
+    let leaks = match cfg.by {
+        By::Iso => n_iso,
+        By::Exact => n_exact,
+    };
+    // A side with no records has checked nothing: that is no pass
+    // (an empty export, a closed stdin, a table of no rows).
+    let empty = [(train_name, train_k.records), (test_name, test_k.records)]
+        .into_iter()
+        .find(|&(_, n)| n == 0);
+    if let Some((which, _)) = empty {
+        anyhow::bail!(
+            "{which}: no records, so the leak check compared nothing (exit 2, not a pass)"
+        );
+    }
+    let mut all = Vec::new();
+    if let (Some(slot), Some(r)) = (rep, report) {
+        all.push(write_report(&mut outs, slot, &header, r)?);
+    }
     let said = match cfg.by {
-        By::Iso => writeln!(
-            out,
+        By::Iso => format!(
             "{test_name}: {n_iso} of {} records have an isomorph in {train_name} ({n_exact} of \
              them an exact copy)",
             test_k.records
         ),
-        By::Exact => writeln!(
-            out,
+        By::Exact => format!(
             "{test_name}: {n_exact} of {} records have an exact copy in {train_name}",
             test_k.records
         ),
     };
-    match said.and_then(|()| out.flush()) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        r => r.context("<stdout>: cannot write")?,
+    if let Some(slot) = line {
+        let mut o = outs.take(slot, Writes::Text)?;
+        match writeln!(o.writer(), "{said}") {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+            r => r.context("<stdout>: cannot write")?,
+        }
+        all.push(o);
+    } else if !quiet() {
+        eprintln!("sudoku-bulk: {said}");
+    }
+    // The leak status is the answer a script reads: a reader of the
+    // report gone early (`--report - | head`) does not change it.
+    match outs.commit(all) {
+        Err(e) if is_broken_pipe(&e) => {}
+        r => r?,
     }
     if !quiet() {
         eprintln!(
@@ -1248,10 +1316,6 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
             start.elapsed().as_secs_f64()
         );
     }
-    let leaks = match cfg.by {
-        By::Iso => n_iso,
-        By::Exact => n_exact,
-    };
     Ok(ExitCode::from(if leaks > 0 {
         EXIT_BAD_RECORDS
     } else if bad > 0 {

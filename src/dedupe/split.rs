@@ -188,26 +188,26 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     if let Some(d) = &cfg.output_dir {
         std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create", d.display()))?;
     }
-    for p in &paths {
-        if let Some(i) = cfg.input.as_deref().filter(|i| i.as_os_str() != "-") {
-            if crate::input::same_file(i, p) {
-                anyhow::bail!(
-                    "{}: refusing to write a part over the input",
-                    crate::text::shown_path(p)
-                );
-            }
-        }
-    }
-    let dir = spill_dir(Some(&paths[0]));
+    // Every part is declared to the output guard: checked against the
+    // input and each other before any work, put in place together.
+    let mut plan = Plan::new();
+    plan.input(cfg.input.as_deref());
+    let role = Role {
+        flag: "split",
+        what: "a part",
+    };
+    let slots: Vec<Slot> = paths
+        .iter()
+        .map(|p| plan.output(role, Some(p), Writes::Later, Compress::Auto))
+        .collect();
+    let mut guard = plan.check()?;
+    let dir = guard.scratch_dir(Some(slots[0]), None);
     let input = load(cfg.input.as_deref(), &dir)?;
     let name = input.name.clone();
-    let kind = crate::input::sniff(input.bytes());
-    for p in &paths {
-        output_fits(&name, kind, Some(p))?;
-    }
-    let mut outs = paths
+    let writes = writes_of(&input, &cfg.forced)?;
+    let mut outs = slots
         .iter()
-        .map(|p| Output::create(Some(p), crate::output::Compress::Auto))
+        .map(|&s| guard.take(s, writes))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
         iso: (cfg.by == By::Iso).then_some(cfg.form),
@@ -335,9 +335,7 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
         }
     };
     written.context("split: writing the parts")?;
-    for o in outs {
-        o.finish()?;
-    }
+    guard.commit(outs)?;
     if !quiet() {
         let by = match cfg.by {
             By::Exact => "exact",

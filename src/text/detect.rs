@@ -864,8 +864,9 @@ fn unknown(first: &HeadLine<'_>, forced: &Forced) -> String {
     )
 }
 
-/// What the data is when it is clearly not puzzle text.
-fn not_text(data: &[u8]) -> Option<String> {
+/// What the data is when it is clearly not puzzle text (a compressed,
+/// archive or binary head), from its first 4 KiB.
+pub fn not_text(data: &[u8]) -> Option<String> {
     let head = &data[..data.len().min(4096)];
     const MAGIC: &[(&[u8], &str)] = &[
         (b"\x1f\x8b", "gzip-compressed data"),
