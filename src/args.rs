@@ -522,6 +522,11 @@ struct CanonArgs {
     #[arg(long)]
     transform: bool,
 
+    /// Blank symbol of the forms: `.` or `0` [default: `.`, the usual
+    /// blank of digits, whatever blank the record used: one form per class].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
+
     #[command(flatten)]
     run: RunArgs,
 }
@@ -1199,6 +1204,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
                     CanonFormName::Pattern => crate::canon::Form::Pattern,
                 },
                 transform: a.transform,
+                blank: a.blank.map(|b| b.as_bytes()[0]),
             };
             // One small value per run, alive for the whole process.
             let task = Task::Analyse(Box::leak(Box::new(job)));

@@ -209,8 +209,10 @@ impl Puzzles {
             unreachable!("text_of is for string input");
         };
         buf.clear();
-        let blank = l.symbols.blank_in(&data[ends[row]..ends[row + 1]]);
-        l.write_cells(grid, blank, buf);
+        // The usual blank, whatever the row used: a canonical form is one
+        // text per class (the CLI's rule).
+        let _ = (data, ends);
+        l.write_cells(grid, l.usual_blank(), buf);
         // Symbols are ASCII.
         String::from_utf8_lossy(buf).into_owned()
     }
@@ -366,6 +368,7 @@ fn canon_rows<'py>(
     let job = CanonJob {
         form: form_of(form)?,
         transform,
+        blank: None,
     };
     let p = Puzzles::read(puzzles, pre_bad)?;
     let done = analyse(py, &p, Some(&job), threads)?;
@@ -419,6 +422,7 @@ fn keyed(
     let job = CanonJob {
         form: Form::Pattern,
         transform: false,
+        blank: None,
     };
     let analysis = iso.then_some(&job as &dyn Analysis);
     Ok((analyse(py, puzzles, analysis, threads)?, iso))

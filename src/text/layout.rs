@@ -571,9 +571,8 @@ impl Layout {
                 out.extend_from_slice(line);
                 if has_grid {
                     out.push(cols.delim);
-                    let field = csv_field(line, cols).unwrap_or(Cow::Borrowed(b""));
                     let mut text = Vec::with_capacity(grid.len());
-                    self.write_cells(grid, self.symbols.blank_in(&field), &mut text);
+                    self.write_cells(grid, self.grid_blank(analysis), &mut text);
                     push_field(&text, cols.delim, out);
                 }
                 for f in fields {
@@ -588,13 +587,13 @@ impl Layout {
                     let line = raw.strip_suffix(b"\r").unwrap_or(raw);
                     out.extend_from_slice(line);
                 } else if has_grid && self.shape == Shape::Line {
-                    self.write_cells(grid, self.symbols.blank_in(raw), out);
+                    self.write_cells(grid, self.grid_blank(analysis), out);
                 } else if has_grid {
                     // Grids of several lines: written as the puzzle was
                     // (fields are refused for them before the run).
                     let start = out.len();
                     self.write_answer(raw, grid, out);
-                    let blank = self.symbols.blank_in(raw);
+                    let blank = self.grid_blank(analysis);
                     let zero = self.symbols.encode(0);
                     if matches!(self.shape, Shape::Grid | Shape::Boxed) && blank != zero {
                         // `write_answer` encodes a blank as value 0's
@@ -704,6 +703,16 @@ impl Layout {
                     }
                 }
             }
+        }
+    }
+
+    /// The blank an analysis's grid is written with: its own
+    /// ([`Analysis::blank`]), else the symbols' usual one, never the
+    /// record's (a canonical form must not depend on it).
+    fn grid_blank(&self, analysis: &dyn Analysis) -> u8 {
+        match analysis.blank() {
+            Some(b) if self.symbols.blanks().contains(&b) => b,
+            _ => self.usual_blank(),
         }
     }
 
