@@ -227,8 +227,8 @@ enum CliCommand {
     /// 4x4 and 6x6 too): the smallest string (blank = 0) over the 3,359,232
     /// transforms of the grid and every relabelling of the digits, so two
     /// records have the same form exactly when one is a disguise of the
-    /// other. One-line text: one form per line, in the input's blank
-    /// symbol; CSV/TSV, Parquet, Arrow: a `canonical` column added, rows
+    /// other. One-line text: one form per line, `.` blanks whatever the
+    /// record's (`--blank 0` for `0`); CSV/TSV, Parquet, Arrow: a `canonical` column added, rows
     /// untouched; `.npy`: an array of the same shape. See docs/canon.md.
     ///
     /// Exit status: 0 when every record has a form, 1 when some were bad
@@ -314,6 +314,20 @@ enum CliCommand {
     ///
     /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
     Augment(Lazy<AugmentArgs>),
+
+    /// Print a dataset card: records, sizes, blanks, clues, uniqueness, classes.
+    ///
+    /// For each INPUT (any layout): records and bad records, grid sizes,
+    /// blank symbols (text), the clue-count histogram, how many records
+    /// have 0, 1 and 2+ solutions, isomorph classes, isomorph repeats and
+    /// exact duplicates, and with --against the records that have an
+    /// isomorph (or a copy) in another set. A table on stdout, or JSON
+    /// with --json; --plot FILE.svg draws the histograms. Grids up to 9x9.
+    ///
+    /// Example: `sudoku-bulk stats train.csv --against test.csv --plot card.svg`.
+    ///
+    /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
+    Stats(Lazy<StatsArgs>),
 }
 
 /// `--by` of dedupe and overlap.
@@ -489,6 +503,28 @@ struct AugmentArgs {
 
     #[command(flatten)]
     grid: GridArgs,
+}
+
+#[derive(Args, Debug)]
+struct StatsArgs {
+    /// Puzzle files (any layout); `-` reads standard input.
+    #[arg(value_name = "INPUT", required = true)]
+    inputs: Vec<PathBuf>,
+
+    /// JSON (one object per input, in a list) instead of the table.
+    #[arg(long)]
+    json: bool,
+
+    /// Draw the clue and solution-count histograms to FILE.svg.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+
+    /// Count each input's records with an isomorph or a copy in OTHER.
+    #[arg(long, value_name = "OTHER")]
+    against: Option<PathBuf>,
+
+    #[command(flatten)]
+    with: MatchArgs,
 }
 
 /// `--stratify` of split.
@@ -1107,6 +1143,8 @@ pub enum Command {
     Split(crate::dedupe::SplitConfig),
     /// Disguise every record.
     Augment(crate::augment::AugmentConfig),
+    /// Print a dataset card.
+    Stats(crate::dedupe::StatsConfig),
 }
 
 /// Writes the completion script for `shell` (all subcommands and flags).
@@ -1233,6 +1271,16 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             form: form(a.with.form),
             memory: a.with.memory,
             temp_dir: a.with.temp_dir.clone(),
+            threads: threads(a.with.threads),
+            progress: show && !a.with.no_progress,
+            forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
+        }),
+        CliCommand::Stats(Lazy(a)) => Command::Stats(crate::dedupe::StatsConfig {
+            inputs: a.inputs,
+            json: a.json,
+            plot: a.plot,
+            against: a.against,
+            memory: a.with.memory,
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,

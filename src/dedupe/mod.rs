@@ -20,8 +20,10 @@
 
 mod runs;
 mod split;
+mod stats;
 
 pub use split::{part_path, split, Part, SplitConfig, Stratify};
+pub use stats::{stats, Card, StatsConfig};
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};

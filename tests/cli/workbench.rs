@@ -455,3 +455,111 @@ fn augment_rectangular_and_big_boxes_stay_valid() {
         }
     }
 }
+
+#[test]
+fn stats_counts_clues_classes_and_duplicates_as_computed_here() {
+    let bases = bases(20);
+    let recs = records(&bases, 0..20, 200, 31);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("s.txt");
+    write_lines(&input, &recs);
+    let other = dir.path().join("o.txt");
+    let others = records(&bases, 15..20, 10, 32);
+    write_lines(&other, &others);
+    let plot = dir.path().join("card.svg");
+    let o = sb(["stats", "-q", "--json"])
+        .arg(&input)
+        .arg("--against")
+        .arg(&other)
+        .arg("--plot")
+        .arg(&plot)
+        .ok();
+    let json = o.stdout();
+    // Numbers computed here, from the construction.
+    let mut clues: std::collections::BTreeMap<usize, u64> = Default::default();
+    for r in &recs {
+        *clues
+            .entry(r.cells.iter().filter(|&&v| v != 0).count())
+            .or_insert(0) += 1;
+    }
+    let classes: HashSet<usize> = recs.iter().map(|r| r.class).collect();
+    let distinct: HashSet<&Vec<u8>> = recs.iter().map(|r| &r.cells).collect();
+    let other_classes: HashSet<usize> = others.iter().map(|r| r.class).collect();
+    let other_cells: HashSet<&Vec<u8>> = others.iter().map(|r| &r.cells).collect();
+    let iso_overlap = recs
+        .iter()
+        .filter(|r| other_classes.contains(&r.class))
+        .count();
+    let exact_overlap = recs
+        .iter()
+        .filter(|r| other_cells.contains(&r.cells))
+        .count();
+    let dots = recs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !i.is_multiple_of(3))
+        .count();
+    let clue_json: Vec<String> = clues.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+    for want in [
+        format!("\"records\": {}", recs.len()),
+        "\"bad\": 0".to_string(),
+        format!("\"sizes\": {{\"9\": {}}}", recs.len()),
+        format!(
+            "\"blanks\": {{\".\": {dots}, \"0\": {}}}",
+            recs.len() - dots
+        ),
+        format!("\"clues\": {{{}}}", clue_json.join(", ")),
+        format!("\"classes\": {}", classes.len()),
+        format!("\"iso_repeats\": {}", recs.len() - classes.len()),
+        format!("\"exact_duplicates\": {}", recs.len() - distinct.len()),
+        format!("\"isomorphs\": {iso_overlap}, \"copies\": {exact_overlap}"),
+    ] {
+        assert!(json.contains(&want), "{want} in {json}");
+    }
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "an SVG document"
+    );
+    assert!(
+        svg.contains("clues") && svg.contains("<rect"),
+        "bars and captions"
+    );
+    // The table names the same numbers.
+    let table = sb(["stats", "-q"]).arg(&input).ok().stdout();
+    assert!(
+        table.contains(&format!("isomorph classes       {}", classes.len())),
+        "{table}"
+    );
+}
+
+#[test]
+fn stats_counts_solutions_zero_one_and_more() {
+    // Known by construction: full grids have one solution; a grid cut to
+    // five givens has several (four digits absent can be swapped); two
+    // equal givens in a row have none.
+    let mut text = String::new();
+    for s in 0..4 {
+        text += &encode(&full_grid(3, 40 + s), "123456789", '.');
+        text += "\n";
+    }
+    for s in 0..3 {
+        let g = full_grid(3, 50 + s);
+        let few: Vec<u8> = (0..81)
+            .map(|i| if i % 17 == 0 { g[i] } else { 0 })
+            .collect();
+        text += &encode(&few, "123456789", '.');
+        text += "\n";
+    }
+    let mut clash = vec![0u8; 81];
+    clash[0] = 5;
+    clash[1] = 5;
+    text += &encode(&clash, "123456789", '.');
+    text += "\n";
+    let (_d, input) = temp_file("u.txt", text.as_bytes());
+    let json = sb(["stats", "-q", "--json"]).arg(&input).ok().stdout();
+    assert!(
+        json.contains("\"solutions\": {\"0\": 1, \"1\": 4, \"2+\": 3}"),
+        "{json}"
+    );
+}
