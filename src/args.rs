@@ -1155,6 +1155,27 @@ pub fn write_completions(shell: clap_complete::Shell, w: &mut dyn std::io::Write
 
 /// Writes the man page, `sudoku-bulk(1)`, with a section per subcommand.
 pub fn write_man(w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut roff = Vec::new();
+    render_man(&mut roff)?;
+    w.write_all(ascii_roff(&String::from_utf8_lossy(&roff)).as_bytes())
+}
+
+/// `roff` with every non-ASCII character written as groff's `\[uXXXX]`
+/// escape: plain `groff` (no `-k`/preconv) warns on raw UTF-8 and prints
+/// it as mojibake; `man` and `groff -k` show the escape as the character.
+fn ascii_roff(roff: &str) -> String {
+    let mut out = String::with_capacity(roff.len());
+    for c in roff.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\[u{:04X}]", c as u32));
+        }
+    }
+    out
+}
+
+fn render_man(w: &mut dyn std::io::Write) -> std::io::Result<()> {
     use clap::CommandFactory;
     let cmd = Cli::command();
     let man = clap_mangen::Man::new(cmd.clone());

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 /// Temporary output files open at once: the answers and a side output
 /// (`rate --steps`), with room to spare.
-const TEMPS: usize = 4;
+const TEMPS: usize = 8;
 
 /// The temporary output files to remove, as leaked C strings, or null.
 static TEMP: [AtomicPtr<std::ffi::c_char>; TEMPS] =
@@ -249,7 +249,10 @@ pub fn spill_file(dir: &Path) -> std::io::Result<std::fs::File> {
     tempfile::tempfile_in(dir).map_err(|e| {
         std::io::Error::new(
             e.kind(),
-            format!("{}: cannot create a spill file: {e}", dir.display()),
+            format!(
+                "{}: cannot create a spill file: {e}",
+                crate::text::shown_path(&dir)
+            ),
         )
     })
 }

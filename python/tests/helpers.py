@@ -181,11 +181,13 @@ def text_to_cells(lines, side):
     return cells.astype(np.uint8)
 
 
-def interrupt_child(child, kind, timeout):
+def interrupt_child(child, kind, timeout, inherit_ignored=False):
     """Runs the script `child` with argument `kind` in a Python child (from
     python/tests, so it imports `helpers`), waits for its `calling` line,
     sends SIGINT half a second into the call, and returns the child's output
-    lines and the seconds from the signal to its exit. The child must exit 0;
+    lines and the seconds from the signal to its exit. `inherit_ignored`
+    starts it with SIGINT ignored, as a background job's children are
+    (`nohup scripts/test.sh &`). The child must exit 0;
     it prints `interrupted after ...` when the call raised KeyboardInterrupt
     and `again 1` when the library worked normally afterwards."""
     import signal
@@ -193,9 +195,14 @@ def interrupt_child(child, kind, timeout):
     import sys
     import time
 
+    # The child sets the handler it depends on: started from a background
+    # job (`nohup scripts/test.sh &`) it inherits SIGINT ignored, and
+    # Python then installs no KeyboardInterrupt handler of its own.
+    prelude = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
     proc = subprocess.Popen(
-        [sys.executable, "-c", child, kind], cwd=ROOT / "python" / "tests",
+        [sys.executable, "-c", prelude + child, kind], cwd=ROOT / "python" / "tests",
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if inherit_ignored else None,
     )
     try:
         assert proc.stdout.readline().strip() == "calling"

@@ -45,3 +45,13 @@ def test_ctrl_c_stops_a_native_call_within_a_second(kind):
     # Within a second, plus a generous margin for a busy 2-core machine
     # (the child also solves 50 puzzles and exits in that time).
     assert took < 3, (took, lines)
+
+
+def test_ctrl_c_test_holds_when_started_with_sigint_ignored():
+    """A background job (`nohup scripts/test.sh &`) starts its children with
+    SIGINT ignored; the interrupt tests set the handler in their child, so
+    they test the library, not how the suite was started."""
+    lines, took = interrupt_child(CHILD, "solve", timeout=20, inherit_ignored=True)
+    assert lines[0].startswith("interrupted after"), lines
+    assert lines[1] == "again 1"
+    assert took < 3, (took, lines)

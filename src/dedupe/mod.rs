@@ -801,14 +801,13 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     let kept = keyed.records - n_dropped;
     let written = match &keyed.shape {
         Found::Text { found, body } => copy_text(
-            input.bytes(),
+            &input,
             *body,
             found,
             kept,
             dropped,
             out.writer(),
             report_rows.as_mut(),
-            &name,
         ),
         Found::Columnar(Kind::Npy) => copy_npy(
             input.bytes(),
@@ -899,15 +898,15 @@ fn write_report(
 /// count line says the number kept. Grids of several lines lose the blank
 /// lines after a dropped grid too.
 fn copy_text(
-    data: &[u8],
+    input: &Loaded,
     body: usize,
     found: &Detected,
     kept: u64,
     mut dropped: impl Iterator<Item = io::Result<(u64, u64)>>,
     out: &mut dyn Write,
     mut report: Option<&mut BufWriter<File>>,
-    name: &str,
 ) -> anyhow::Result<()> {
+    let (data, name) = (input.bytes(), input.name.as_str());
     let layout = &found.layout;
     let head = &data[..body];
     let bom = data.len() - pipeline::strip_bom(data).len();

@@ -2,8 +2,12 @@
 //! (a packed key and a position, compared as bytes) are collected in memory
 //! up to a budget, then sorted and spilled as runs to unnamed temporary
 //! files beside the output ([`crate::cleanup::spill_file`]), and read back
-//! as one sorted stream by a k-way merge. Memory is the budget plus one
-//! read buffer per merged run, whatever the number of entries.
+//! as one sorted stream by a k-way merge. Runs are merged in rounds as
+//! they are spilled ([`FAN_IN`] runs of one round make one of the next, and
+//! all of them at [`MAX_OPEN`]), so a collection never holds more than
+//! `MAX_OPEN` files open, whatever the number of entries (`--memory 4K` on
+//! 200k records held 1,556 before, past `ulimit -n 256`). Memory is the
+//! budget plus one read buffer per merged run.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -13,9 +17,13 @@ use std::path::{Path, PathBuf};
 
 use rayon::slice::ParallelSliceMut;
 
-/// Runs merged at once; more are first merged in groups of this many
-/// (file descriptors and read buffers stay bounded: 64 x 64 KiB).
-const FAN_IN: usize = 64;
+/// Runs of one round merged into one run of the next (read buffers of a
+/// merge: 16 x 64 KiB).
+const FAN_IN: usize = 16;
+/// Most run files a collection holds open: past it, all are merged into
+/// one. With `dedupe`'s two collections and `overlap`'s three, a run stays
+/// far within the common `ulimit -n` of 256 and 1,024.
+const MAX_OPEN: usize = 32;
 /// Read and write buffer of a run file.
 const BUF: usize = 64 << 10;
 
@@ -26,7 +34,11 @@ pub struct Runs<const W: usize> {
     cap: usize,
     /// Where spill files go.
     dir: PathBuf,
-    files: Vec<File>,
+    /// The run files, with their merge round (0: spilled from memory),
+    /// rounds never increasing along the list.
+    files: Vec<(u32, File)>,
+    /// Runs spilled from memory so far.
+    runs: usize,
     /// Entries pushed so far.
     pub len: u64,
 }
@@ -41,6 +53,7 @@ impl<const W: usize> Runs<W> {
             cap,
             dir: dir.to_path_buf(),
             files: Vec::new(),
+            runs: 0,
             len: 0,
         }
     }
@@ -65,13 +78,43 @@ impl<const W: usize> Runs<W> {
 
     /// Runs written to disk so far.
     pub fn spilled(&self) -> usize {
+        self.runs
+    }
+
+    /// Run files open now.
+    #[cfg(test)]
+    fn open_files(&self) -> usize {
         self.files.len()
     }
 
     fn spill(&mut self) -> io::Result<()> {
         self.mem.par_sort_unstable();
         let file = write_run(&self.dir, self.mem.drain(..))?;
-        self.files.push(file);
+        self.files.push((0, file));
+        self.runs += 1;
+        // Merge rounds: FAN_IN runs of the last round make one of the
+        // next, as often as that applies.
+        loop {
+            let round = self.files.last().map_or(0, |f| f.0);
+            let same = self.files.iter().rev().take_while(|f| f.0 == round).count();
+            if same < FAN_IN {
+                break;
+            }
+            self.merge_tail(FAN_IN, round + 1)?;
+        }
+        if self.files.len() >= MAX_OPEN {
+            let top = self.files.first().map_or(0, |f| f.0) + 1;
+            self.merge_tail(self.files.len(), top)?;
+        }
+        Ok(())
+    }
+
+    /// Merges the last `n` run files into one of round `round`.
+    fn merge_tail(&mut self, n: usize, round: u32) -> io::Result<()> {
+        let at = self.files.len() - n;
+        let group: Vec<File> = self.files.drain(at..).map(|f| f.1).collect();
+        let merged = write_run_fallible(&self.dir, Merge::<W>::new(group)?)?;
+        self.files.push((round, merged));
         Ok(())
     }
 
@@ -85,7 +128,7 @@ impl<const W: usize> Runs<W> {
             self.spill()?;
         }
         self.mem = Vec::new();
-        let mut files = self.files;
+        let mut files: Vec<File> = self.files.into_iter().map(|f| f.1).collect();
         while files.len() > FAN_IN {
             let rest = files.split_off(FAN_IN);
             let merged = Merge::<W>::new(files)?;
@@ -213,7 +256,7 @@ mod tests {
     fn spilled_runs_merge_into_the_sorted_input() {
         let dir = tempfile::tempdir().unwrap();
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let entries: Vec<[u8; 5]> = (0..20_000)
+        let entries: Vec<[u8; 5]> = (0..100_000)
             .map(|_| {
                 x ^= x << 13;
                 x ^= x >> 7;
@@ -225,17 +268,21 @@ mod tests {
             .collect();
         let mut want = entries.clone();
         want.sort();
-        // 256 entries a run: 79 runs, more than FAN_IN (two levels).
+        // 256 entries a run: 390 runs, past FAN_IN x FAN_IN (three
+        // rounds) and MAX_OPEN.
         for budget in [1u64, 5 * 1000, 1 << 30] {
             let mut runs = Runs::<5>::new(budget, dir.path());
+            let mut most_open = 0;
             for &e in &entries {
                 runs.push(e).unwrap();
+                most_open = most_open.max(runs.open_files());
             }
             let spilled = runs.spilled();
+            assert!(most_open < MAX_OPEN, "{most_open} files open");
             let got: Vec<[u8; 5]> = runs.sorted().unwrap().map(Result::unwrap).collect();
             assert_eq!(got, want, "budget {budget} ({spilled} runs)");
             if budget == 1 {
-                assert!(spilled > FAN_IN, "{spilled}");
+                assert!(spilled > FAN_IN * FAN_IN, "{spilled}");
             }
         }
         // Unnamed files: nothing is left in the directory, even before

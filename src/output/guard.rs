@@ -372,7 +372,11 @@ impl Plan {
             .collect();
         for (o, place) in self.outputs.iter().zip(&places) {
             if place.what == What::Dir {
-                anyhow::bail!("{}: cannot write {}: is a directory", o.shown, o.role.what);
+                anyhow::bail!(
+                    "{}: is a directory ({} is written to a file)",
+                    o.shown,
+                    o.role.what
+                );
             }
             for i in &self.inputs {
                 // A terminal is read and written by design; a FIFO or a

@@ -476,7 +476,7 @@ mod tables {
             let o = run(
                 &[
                     "overlap",
-                    "-q",
+                    "--no-progress",
                     train_pq.to_str().unwrap(),
                     test_path.to_str().unwrap(),
                     "--report",
@@ -516,7 +516,7 @@ mod tables {
         let o = run(
             &[
                 "overlap",
-                "-q",
+                "--no-progress",
                 "--by",
                 "exact",
                 train_pq.to_str().unwrap(),
@@ -542,7 +542,7 @@ mod tables {
         let o = run(
             &[
                 "overlap",
-                "-q",
+                "--no-progress",
                 train_pq.to_str().unwrap(),
                 clean_txt.to_str().unwrap(),
             ],

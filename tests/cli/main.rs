@@ -7,6 +7,7 @@ mod dedupe;
 mod detect;
 mod formats;
 mod grids;
+mod guard;
 mod hostile;
 mod io;
 mod labels;
