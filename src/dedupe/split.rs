@@ -74,6 +74,8 @@ pub struct SplitConfig {
     /// Directory of the outputs (`train.EXT`, ...); `None`: beside the
     /// input as `NAME.train.EXT`.
     pub output_dir: Option<PathBuf>,
+    /// Directory for spill files (`--temp-dir`).
+    pub temp_dir: Option<PathBuf>,
     /// Memory for keys before spilling to disk, in bytes.
     pub memory: u64,
     /// Worker threads.
@@ -201,7 +203,7 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
         .map(|p| plan.output(role, Some(p), Writes::Later, Compress::Auto))
         .collect();
     let mut guard = plan.check()?;
-    let dir = guard.scratch_dir(Some(slots[0]), None);
+    let dir = guard.scratch_dir(Some(slots[0]), cfg.temp_dir.as_deref());
     let input = load(cfg.input.as_deref(), &dir)?;
     let name = input.name.clone();
     let writes = writes_of(&input, &cfg.forced)?;

@@ -34,6 +34,8 @@ pub struct StatsConfig {
     pub plot: Option<PathBuf>,
     /// Count each input's records with an isomorph (and a copy) in this set.
     pub against: Option<PathBuf>,
+    /// Directory for spill files (`--temp-dir`).
+    pub temp_dir: Option<PathBuf>,
     /// Memory for keys before spilling to disk, in bytes.
     pub memory: u64,
     /// Worker threads.
@@ -118,7 +120,7 @@ pub fn stats(cfg: &StatsConfig) -> anyhow::Result<ExitCode> {
         }
     }
     let mut outs = plan.check()?;
-    let dir = outs.scratch_dir(Some(result), None);
+    let dir = outs.scratch_dir(Some(result), cfg.temp_dir.as_deref());
     let against = match &cfg.against {
         Some(a) => Some(load(Some(a), &dir)?),
         None => None,
