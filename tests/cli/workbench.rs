@@ -96,6 +96,24 @@ fn split_keeps_classes_whole_and_fractions_within_one_class() {
     let one = out("1", "5", "a");
     let two = out("2", "5", "b");
     assert_eq!(one, two, "the same bytes whatever -j");
+    // Spilled sorted runs (a 4 KiB budget) give the same bytes too.
+    let d = dir.path().join("spilled");
+    let o = sb(["split"])
+        .arg(&input)
+        .args([
+            "--test", "0.2", "--val", "0.1", "--seed", "5", "--memory", "4K",
+        ])
+        .arg("--output-dir")
+        .arg(&d)
+        .ok();
+    assert!(o.stderr().contains("spilled to disk"), "{}", o.stderr());
+    for (k, p) in ["train", "test", "val"].iter().enumerate() {
+        assert_eq!(
+            std::fs::read(d.join(format!("{p}.txt"))).unwrap(),
+            one[k],
+            "{p}"
+        );
+    }
     let parts: Vec<Vec<String>> = one
         .iter()
         .map(|b| {
