@@ -227,8 +227,8 @@ enum CliCommand {
     /// 4x4 and 6x6 too): the smallest string (blank = 0) over the 3,359,232
     /// transforms of the grid and every relabelling of the digits, so two
     /// records have the same form exactly when one is a disguise of the
-    /// other. One-line text: one form per line, in the input's blank
-    /// symbol; CSV/TSV, Parquet, Arrow: a `canonical` column added, rows
+    /// other. One-line text: one form per line, `.` blanks whatever the
+    /// record's (`--blank 0` for `0`); CSV/TSV, Parquet, Arrow: a `canonical` column added, rows
     /// untouched; `.npy`: an array of the same shape. See docs/canon.md.
     ///
     /// Exit status: 0 when every record has a form, 1 when some were bad
@@ -276,6 +276,58 @@ enum CliCommand {
     /// check would be incomplete) and when either side has no records
     /// (nothing was compared).
     Overlap(Lazy<OverlapArgs>),
+
+    /// Split a set into train/test(/val) parts with no isomorph class in two parts.
+    ///
+    /// Every class (records with one canonical form, `--by iso`; the same
+    /// cells, `--by exact`) goes whole to one part, chosen by a seeded
+    /// random order of the classes: each part's size is within one class of
+    /// its fraction (of each stratum with --stratify), and the same seed
+    /// gives the same bytes whatever `-j`. The parts keep the input's
+    /// format and layout, each record byte for byte as `dedupe` keeps it
+    /// (text: with its comments and line ends; CSV: the header in every
+    /// part; Parquet/Arrow: every column; `.npy`: the same dtype): beside
+    /// the input as `NAME.train.EXT`, `NAME.test.EXT`, `NAME.val.EXT`, or
+    /// `DIR/train.EXT`, ... with --output-dir. Records without a key (bad
+    /// ones) stay in train and are reported. A summary (records and classes
+    /// per part) goes to stderr. Memory stays within --memory as for
+    /// `dedupe`.
+    ///
+    /// Example: `sudoku-bulk split puzzles.csv --test 0.1 --val 0.05 --seed 7`.
+    ///
+    /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
+    Split(Lazy<SplitArgs>),
+
+    /// Write K random disguises of every record (a training-set multiplier).
+    ///
+    /// Each disguise permutes the rows within bands and the bands, the
+    /// columns within stacks and the stacks, transposes half the time when
+    /// the boxes are square, and relabels the digits: the puzzle keeps its
+    /// solutions (transformed along) and its difficulty. Any size and box
+    /// shape; one-line text, grids and CSV/TSV (the solution column, when
+    /// there is one, transformed along; other columns kept). A record's
+    /// disguises depend only on --seed and its cells, so every `-j` gives
+    /// the same bytes. Bad records are copied once, unchanged, and
+    /// reported.
+    ///
+    /// Example: `sudoku-bulk augment train.csv -n 8 --seed 1 -o train8.csv`.
+    ///
+    /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
+    Augment(Lazy<AugmentArgs>),
+
+    /// Print a dataset card: records, sizes, blanks, clues, uniqueness, classes.
+    ///
+    /// For each INPUT (any layout): records and bad records, grid sizes,
+    /// blank symbols (text), the clue-count histogram, how many records
+    /// have 0, 1 and 2+ solutions, isomorph classes, isomorph repeats and
+    /// exact duplicates, and with --against the records that have an
+    /// isomorph (or a copy) in another set. A table on stdout, or JSON
+    /// with --json; --plot FILE.svg draws the histograms. Grids up to 9x9.
+    ///
+    /// Example: `sudoku-bulk stats train.csv --against test.csv --plot card.svg`.
+    ///
+    /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
+    Stats(Lazy<StatsArgs>),
 }
 
 /// `--by` of dedupe and overlap.
@@ -374,6 +426,114 @@ struct OverlapArgs {
 }
 
 #[derive(Args, Debug)]
+struct SplitArgs {
+    /// Puzzle file (any layout `solve` reads). `-` or nothing reads
+    /// standard input (then --output-dir is needed).
+    input: Option<PathBuf>,
+
+    /// Share of the records in the test part (0 to 1).
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.1)]
+    test: f64,
+
+    /// Share of the records in a validation part (none by default).
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.0)]
+    val: f64,
+
+    /// Seed of the random order of the classes.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+
+    /// Hold the fractions within each stratum: `clues`, each clue count.
+    #[arg(long, value_enum, value_name = "BY")]
+    stratify: Option<StratifyName>,
+
+    /// Write the parts as DIR/train.EXT, DIR/test.EXT, DIR/val.EXT (made
+    /// when missing) instead of beside the input.
+    #[arg(long, value_name = "DIR")]
+    output_dir: Option<PathBuf>,
+
+    #[command(flatten)]
+    with: MatchArgs,
+}
+
+#[derive(Args, Debug)]
+struct AugmentArgs {
+    /// Puzzle file (text layouts). `-` or nothing reads standard input.
+    input: Option<PathBuf>,
+
+    /// Write to FILE (atomically) instead of standard output; compressed
+    /// by its name as for `solve -o`.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Disguises per record.
+    #[arg(short = 'n', long = "count", value_name = "K", default_value_t = 1)]
+    count: u32,
+
+    /// Seed of the disguises.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+
+    /// Write each record itself before its disguises.
+    #[arg(long)]
+    keep_original: bool,
+
+    /// Add each record's transform (`N|T/ROWS/COLS/LABELS`, as `canon
+    /// --transform` writes it; comma-separated lists past 9x9): a
+    /// `transform` column for CSV, a field after the puzzle for text.
+    #[arg(long)]
+    transform_column: bool,
+
+    /// Blank symbol of the written puzzles: `.` or `0` [default: each
+    /// record's own].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
+
+    /// Worker threads [default: all cores; 0: all cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<u16>,
+
+    /// Input layout and cell symbols, as for `solve`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    format: Vec<FormatName>,
+
+    /// CSV input: the column holding the puzzles.
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+
+    #[command(flatten)]
+    grid: GridArgs,
+}
+
+#[derive(Args, Debug)]
+struct StatsArgs {
+    /// Puzzle files (any layout); `-` reads standard input.
+    #[arg(value_name = "INPUT", required = true)]
+    inputs: Vec<PathBuf>,
+
+    /// JSON (one object per input, in a list) instead of the table.
+    #[arg(long)]
+    json: bool,
+
+    /// Draw the clue and solution-count histograms to FILE.svg.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+
+    /// Count each input's records with an isomorph or a copy in OTHER.
+    #[arg(long, value_name = "OTHER")]
+    against: Option<PathBuf>,
+
+    #[command(flatten)]
+    with: MatchArgs,
+}
+
+/// `--stratify` of split.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum StratifyName {
+    Clues,
+}
+
+#[derive(Args, Debug)]
 struct CanonArgs {
     /// Puzzle files, one after the other (see --output-dir). `-` or nothing
     /// reads standard input (streamed).
@@ -397,6 +557,11 @@ struct CanonArgs {
     /// automorphisms (transforms that map the record to itself).
     #[arg(long)]
     transform: bool,
+
+    /// Blank symbol of the forms: `.` or `0` [default: `.`, the usual
+    /// blank of digits, whatever blank the record used: one form per class].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
 
     #[command(flatten)]
     run: RunArgs,
@@ -977,6 +1142,12 @@ pub enum Command {
     Dedupe(crate::dedupe::DedupeConfig),
     /// Check a split for leaks.
     Overlap(crate::dedupe::OverlapConfig),
+    /// Split a set by class.
+    Split(crate::dedupe::SplitConfig),
+    /// Disguise every record.
+    Augment(crate::augment::AugmentConfig),
+    /// Print a dataset card.
+    Stats(crate::dedupe::StatsConfig),
 }
 
 /// Writes the completion script for `shell` (all subcommands and flags).
@@ -1095,6 +1266,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
                     CanonFormName::Pattern => crate::canon::Form::Pattern,
                 },
                 transform: a.transform,
+                blank: a.blank.map(|b| b.as_bytes()[0]),
             };
             // One small value per run, alive for the whole process.
             let task = Task::Analyse(Box::leak(Box::new(job)));
@@ -1123,6 +1295,46 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             form: form(a.with.form),
             memory: a.with.memory,
             temp_dir: a.with.temp_dir.clone(),
+            threads: threads(a.with.threads),
+            progress: show && !a.with.no_progress,
+            forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
+        }),
+        CliCommand::Stats(Lazy(a)) => Command::Stats(crate::dedupe::StatsConfig {
+            inputs: a.inputs,
+            json: a.json,
+            plot: a.plot,
+            against: a.against,
+            temp_dir: a.with.temp_dir.clone(),
+            memory: a.with.memory,
+            threads: threads(a.with.threads),
+            progress: show && !a.with.no_progress,
+            forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
+        }),
+        CliCommand::Augment(Lazy(a)) => Command::Augment(crate::augment::AugmentConfig {
+            input: a.input,
+            output: a.output,
+            count: a.count,
+            seed: a.seed,
+            keep_original: a.keep_original,
+            transform_column: a.transform_column,
+            blank: a.blank.map(|b| b.as_bytes()[0]),
+            threads: threads(a.threads),
+            forced: forced(&a.format, a.column, &a.grid)?,
+        }),
+        CliCommand::Split(Lazy(a)) => Command::Split(crate::dedupe::SplitConfig {
+            input: a.input,
+            test: a.test,
+            val: a.val,
+            seed: a.seed,
+            by: by(a.with.by),
+            form: form(a.with.form),
+            stratify: match a.stratify {
+                None => crate::dedupe::Stratify::None,
+                Some(StratifyName::Clues) => crate::dedupe::Stratify::Clues,
+            },
+            output_dir: a.output_dir,
+            temp_dir: a.with.temp_dir.clone(),
+            memory: a.with.memory,
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,

@@ -330,6 +330,9 @@ pub struct CanonJob {
     pub form: Form,
     /// Add the `transform` and `automorphisms` fields.
     pub transform: bool,
+    /// The blank the forms are written with (`--blank`); `None`: the
+    /// symbols' usual one (`.` for digits), whatever the record used.
+    pub blank: Option<u8>,
 }
 
 impl Analysis for CanonJob {
@@ -351,6 +354,10 @@ impl Analysis for CanonJob {
 
     fn keeps_puzzle(&self) -> bool {
         false
+    }
+
+    fn blank(&self) -> Option<u8> {
+        self.blank
     }
 
     fn analyse(

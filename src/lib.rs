@@ -40,6 +40,7 @@
 pub mod batch;
 pub mod bench;
 pub mod canon;
+pub mod disguise;
 pub mod generate;
 pub mod rate;
 pub mod record;
@@ -49,8 +50,11 @@ pub mod text;
 // The command layer: what the binary runs (`cmd`), behind its clap front
 // end (`args`). A program can run any command over an input through it.
 pub mod args;
+/// `augment`: random disguises of every record.
+pub mod augment;
 pub mod cmd;
-/// `dedupe` and `overlap`: repeats within a dataset, leaks between two.
+/// `dedupe`, `overlap` and `split`: repeats within a dataset, leaks between
+/// two, and a split without them.
 pub mod dedupe;
 
 /// Declares modules that are the crate's internals: crate-private, and

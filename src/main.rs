@@ -29,6 +29,9 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Rate(cfg) => cmd::rate(&cfg),
         args::Command::Dedupe(cfg) => sudoku_bulk::dedupe::dedupe(&cfg),
         args::Command::Overlap(cfg) => sudoku_bulk::dedupe::overlap(&cfg),
+        args::Command::Split(cfg) => sudoku_bulk::dedupe::split(&cfg),
+        args::Command::Augment(cfg) => sudoku_bulk::augment::augment(&cfg),
+        args::Command::Stats(cfg) => sudoku_bulk::dedupe::stats(&cfg),
         args::Command::Completions(shell) => {
             let mut out = Vec::new();
             args::write_completions(shell, &mut out);

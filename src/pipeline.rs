@@ -1329,8 +1329,9 @@ mod tests {
         let task = Task::Analyse(&QUARTER);
         let givens = |p: &str| p.bytes().filter(|&b| b != b'.' && b != b'0').count();
         let empty = ".".repeat(81);
-        // One line each: the turned grid in the record's own blank symbol,
-        // then the fields; a bad record is marked and reported.
+        // One line each: the turned grid in the symbols' usual blank
+        // (`.`), whatever the record's (issue 42), then the fields; a bad
+        // record is marked and reported.
         let p0 = P1.replace('.', "0");
         let input = format!("{P1}\n{empty}\n{p0}\n");
         let layout = Layout::new(Shape::Line, crate::solver::Boxes::NINE, Symbols::Digits);
@@ -1341,7 +1342,7 @@ mod tests {
                 "{} {g} {}\nerror: no solution\n{} {g} {}\n",
                 turned(P1),
                 81 - g,
-                turned(&p0),
+                turned(P1),
                 81 - g
             );
             assert_eq!(text, want);

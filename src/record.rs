@@ -205,6 +205,12 @@ pub trait Analysis: Send + Sync {
     fn line_join(&self) -> &'static str {
         " "
     }
+    /// The blank symbol its grid is written with (`canon --blank`);
+    /// `None`: the usual blank of the layout's symbols (`.` for digits),
+    /// whatever blank the record used, so one grid is one text.
+    fn blank(&self) -> Option<u8> {
+        None
+    }
     /// True when the analysis also writes a side output: one line per
     /// record, in record order, bad records included, into a file of its
     /// own (`rate --steps FILE.jsonl`). [`Analysis::analyse`] then pushes

@@ -196,21 +196,18 @@ impl Puzzles {
         (cells, why)
     }
 
-    /// Row `row`'s grid `grid` as a one-line string in the strings' own
-    /// symbols and blank (`Text` input only).
-    fn text_of(&self, row: usize, grid: &[u8], buf: &mut Vec<u8>) -> String {
+    /// Grid `grid` as a one-line string in the strings' own symbols and
+    /// the symbols' usual blank, whatever the row used: a canonical form
+    /// is one text per class, as the CLI writes it (`Text` input only).
+    fn text_of(&self, grid: &[u8], buf: &mut Vec<u8>) -> String {
         let Source::Text {
-            data,
-            ends,
-            layout: Some(l),
-            ..
+            layout: Some(l), ..
         } = &self.source
         else {
             unreachable!("text_of is for string input");
         };
         buf.clear();
-        let blank = l.symbols.blank_in(&data[ends[row]..ends[row + 1]]);
-        l.write_cells(grid, blank, buf);
+        l.write_cells(grid, l.usual_blank(), buf);
         // Symbols are ASCII.
         String::from_utf8_lossy(buf).into_owned()
     }
@@ -366,6 +363,7 @@ fn canon_rows<'py>(
     let job = CanonJob {
         form: form_of(form)?,
         transform,
+        blank: None,
     };
     let p = Puzzles::read(puzzles, pre_bad)?;
     let done = analyse(py, &p, Some(&job), threads)?;
@@ -376,7 +374,7 @@ fn canon_rows<'py>(
             .map(|r| {
                 done.bad[r]
                     .is_none()
-                    .then(|| p.text_of(r, &done.grids[r * n..(r + 1) * n], &mut buf))
+                    .then(|| p.text_of(&done.grids[r * n..(r + 1) * n], &mut buf))
             })
             .collect();
         list.into_pyobject(py)?.into_any()
@@ -419,6 +417,7 @@ fn keyed(
     let job = CanonJob {
         form: Form::Pattern,
         transform: false,
+        blank: None,
     };
     let analysis = iso.then_some(&job as &dyn Analysis);
     Ok((analyse(py, puzzles, analysis, threads)?, iso))

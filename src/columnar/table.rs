@@ -666,6 +666,7 @@ impl Plan {
                     } else {
                         &text
                     },
+                    None,
                 )?;
                 // The label rule of the text path (`pipeline::one_record`):
                 // a kept or wrong label stays byte for byte (a wrong one
@@ -720,7 +721,7 @@ impl Plan {
                 let good: Vec<bool> = solved.outcomes.iter().map(Outcome::is_good).collect();
                 if a.grid_column().is_some() {
                     let dt = plain_type(batch.column(self.puzzle).data_type());
-                    columns.push(build(&dt, &solved.answers, n, side, &good, &text)?);
+                    columns.push(build(&dt, &solved.answers, n, side, &good, &text, a.blank())?);
                 }
                 let fields = solved.fields.as_deref().unwrap_or(&[]);
                 for c in 0..a.columns().len() {
@@ -1004,7 +1005,9 @@ fn build(
     side: usize,
     rows: &[bool],
     text: &Layout,
+    blank: Option<u8>,
 ) -> anyhow::Result<ArrayRef> {
+    let blank = blank.unwrap_or(b'.');
     let nulls = NullBuffer::from(rows.to_vec());
     let row = |r: usize| &answers[r * n..(r + 1) * n];
     if is_text(dt) {
@@ -1017,7 +1020,7 @@ fn build(
         for (r, &answered) in rows.iter().enumerate() {
             let start = values.len();
             if answered {
-                text.write_cells(row(r), b'.', &mut values);
+                text.write_cells(row(r), blank, &mut values);
             }
             lengths.push(values.len() - start);
         }

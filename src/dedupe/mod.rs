@@ -19,6 +19,11 @@
 //! `FILE:LINE: reason`, never dropped, and make the exit status 1.
 
 mod runs;
+mod split;
+mod stats;
+
+pub use split::{part_path, split, Part, SplitConfig, Stratify};
+pub use stats::{stats, Card, StatsConfig};
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
@@ -396,8 +401,8 @@ impl Write for KeySink<'_, '_> {
 
 /// An input's bytes, mapped or (for a stream) copied to a spill file and
 /// mapped, or read whole (a columnar stream).
-struct Loaded {
-    name: String,
+pub(crate) struct Loaded {
+    pub(crate) name: String,
     path: Option<PathBuf>,
     bytes: Bytes,
 }
@@ -408,7 +413,7 @@ enum Bytes {
 }
 
 impl Loaded {
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match &self.bytes {
             Bytes::Map(m) => m,
             Bytes::Owned(v) => v,
@@ -434,7 +439,7 @@ impl Loaded {
 /// no table or array is refused before anything is written to disk. An
 /// empty input whose name says it is a table or an array (`x.parquet`) is
 /// refused, not read as empty text.
-fn load(path: Option<&Path>, dir: &Path) -> anyhow::Result<Loaded> {
+pub(crate) fn load(path: Option<&Path>, dir: &Path) -> anyhow::Result<Loaded> {
     let name = crate::input::display_name(path);
     let input = crate::input::open(path, false)?;
     let given = path;
@@ -710,7 +715,7 @@ fn quiet() -> bool {
 /// What the copy pass of `input` writes (its own layout), for the check
 /// of the output's name: rows with the input's delimiter, grids, one
 /// record a line, or the input's table or array kind.
-fn writes_of(input: &Loaded, forced: &Forced) -> anyhow::Result<Writes> {
+pub(crate) fn writes_of(input: &Loaded, forced: &Forced) -> anyhow::Result<Writes> {
     let data = input.bytes();
     if let Some(kind) = crate::input::sniff(data) {
         return Ok(Writes::Table(kind));

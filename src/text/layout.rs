@@ -571,9 +571,8 @@ impl Layout {
                 out.extend_from_slice(line);
                 if has_grid {
                     out.push(cols.delim);
-                    let field = csv_field(line, cols).unwrap_or(Cow::Borrowed(b""));
                     let mut text = Vec::with_capacity(grid.len());
-                    self.write_cells(grid, self.symbols.blank_in(&field), &mut text);
+                    self.write_cells(grid, self.grid_blank(analysis), &mut text);
                     push_field(&text, cols.delim, out);
                 }
                 for f in fields {
@@ -588,13 +587,13 @@ impl Layout {
                     let line = raw.strip_suffix(b"\r").unwrap_or(raw);
                     out.extend_from_slice(line);
                 } else if has_grid && self.shape == Shape::Line {
-                    self.write_cells(grid, self.symbols.blank_in(raw), out);
+                    self.write_cells(grid, self.grid_blank(analysis), out);
                 } else if has_grid {
                     // Grids of several lines: written as the puzzle was
                     // (fields are refused for them before the run).
                     let start = out.len();
                     self.write_answer(raw, grid, out);
-                    let blank = self.symbols.blank_in(raw);
+                    let blank = self.grid_blank(analysis);
                     let zero = self.symbols.encode(0);
                     if matches!(self.shape, Shape::Grid | Shape::Boxed) && blank != zero {
                         // `write_answer` encodes a blank as value 0's
@@ -616,6 +615,122 @@ impl Layout {
                 out.push(b'\n');
             }
         }
+    }
+
+    /// Appends record `raw` with its puzzle replaced by `puzzle` (blanks
+    /// written as `blank`), for `augment`: one-line text keeps what follows
+    /// the puzzle on its line and adds `extra` after a space; delimited
+    /// rows get `solution` in their solution field (when given) and
+    /// `extra` as an added last field, every other field's text kept (a
+    /// field is quoted only when it must be); grids of several lines are
+    /// written as the puzzle was (`extra` is refused for them before the
+    /// run).
+    pub fn write_disguised(
+        &self,
+        raw: &[u8],
+        puzzle: &[u8],
+        blank: u8,
+        solution: Option<&[u8]>,
+        extra: Option<&str>,
+        out: &mut Vec<u8>,
+    ) {
+        match self.shape {
+            Shape::Csv(cols) => {
+                let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+                let mut fields: Vec<Vec<u8>> = match parse_csv_record(line, cols.delim) {
+                    Ok(r) => r.iter().map(<[u8]>::to_vec).collect(),
+                    Err(_) => vec![line.to_vec()],
+                };
+                let need = cols.puzzle.max(cols.solution.unwrap_or(0)) + 1;
+                if fields.len() < need {
+                    fields.resize(need, Vec::new());
+                }
+                let mut text = Vec::with_capacity(puzzle.len());
+                self.write_cells(puzzle, blank, &mut text);
+                fields[cols.puzzle] = text;
+                if let (Some(s), Some(sol)) = (cols.solution, solution) {
+                    let mut text = Vec::with_capacity(sol.len());
+                    self.put_answer(sol, &mut text);
+                    fields[s] = text;
+                }
+                if let Some(e) = extra {
+                    fields.push(e.as_bytes().to_vec());
+                }
+                for (k, f) in fields.iter().enumerate() {
+                    if k > 0 {
+                        out.push(cols.delim);
+                    }
+                    push_field(f, cols.delim, out);
+                }
+                out.push(b'\n');
+            }
+            Shape::Line => {
+                let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+                let start = line
+                    .iter()
+                    .position(|b| !b.is_ascii_whitespace())
+                    .unwrap_or(0);
+                let end = line[start..]
+                    .iter()
+                    .position(u8::is_ascii_whitespace)
+                    .map_or(line.len(), |i| start + i);
+                out.extend_from_slice(&line[..start]);
+                self.write_cells(puzzle, blank, out);
+                out.extend_from_slice(&line[end..]);
+                if let Some(e) = extra {
+                    out.push(b' ');
+                    out.extend_from_slice(e.as_bytes());
+                }
+                out.push(b'\n');
+            }
+            Shape::Numbers(delim) => {
+                write_numbers(puzzle, delim, out);
+                if let Some(e) = extra {
+                    out.push(b' ');
+                    out.extend_from_slice(e.as_bytes());
+                }
+                out.push(b'\n');
+            }
+            _ => {
+                let start = out.len();
+                self.write_answer(raw, puzzle, out);
+                let zero = self.symbols.encode(0);
+                if matches!(self.shape, Shape::Grid | Shape::Boxed) && blank != zero {
+                    for b in &mut out[start..] {
+                        if *b == zero {
+                            *b = blank;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The blank an analysis's grid is written with: its own
+    /// ([`Analysis::blank`]), else the symbols' usual one, never the
+    /// record's (a canonical form must not depend on it).
+    fn grid_blank(&self, analysis: &dyn Analysis) -> u8 {
+        match analysis.blank() {
+            Some(b) if self.symbols.blanks().contains(&b) => b,
+            _ => self.usual_blank(),
+        }
+    }
+
+    /// The blank symbol record `raw`'s puzzle uses (its layout's usual one
+    /// when it has none).
+    pub fn blank_of(&self, raw: &[u8]) -> u8 {
+        match self.shape {
+            Shape::Csv(cols) => {
+                let field = csv_field(raw, cols).unwrap_or(Cow::Borrowed(b""));
+                self.symbols.blank_in(&field)
+            }
+            _ => self.symbols.blank_in(raw),
+        }
+    }
+
+    /// The usual blank of this layout's symbols.
+    pub fn usual_blank(&self) -> u8 {
+        self.symbols.blanks()[0]
     }
 
     /// Appends the marked record of a bad record under an [`Analysis`]:

@@ -187,8 +187,12 @@ fn blank_symbol_order_and_bad_records_kept() {
     let (lines, o) = canon(&[], &input);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(lines.len(), 3);
+    // One form whatever the record's blank (issue 42): `.`, the usual
+    // blank of digits.
+    let (dots, _) = canon(&[], &format!("{}\n", recs[0]));
+    assert_eq!(lines[0], dots[0], "`0` and `.` blanks give one form");
     assert!(
-        lines[0].contains('0') && !lines[0].contains('.'),
+        lines[0].contains('.') && !lines[0].contains('0'),
         "{}",
         lines[0]
     );
@@ -196,6 +200,29 @@ fn blank_symbol_order_and_bad_records_kept() {
     assert!(stderr(&o).contains("<stdin>:2: "), "{}", stderr(&o));
     let (alone, _) = canon(&[], &format!("{}\n", recs[1]));
     assert_eq!(lines[2], alone[0]);
+    // `--blank 0` writes them with `0`, for either input blank.
+    let (z, _) = canon(&["--blank", "0"], &format!("{zeros}\n{}\n", recs[0]));
+    assert_eq!(z[0], dots[0].replace('.', "0"));
+    assert_eq!(z[1], z[0]);
+}
+
+#[test]
+fn csv_forms_are_blank_independent() {
+    let recs = records();
+    let zeros = recs[0].replace('.', "0");
+    let input = format!("puzzle\n{zeros}\n{}\n", recs[0]);
+    let o = run(&["canon", "-q"], input.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let forms: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(
+        forms[0], forms[1],
+        "a Kaggle-style and a dotted row: one form"
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use crate::util::*;
 
 /// Base puzzles: `n` cuts of full grids, base `i` with `20 + i` givens,
 /// so no two are isomorphs.
-fn bases(n: usize) -> Vec<Vec<u8>> {
+pub(crate) fn bases(n: usize) -> Vec<Vec<u8>> {
     assert!(n <= 60);
     (0..n)
         .map(|i| {
@@ -31,7 +31,7 @@ fn bases(n: usize) -> Vec<Vec<u8>> {
 
 /// A random disguise of a 9x9 grid: transposed or not, bands, rows within
 /// bands, stacks, columns within stacks and digits permuted.
-fn disguise(cells: &[u8], rng: &mut Rng) -> Vec<u8> {
+pub(crate) fn disguise(cells: &[u8], rng: &mut Rng) -> Vec<u8> {
     let order = |rng: &mut Rng| -> Vec<usize> {
         let mut out = vec![];
         for band in shuffled(3, rng) {
@@ -60,14 +60,19 @@ fn disguise(cells: &[u8], rng: &mut Rng) -> Vec<u8> {
 
 /// One record of a built file: its class (base index) and cells.
 #[derive(Clone)]
-struct Rec {
-    class: usize,
-    cells: Vec<u8>,
+pub(crate) struct Rec {
+    pub(crate) class: usize,
+    pub(crate) cells: Vec<u8>,
 }
 
 /// `n` records drawn from `bases[range]`: a third exact copies of an
 /// earlier record, the rest fresh disguises.
-fn records(bases: &[Vec<u8>], range: std::ops::Range<usize>, n: usize, seed: u64) -> Vec<Rec> {
+pub(crate) fn records(
+    bases: &[Vec<u8>],
+    range: std::ops::Range<usize>,
+    n: usize,
+    seed: u64,
+) -> Vec<Rec> {
     let mut rng = Rng(seed);
     let mut out: Vec<Rec> = Vec::new();
     for _ in 0..n {
@@ -114,7 +119,7 @@ fn first_of(recs: &[Rec], i: usize, iso: bool) -> usize {
 }
 
 /// A record as a line; every third with `0` blanks instead of `.`.
-fn line_of(i: usize, r: &Rec) -> String {
+pub(crate) fn line_of(i: usize, r: &Rec) -> String {
     encode(
         &r.cells,
         "123456789",

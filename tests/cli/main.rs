@@ -18,3 +18,4 @@ mod reliability;
 mod solve;
 mod tools;
 mod util;
+mod workbench;

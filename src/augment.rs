@@ -1,0 +1,274 @@
+//! `augment`: K random disguises of every record (`disguise.rs`), in the
+//! input's text layout. The input is loaded as `dedupe` loads it (mapped,
+//! or a stream copied to a spill file), detected once, cut into
+//! record-aligned chunks (`pipeline::slice_chunks`) that rayon workers
+//! rewrite, and written in input order by one writer. A record's
+//! disguises depend only on the seed and its cells, so every `-j` and
+//! chunk size gives the same bytes.
+//!
+//! ```text
+//! input ──load, detect──> chunks ──(workers: parse, K disguises, write)──>
+//!       ordered writer ──> Output (atomic file or stdout)
+//! ```
+//!
+//! It does not run through `Task::Analyse`: that seam writes one output
+//! record per input record, and augment writes K (or K + 1).
+
+use std::borrow::Cow;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use rayon::prelude::*;
+
+use crate::disguise::{Disguise, Rng};
+use crate::output::guard::{Plan, Role, Writes};
+use crate::pipeline;
+use crate::record::{Label, RecordError};
+use crate::text::detect::{self, Forced};
+use crate::text::{Item, Records, Shape};
+
+/// An `augment` run.
+#[derive(Clone, Debug)]
+pub struct AugmentConfig {
+    /// Input path; `None` or `-` for stdin.
+    pub input: Option<PathBuf>,
+    /// Output path; `None` for stdout.
+    pub output: Option<PathBuf>,
+    /// Disguises per record.
+    pub count: u32,
+    /// Seed of the disguises.
+    pub seed: u64,
+    /// Write each record itself before its disguises.
+    pub keep_original: bool,
+    /// Add the transform (`canon --transform`'s notation) to each record.
+    pub transform_column: bool,
+    /// Blank symbol of the written puzzles; `None`: each record's own.
+    pub blank: Option<u8>,
+    /// Worker threads.
+    pub threads: usize,
+    /// Layout choices the user forced.
+    pub forced: Forced,
+}
+
+/// FNV-1a of a record's cells: with the seed, the disguises' seed.
+fn cells_hash(cells: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &c in cells {
+        h = (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// One chunk's output and its bad records (line within the chunk, reason).
+struct Done {
+    out: Vec<u8>,
+    bad: Vec<(u64, RecordError)>,
+    records: u64,
+}
+
+/// Runs `augment`.
+pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    // The output is declared to the output guard: checked against the
+    // input before any work, put in place at the end.
+    let mut plan = Plan::new();
+    plan.input(cfg.input.as_deref());
+    let slot = plan.output(
+        Role::OUTPUT,
+        cfg.output.as_deref(),
+        Writes::Later,
+        crate::output::Compress::Auto,
+    );
+    let mut guard = plan.check()?;
+    let dir = guard.scratch_dir(Some(slot), None);
+    let input = crate::dedupe::load(cfg.input.as_deref(), &dir)?;
+    let name = input.name.clone();
+    let data = input.bytes();
+    if let Some(kind) = crate::input::sniff(data) {
+        anyhow::bail!(
+            "{name}: augment reads text layouts (one-line, grids, CSV/TSV); {} input is not \
+             supported yet: `sudoku-bulk convert {name} -o x.csv` first",
+            kind.name()
+        );
+    }
+    let bom = data.len() - pipeline::strip_bom(data).len();
+    let found =
+        detect::detect(&data[bom..], &cfg.forced).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    let layout = found.layout.clone();
+    if cfg.transform_column && layout.multiline() {
+        anyhow::bail!("{name}: --transform-column needs one record a line (not grids)");
+    }
+    if layout.is_pencilmarks() {
+        anyhow::bail!("{name}: pencilmark records are not augmented");
+    }
+    let copies = u64::from(cfg.count) + u64::from(cfg.keep_original);
+    let mut out = guard.take(slot, crate::dedupe::writes_of(&input, &cfg.forced)?)?;
+    let out_name = guard.name(slot).to_string();
+    let body_at = bom + found.skip_bytes;
+    let head = &data[..body_at];
+    let body = &data[body_at..];
+    let records_hint = Records::new(&layout, body).count() as u64;
+    let mut head_out = head[..bom].to_vec();
+    let lines: Vec<&[u8]> = head[bom..].split_inclusive(|&b| b == b'\n').collect();
+    let header_at = lines
+        .iter()
+        .rposition(|l| !l.trim_ascii().is_empty())
+        .filter(|_| matches!(layout.shape, Shape::Csv(_)) && found.skip_lines > 0);
+    for (k, l) in lines.iter().enumerate() {
+        let t = l.trim_ascii();
+        if Some(k) == header_at && cfg.transform_column {
+            let body = l.trim_ascii_end();
+            let delim = match layout.shape {
+                Shape::Csv(c) => c.delim,
+                _ => b',',
+            };
+            head_out.extend_from_slice(body);
+            head_out.push(delim);
+            head_out.extend_from_slice(b"transform");
+            head_out.extend_from_slice(&l[body.len()..]);
+        } else if !matches!(layout.shape, Shape::Csv(_))
+            && !t.is_empty()
+            && t.iter().all(u8::is_ascii_digit)
+        {
+            let _ = write!(head_out, "{}", records_hint * copies);
+            head_out.extend_from_slice(&l[l.trim_ascii_end().len()..]);
+        } else {
+            head_out.extend_from_slice(l);
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    let chunk_bytes = (body.len() / (cfg.threads * 16).max(1)).clamp(4 << 10, 1 << 20);
+    let chunks: Vec<Cow<[u8]>> = pipeline::slice_chunks(body, &layout, chunk_bytes)
+        .collect::<std::io::Result<_>>()
+        .with_context(|| format!("{name}: cannot read"))?;
+    let w = out.writer();
+    w.write_all(&head_out)
+        .with_context(|| format!("{out_name}: cannot write"))?;
+    let mut line_base = found.skip_lines;
+    let (mut records, mut bad) = (0u64, 0u64);
+    let window = cfg.threads * 4;
+    let cells = layout.cells();
+    for group in chunks.chunks(window) {
+        let done: Vec<Done> = pool.install(|| {
+            group
+                .par_iter()
+                .map(|chunk| augment_chunk(cfg, &layout, cells, chunk))
+                .collect()
+        });
+        for (chunk, d) in group.iter().zip(done) {
+            for (line, err) in &d.bad {
+                eprintln!("{name}:{}: {err}", line_base + line);
+            }
+            bad += d.bad.len() as u64;
+            records += d.records;
+            line_base += memchr::memchr_iter(b'\n', chunk).count() as u64;
+            w.write_all(&d.out)
+                .with_context(|| format!("{out_name}: cannot write"))?;
+        }
+    }
+    guard.commit(vec![out])?;
+    if crate::output::chatter() != crate::output::Chatter::Quiet {
+        eprintln!(
+            "sudoku-bulk: {name}: {records} records, {} written ({} disguises each{}), {bad} bad \
+             (copied once, unchanged) in {:.2}s",
+            (records - bad) * copies + bad,
+            cfg.count,
+            if cfg.keep_original {
+                " after the original"
+            } else {
+                ""
+            },
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::from(if bad > 0 { 1 } else { 0 }))
+}
+
+fn augment_chunk(
+    cfg: &AugmentConfig,
+    layout: &crate::text::Layout,
+    n: usize,
+    chunk: &[u8],
+) -> Done {
+    let mut done = Done {
+        out: Vec::with_capacity(chunk.len() * (cfg.count as usize + 1)),
+        bad: Vec::new(),
+        records: 0,
+    };
+    let mut cells = vec![0u8; n];
+    let mut label = vec![0u8; n];
+    let mut puzzle = vec![0u8; n];
+    let mut solution = vec![0u8; n];
+    let sep = layout.multiline();
+    for item in Records::new(layout, chunk) {
+        let Item::Record { line, raw } = item else {
+            break;
+        };
+        done.records += 1;
+        if let Err(e) = layout.parse(raw, &mut cells) {
+            done.bad.push((line, e));
+            write_original(layout, raw, &mut done.out);
+            if sep {
+                done.out.push(b'\n');
+            }
+            continue;
+        }
+        let has_label = match layout.label(raw, &mut label) {
+            Label::Cells(_) => true,
+            Label::Unreadable(why) => {
+                done.bad
+                    .push((line, RecordError::Unsupported(format!("solution: {why}"))));
+                false
+            }
+            _ => false,
+        };
+        let blank = cfg.blank.unwrap_or_else(|| layout.blank_of(raw));
+        // Grids of several lines are separated by an empty line.
+        let mut put = |d: &Disguise, out: &mut Vec<u8>| {
+            d.apply(&cells, &mut puzzle);
+            let sol = has_label.then(|| {
+                d.apply(&label, &mut solution);
+                &solution[..]
+            });
+            let t = cfg.transform_column.then(|| d.to_string());
+            layout.write_disguised(raw, &puzzle, blank, sol, t.as_deref(), out);
+            if sep {
+                out.push(b'\n');
+            }
+        };
+        if cfg.keep_original {
+            if cfg.transform_column || cfg.blank.is_some() {
+                put(&Disguise::identity(layout.boxes.side()), &mut done.out);
+            } else {
+                write_original(layout, raw, &mut done.out);
+                if sep {
+                    done.out.push(b'\n');
+                }
+            }
+        }
+        let mut rng = Rng::new(cfg.seed ^ cells_hash(&cells).rotate_left(17));
+        for _ in 0..cfg.count {
+            let d = Disguise::random(layout.boxes, &mut rng);
+            put(&d, &mut done.out);
+        }
+    }
+    done
+}
+
+/// A record as it came: one-line records and rows with their own line
+/// end dropped for `\n`; grids as their lines.
+fn write_original(layout: &crate::text::Layout, raw: &[u8], out: &mut Vec<u8>) {
+    if layout.multiline() {
+        out.extend_from_slice(raw);
+        if !raw.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+    } else {
+        layout.write_kept(raw, out);
+    }
+}

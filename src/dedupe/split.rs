@@ -1,0 +1,603 @@
+//! `split`: after `dedupe`, a leak-free train/test(/val) split. The key pass
+//! is dedupe's (the canonical form, or the cells, of every record through
+//! [`Task::Analyse`](crate::record::Task::Analyse) on all cores, into
+//! bounded-memory sorted runs); a merge walks the classes (records with one
+//! key) and files each under a seeded hash of its key, so a second sort puts
+//! the classes in a random order that only the seed and the keys decide;
+//! walking that order, each class goes whole to the part whose share of its
+//! stratum the class starts in; a third sort puts the test/val positions
+//! back in input order, and a copy pass routes every record's bytes (rows)
+//! to its part's file.
+//!
+//! ```text
+//! input ──key pass (dedupe's)──> (key, pos) runs ──merge: classes──>
+//!       (stratum, hash(seed, key), key, pos) runs ──walk: class → part──>
+//!       (pos, part) runs ──copy pass──> train.EXT, test.EXT, val.EXT
+//! ```
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::*;
+
+/// Which part a record goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The training set (also every record without a key).
+    Train = 0,
+    /// The test set.
+    Test = 1,
+    /// The validation set.
+    Val = 2,
+}
+
+impl Part {
+    fn name(self) -> &'static str {
+        match self {
+            Part::Train => "train",
+            Part::Test => "test",
+            Part::Val => "val",
+        }
+    }
+}
+
+/// What the fractions hold within.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stratify {
+    /// The whole set.
+    None,
+    /// Each clue count separately (isomorphs share their clue count).
+    Clues,
+}
+
+/// A `split` run.
+#[derive(Clone, Debug)]
+pub struct SplitConfig {
+    /// Input path; `None` or `-` for stdin.
+    pub input: Option<PathBuf>,
+    /// Share of the records in the test part.
+    pub test: f64,
+    /// Share of the records in the validation part (0: no val file).
+    pub val: f64,
+    /// Seed of the class order.
+    pub seed: u64,
+    /// What makes a class.
+    pub by: By,
+    /// The canonical form for `By::Iso`.
+    pub form: Form,
+    /// Strata the fractions hold in.
+    pub stratify: Stratify,
+    /// Directory of the outputs (`train.EXT`, ...); `None`: beside the
+    /// input as `NAME.train.EXT`.
+    pub output_dir: Option<PathBuf>,
+    /// Directory for spill files (`--temp-dir`).
+    pub temp_dir: Option<PathBuf>,
+    /// Memory for keys before spilling to disk, in bytes.
+    pub memory: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Draw a progress bar.
+    pub progress: bool,
+    /// Layout choices the user forced.
+    pub forced: Forced,
+}
+
+/// Compression suffixes kept at the end of an output name.
+const CODEC_EXTS: [&str; 5] = [".gz", ".zst", ".xz", ".bz2", ".zstd"];
+
+/// The output path of `part`: `DIR/PART.EXT` with an output directory,
+/// else `NAME.PART.EXT` beside the input (`EXT` the input's extension,
+/// with its compression suffix: `a.csv.gz` → `a.train.csv.gz`).
+pub fn part_path(input: Option<&Path>, dir: Option<&Path>, part: &str) -> anyhow::Result<PathBuf> {
+    let file = input
+        .filter(|p| p.as_os_str() != "-")
+        .and_then(|p| p.file_name())
+        .map(|f| f.to_string_lossy().into_owned());
+    let (stem, ext) = match &file {
+        Some(f) => split_ext(f),
+        None => (String::new(), String::new()),
+    };
+    match dir {
+        Some(d) => Ok(d.join(format!("{part}{ext}"))),
+        None => {
+            let Some(input) = input.filter(|p| p.as_os_str() != "-") else {
+                anyhow::bail!("split of standard input needs --output-dir");
+            };
+            Ok(input.with_file_name(format!("{stem}.{part}{ext}")))
+        }
+    }
+}
+
+/// `a.csv.gz` → (`a`, `.csv.gz`); `a` → (`a`, ``).
+fn split_ext(file: &str) -> (String, String) {
+    let mut base = file;
+    let mut codec = "";
+    for c in CODEC_EXTS {
+        if let Some(b) = file.strip_suffix(c) {
+            base = b;
+            codec = c;
+            break;
+        }
+    }
+    match base.rfind('.').filter(|&i| i > 0) {
+        Some(i) => (base[..i].to_string(), format!("{}{codec}", &base[i..])),
+        None => (base.to_string(), codec.to_string()),
+    }
+}
+
+/// SplitMix64's finaliser: the seeded hash of a class.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn class_hash(seed: u64, key: &[u8; KEY]) -> u64 {
+    let mut h = mix(seed);
+    for c in key.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..c.len()].copy_from_slice(c);
+        h = mix(h ^ u64::from_le_bytes(w));
+    }
+    h
+}
+
+/// Givens in a packed key (nonzero cell nibbles; the last byte's low
+/// nibble is the side).
+fn key_clues(key: &[u8; KEY]) -> u8 {
+    let mut n = 0;
+    for (i, &b) in key.iter().enumerate() {
+        n += u8::from(b >> 4 != 0);
+        if i + 1 < KEY {
+            n += u8::from(b & 15 != 0);
+        }
+    }
+    n
+}
+
+/// A class entry of the second sort: stratum, hash, key, position.
+const CLASS: usize = 1 + 8 + KEY + 8;
+
+/// Part sizes of one run, for the report.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    records: [u64; 3],
+    classes: [u64; 3],
+}
+
+/// Runs `split`.
+pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    if !(0.0..1.0).contains(&cfg.test)
+        || !(0.0..1.0).contains(&cfg.val)
+        || cfg.test + cfg.val >= 1.0
+    {
+        anyhow::bail!("--test and --val are fractions with test + val below 1");
+    }
+    let parts: Vec<Part> = [Part::Train, Part::Test, Part::Val]
+        .into_iter()
+        .filter(|&p| p != Part::Val || cfg.val > 0.0)
+        .collect();
+    let paths = parts
+        .iter()
+        .map(|p| part_path(cfg.input.as_deref(), cfg.output_dir.as_deref(), p.name()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(d) = &cfg.output_dir {
+        std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create", d.display()))?;
+    }
+    // Every part is declared to the output guard: checked against the
+    // input and each other before any work, put in place together.
+    let mut plan = Plan::new();
+    plan.input(cfg.input.as_deref());
+    let role = Role {
+        flag: "split",
+        what: "a part",
+    };
+    let slots: Vec<Slot> = paths
+        .iter()
+        .map(|p| plan.output(role, Some(p), Writes::Later, Compress::Auto))
+        .collect();
+    let mut guard = plan.check()?;
+    let dir = guard.scratch_dir(Some(slots[0]), cfg.temp_dir.as_deref());
+    let input = load(cfg.input.as_deref(), &dir)?;
+    let name = input.name.clone();
+    let writes = writes_of(&input, &cfg.forced)?;
+    let mut outs = slots
+        .iter()
+        .map(|&s| guard.take(s, writes))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
+        iso: (cfg.by == By::Iso).then_some(cfg.form),
+        exact: cfg.by == By::Exact,
+    }));
+    let budget = cfg.memory / 3;
+    let mut tables = Tables::new(*job, budget, &dir);
+    let keyed = keys(
+        &input,
+        job,
+        &mut tables,
+        0,
+        cfg.threads,
+        cfg.progress,
+        &cfg.forced,
+    )?;
+    let mut spilled = tables.spilled();
+    let keys = match cfg.by {
+        By::Iso => tables.iso.take(),
+        By::Exact => tables.exact.take(),
+    }
+    .expect("the table of the asked key");
+    let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    // Classes under their seeded hash; records per stratum.
+    let mut by_class = Runs::<CLASS>::new(budget, &dir);
+    let mut strata = [0u64; 256];
+    let mut classes = 0u64;
+    let mut last: Option<[u8; KEY]> = None;
+    for e in pool.install(|| keys.sorted()).map_err(spill_err)? {
+        let e = e.map_err(spill_err)?;
+        let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
+        let stratum = match cfg.stratify {
+            Stratify::None => 0,
+            Stratify::Clues => key_clues(&key),
+        };
+        strata[usize::from(stratum)] += 1;
+        if last != Some(key) {
+            classes += 1;
+            last = Some(key);
+        }
+        let mut c = [0u8; CLASS];
+        c[0] = stratum;
+        c[1..9].copy_from_slice(&class_hash(cfg.seed, &key).to_be_bytes());
+        c[9..9 + KEY].copy_from_slice(&key);
+        c[9 + KEY..].copy_from_slice(&entry_pos(&e).to_be_bytes());
+        by_class.push(c).map_err(spill_err)?;
+    }
+    spilled += by_class.spilled();
+    // Each stratum's targets: test, then test + val, in records.
+    let targets: Vec<(u64, u64)> = strata
+        .iter()
+        .map(|&n| {
+            let t = (n as f64 * cfg.test).round() as u64;
+            let v = (n as f64 * (cfg.test + cfg.val)).round() as u64;
+            (t, v)
+        })
+        .collect();
+    let mut routed = Runs::<9>::new(budget, &dir);
+    let mut tally = Tally::default();
+    let mut seen = [0u64; 256];
+    let mut current: Option<(u8, [u8; KEY])> = None;
+    let mut part = Part::Train;
+    for c in pool.install(|| by_class.sorted()).map_err(spill_err)? {
+        let c = c.map_err(spill_err)?;
+        let stratum = c[0];
+        let key: [u8; KEY] = c[9..9 + KEY].try_into().expect("key bytes");
+        let pos = u64::from_be_bytes(c[9 + KEY..].try_into().expect("8 bytes"));
+        if current != Some((stratum, key)) {
+            // A class starts: it goes whole to the part its first record's
+            // place in the stratum falls in.
+            current = Some((stratum, key));
+            let at = seen[usize::from(stratum)];
+            let (t, v) = targets[usize::from(stratum)];
+            part = if at < t {
+                Part::Test
+            } else if at < v {
+                Part::Val
+            } else {
+                Part::Train
+            };
+            tally.classes[part as usize] += 1;
+        }
+        seen[usize::from(stratum)] += 1;
+        tally.records[part as usize] += 1;
+        if part != Part::Train {
+            let mut r = [0u8; 9];
+            r[..8].copy_from_slice(&pos.to_be_bytes());
+            r[8] = part as u8;
+            routed.push(r).map_err(spill_err)?;
+        }
+    }
+    debug_assert_eq!(classes, tally.classes.iter().sum::<u64>());
+    spilled += routed.spilled();
+    // Records without a key (bad ones) stay in train.
+    let keyless = keyed.records - tally.records.iter().sum::<u64>();
+    tally.records[0] += keyless;
+    let routes = pool.install(|| routed.sorted()).map_err(spill_err)?;
+    let routes = routes.map(|r| {
+        r.map(|r| {
+            let part = match r[8] {
+                1 => Part::Test,
+                _ => Part::Val,
+            };
+            (
+                u64::from_be_bytes(r[..8].try_into().expect("8 bytes")),
+                part,
+            )
+        })
+    });
+    let counts = tally.records;
+    let written = {
+        let mut writers: Vec<&mut dyn Write> = outs.iter_mut().map(|o| o.writer()).collect();
+        // Without a val part, index 2 is never routed to.
+        match &keyed.shape {
+            Found::Text { found, body } => {
+                route_text(input.bytes(), *body, found, &counts, routes, &mut writers)
+            }
+            Found::Columnar(Kind::Npy) => {
+                route_npy(input.bytes(), &cfg.forced, &counts, routes, &mut writers)
+            }
+            Found::Columnar(kind) => route_table(&input, *kind, routes, &mut writers),
+        }
+    };
+    written.context("split: writing the parts")?;
+    guard.commit(outs)?;
+    if !quiet() {
+        let by = match cfg.by {
+            By::Exact => "exact",
+            By::Iso => "iso",
+        };
+        let mut msg = format!(
+            "sudoku-bulk: {name}: {} records in {classes} classes (by {by}), {} bad:",
+            keyed.records, keyed.bad
+        );
+        for (k, p) in parts.iter().enumerate() {
+            msg.push_str(&format!(
+                " {} {} ({} classes) -> {}{}",
+                p.name(),
+                tally.records[*p as usize],
+                tally.classes[*p as usize],
+                crate::text::shown_path(&paths[k]),
+                if k + 1 < parts.len() { "," } else { "" }
+            ));
+        }
+        let spill = if spilled > 0 {
+            format!(", {spilled} runs spilled to disk")
+        } else {
+            String::new()
+        };
+        eprintln!("{msg} in {:.2}s{spill}", start.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::from(if keyed.bad > 0 {
+        EXIT_BAD_RECORDS
+    } else {
+        EXIT_OK
+    }))
+}
+
+/// The copy pass over text: each output gets the input's head (BOM,
+/// comments, header; a count line says that part's number of records),
+/// then every record's bytes (with the comment and blank lines before it)
+/// in its part's file; what follows the last record stays in train.
+fn route_text(
+    data: &[u8],
+    body: usize,
+    found: &Detected,
+    counts: &[u64; 3],
+    mut routes: impl Iterator<Item = io::Result<(u64, Part)>>,
+    outs: &mut [&mut dyn Write],
+) -> anyhow::Result<()> {
+    let layout = &found.layout;
+    let head = &data[..body];
+    let bom = data.len() - pipeline::strip_bom(data).len();
+    for (k, out) in outs.iter_mut().enumerate() {
+        if matches!(layout.shape, Shape::Csv(_)) {
+            out.write_all(head)?;
+            continue;
+        }
+        out.write_all(&head[..bom])?;
+        for l in head[bom..].split_inclusive(|&b| b == b'\n') {
+            let t = l.trim_ascii();
+            if !t.is_empty() && t.iter().all(u8::is_ascii_digit) {
+                write!(out, "{}", counts[k])?;
+                out.write_all(&l[l.trim_ascii_end().len()..])?;
+            } else {
+                out.write_all(l)?;
+            }
+        }
+    }
+    let rest = &data[body..];
+    let mut next = routes.next().transpose()?;
+    let mut records = Records::new(layout, rest);
+    let mut copied = 0;
+    while let Some(item) = records.next() {
+        let Item::Record { line, .. } = item else {
+            break;
+        };
+        let mut end = records.position();
+        if layout.multiline() {
+            while end < rest.len() {
+                let line_end =
+                    memchr::memchr(b'\n', &rest[end..]).map_or(rest.len(), |i| end + i + 1);
+                if !rest[end..line_end].trim_ascii().is_empty() {
+                    break;
+                }
+                end = line_end;
+            }
+        }
+        let pos = line + found.skip_lines;
+        let part = match next {
+            Some((p, part)) if p == pos => {
+                next = routes.next().transpose()?;
+                part
+            }
+            _ => Part::Train,
+        };
+        let end = end.max(copied);
+        let out = &mut outs[part as usize];
+        out.write_all(&rest[copied..end])?;
+        // A last record without a line end gets one, so the next record
+        // of its part starts on a line of its own.
+        if end == rest.len() && !rest[copied..end].ends_with(b"\n") && end > copied {
+            out.write_all(b"\n")?;
+        }
+        copied = end;
+    }
+    if next.is_some() {
+        return Err(mismatch("a routed record the copy pass did not meet").into());
+    }
+    outs[0].write_all(&rest[copied..])?;
+    Ok(())
+}
+
+/// The copy pass over a `.npy` array: each part the same dtype and its rows.
+fn route_npy(
+    data: &[u8],
+    forced: &Forced,
+    counts: &[u64; 3],
+    mut routes: impl Iterator<Item = io::Result<(u64, Part)>>,
+    outs: &mut [&mut dyn Write],
+) -> anyhow::Result<()> {
+    let arr = columnar::npy::Array::open(data, Asked::of(forced).boxes)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    for (k, out) in outs.iter_mut().enumerate() {
+        let mut shape = vec![counts[k] as usize];
+        shape.extend_from_slice(&arr.header.shape[arr.lead..]);
+        out.write_all(&columnar::npy::write_header(arr.header.dtype, &shape))?;
+    }
+    let row_bytes = arr.cells * arr.header.dtype.size();
+    let mut next = routes.next().transpose()?;
+    for r in 0..arr.rows {
+        let part = match next {
+            Some((p, part)) if p == r as u64 => {
+                next = routes.next().transpose()?;
+                part
+            }
+            _ => Part::Train,
+        };
+        outs[part as usize].write_all(&arr.data[r * row_bytes..(r + 1) * row_bytes])?;
+    }
+    Ok(())
+}
+
+/// The copy pass over a Parquet or Arrow table: each part every column of
+/// its rows (Parquet: the input's codecs and writer properties).
+#[cfg(feature = "columnar")]
+fn route_table(
+    input: &Loaded,
+    kind: Kind,
+    mut routes: impl Iterator<Item = io::Result<(u64, Part)>>,
+    outs: &mut [&mut dyn Write],
+) -> anyhow::Result<()> {
+    use arrow_array::BooleanArray;
+    let name = &input.name;
+    let (schema, batches, props) = match kind {
+        Kind::Parquet => {
+            let (schema, batches, props, _) = columnar::parquet::open(name, input.data())?;
+            (schema, batches, Some(props))
+        }
+        _ => {
+            let (schema, batches) = columnar::ipc::open(name, kind, input.data())?;
+            (schema, batches, None)
+        }
+    };
+    let codec = match kind {
+        Kind::Parquet => None,
+        _ => columnar::ipc::compression(input.bytes()),
+    };
+    enum W<'o> {
+        Parquet(Box<parquet::arrow::ArrowWriter<SendWrite<'o>>>),
+        File(arrow_ipc::writer::FileWriter<&'o mut dyn Write>),
+        Stream(arrow_ipc::writer::StreamWriter<&'o mut dyn Write>),
+    }
+    let mut ws = Vec::new();
+    for out in outs.iter_mut() {
+        let out: &mut dyn Write = &mut **out;
+        ws.push(match kind {
+            Kind::Parquet => W::Parquet(Box::new(parquet::arrow::ArrowWriter::try_new(
+                SendWrite(out),
+                schema.clone(),
+                props.clone(),
+            )?)),
+            Kind::ArrowFile => W::File(columnar::ipc::file_writer(out, &schema, codec)?),
+            _ => W::Stream(columnar::ipc::stream_writer(out, &schema, codec)?),
+        });
+    }
+    let mut next = routes.next().transpose()?;
+    let mut row = 0u64;
+    for item in batches {
+        let (batch, _) = item?;
+        let n = batch.num_rows() as u64;
+        let mut part = vec![Part::Train; n as usize];
+        while let Some((p, which)) = next.filter(|&(p, _)| p < row + n) {
+            part[(p - row) as usize] = which;
+            next = routes.next().transpose()?;
+        }
+        row += n;
+        for (k, w) in ws.iter_mut().enumerate() {
+            let keep: BooleanArray = part.iter().map(|&p| Some(p as usize == k)).collect();
+            if keep.true_count() == 0 {
+                continue;
+            }
+            let b = arrow_select::filter::filter_record_batch(&batch, &keep)?;
+            match w {
+                W::Parquet(p) => p.write(&b)?,
+                W::File(f) => f.write(&b)?,
+                W::Stream(s) => s.write(&b)?,
+            }
+        }
+    }
+    if next.is_some() {
+        return Err(mismatch("a routed row the copy pass did not meet").into());
+    }
+    for w in ws {
+        match w {
+            W::Parquet(p) => {
+                p.close()?;
+            }
+            W::File(mut f) => f.finish()?,
+            W::Stream(mut s) => s.finish()?,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "columnar"))]
+fn route_table(
+    input: &Loaded,
+    kind: Kind,
+    _: impl Iterator<Item = io::Result<(u64, Part)>>,
+    _: &mut [&mut dyn Write],
+) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+        input.name,
+        kind.name()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn part_names_keep_the_extension_and_codec() {
+        let p = |i: &str, d: Option<&str>| {
+            part_path(Some(Path::new(i)), d.map(Path::new), "train")
+                .unwrap()
+                .display()
+                .to_string()
+        };
+        assert_eq!(p("data/a.csv.gz", None), "data/a.train.csv.gz");
+        assert_eq!(p("a.parquet", None), "a.train.parquet");
+        assert_eq!(p("plain", None), "plain.train");
+        assert_eq!(p("x/a.txt", Some("out")), "out/train.txt");
+        assert!(part_path(None, None, "test").is_err());
+    }
+
+    #[test]
+    fn clues_are_counted_from_a_key() {
+        let mut cells = [0u8; 81];
+        cells[0] = 5;
+        cells[80] = 9;
+        cells[41] = 1;
+        let key = pack(Boxes::NINE, &cells).unwrap();
+        assert_eq!(key_clues(&key), 3);
+    }
+}

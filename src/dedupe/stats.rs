@@ -1,0 +1,514 @@
+//! `stats`: the dataset card. Dedupe's key pass (both keys of every record
+//! through [`Task::Analyse`](crate::record::Task::Analyse) on all cores, into
+//! bounded-memory sorted runs) gives the classes and repeats; the merge of
+//! the exact keys walks each distinct puzzle once, and batches of them are
+//! counted (0, 1, 2+ solutions) by the solver on the pool; clue counts and
+//! sizes come from the packed keys, blank symbols from the text records.
+//! A table goes to stdout (or JSON), and `--plot` draws the histograms as
+//! one SVG (plotters' SVG backend, compiled into this command only).
+//!
+//! ```text
+//! input ──key pass (dedupe's)──> iso runs ──merge──> classes
+//!                             └─> exact runs ──merge──> distinct puzzles
+//!                                   ──(pool: count ≤ 2)──> uniqueness, clues
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use rayon::prelude::*;
+
+use super::*;
+
+/// A `stats` run.
+#[derive(Clone, Debug)]
+pub struct StatsConfig {
+    /// Input paths (`-` for stdin, once).
+    pub inputs: Vec<PathBuf>,
+    /// JSON instead of the table.
+    pub json: bool,
+    /// Draw the histograms to this SVG file.
+    pub plot: Option<PathBuf>,
+    /// Count each input's records with an isomorph (and a copy) in this set.
+    pub against: Option<PathBuf>,
+    /// Directory for spill files (`--temp-dir`).
+    pub temp_dir: Option<PathBuf>,
+    /// Memory for keys before spilling to disk, in bytes.
+    pub memory: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Draw a progress bar.
+    pub progress: bool,
+    /// Layout choices the user forced.
+    pub forced: Forced,
+}
+
+/// One input's card.
+#[derive(Clone, Debug, Default)]
+pub struct Card {
+    /// The input as messages name it.
+    pub name: String,
+    /// Records read.
+    pub records: u64,
+    /// Records without a key (unreadable, or past 9x9).
+    pub bad: u64,
+    /// Records per grid side.
+    pub sizes: BTreeMap<usize, u64>,
+    /// Records per blank symbol (text records with a blank).
+    pub blanks: BTreeMap<char, u64>,
+    /// Records per clue count.
+    pub clues: BTreeMap<usize, u64>,
+    /// Records with 0, 1 and 2 or more solutions.
+    pub solutions: [u64; 3],
+    /// Isomorph classes.
+    pub classes: u64,
+    /// Records that repeat an earlier record's class.
+    pub iso_repeats: u64,
+    /// Records that repeat an earlier record's cells exactly.
+    pub exact_repeats: u64,
+    /// With `--against`: (records with an isomorph there, with a copy).
+    pub against: Option<(String, u64, u64)>,
+}
+
+/// Distinct puzzles counted in one batch on the pool.
+const BATCH: usize = 4096;
+
+/// The cells and side of a packed key.
+fn unpack(key: &[u8; KEY]) -> (usize, Vec<u8>) {
+    let side = usize::from(key[KEY - 1] & 15);
+    let n = side * side;
+    let cells = (0..n)
+        .map(|i| {
+            let b = key[i / 2];
+            if i % 2 == 0 {
+                b >> 4
+            } else {
+                b & 15
+            }
+        })
+        .collect();
+    (side, cells)
+}
+
+/// Runs `stats`.
+pub fn stats(cfg: &StatsConfig) -> anyhow::Result<ExitCode> {
+    let mut plan = Plan::new();
+    for i in &cfg.inputs {
+        plan.input(Some(i));
+    }
+    if let Some(a) = &cfg.against {
+        plan.input(Some(a));
+    }
+    let result = plan.output(Role::RESULT, None, Writes::Text, Compress::None);
+    let plot_role = Role {
+        flag: "--plot",
+        what: "the picture",
+    };
+    let plot = cfg
+        .plot
+        .as_deref()
+        .map(|p| plan.output(plot_role, Some(p), Writes::Text, Compress::None));
+    if let Some(p) = &cfg.plot {
+        if p.extension().and_then(|e| e.to_str()) != Some("svg") {
+            anyhow::bail!(
+                "{}: --plot writes SVG (a .svg name); PNG is not built in",
+                p.display()
+            );
+        }
+    }
+    let mut outs = plan.check()?;
+    let dir = outs.scratch_dir(Some(result), cfg.temp_dir.as_deref());
+    let against = match &cfg.against {
+        Some(a) => Some(load(Some(a), &dir)?),
+        None => None,
+    };
+    let mut cards = Vec::new();
+    let mut bad = false;
+    for path in &cfg.inputs {
+        let input = load(Some(path), &dir)?;
+        let card = card(cfg, &input, against.as_ref(), &dir)?;
+        bad |= card.bad > 0;
+        cards.push(card);
+    }
+    let text = if cfg.json {
+        json(&cards)
+    } else {
+        table(&cards)
+    };
+    let mut all = Vec::new();
+    let mut o = outs.take(result, Writes::Text)?;
+    o.writer().write_all(text.as_bytes())?;
+    all.push(o);
+    if let Some(slot) = plot {
+        let mut o = outs.take(slot, Writes::Text)?;
+        o.writer().write_all(svg(&cards)?.as_bytes())?;
+        all.push(o);
+    }
+    match outs.commit(all) {
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
+        r => r?,
+    }
+    Ok(ExitCode::from(if bad { EXIT_BAD_RECORDS } else { EXIT_OK }))
+}
+
+/// One input's card: the key pass, the merges, the counts.
+fn card(
+    cfg: &StatsConfig,
+    input: &Loaded,
+    against: Option<&Loaded>,
+    dir: &Path,
+) -> anyhow::Result<Card> {
+    let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
+        iso: Some(Form::Pattern),
+        exact: true,
+    }));
+    let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
+    let mut tables = Tables::new(*job, cfg.memory / 2, dir);
+    let keyed = keys(
+        input,
+        job,
+        &mut tables,
+        0,
+        cfg.threads,
+        cfg.progress,
+        &cfg.forced,
+    )?;
+    // The other set's keys, tagged, into the same tables: a class or a
+    // cell string that holds both counts as a match.
+    if let Some(other) = against {
+        keys(
+            other,
+            job,
+            &mut tables,
+            TEST,
+            cfg.threads,
+            cfg.progress,
+            &cfg.forced,
+        )?;
+    }
+    let mut card = Card {
+        name: input.name.clone(),
+        records: keyed.records,
+        bad: keyed.bad,
+        ..Card::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    // Classes: runs of one iso key. Keys of the other set (tagged) sort
+    // after ours within a key (the tag is the top bit of the position).
+    let (mut iso_matched, mut exact_matched) = (0u64, 0u64);
+    let iso = tables.iso.take().expect("iso keys");
+    let mut last: Option<[u8; KEY]> = None;
+    let mut ours_in_class = 0u64;
+    for e in pool.install(|| iso.sorted()).map_err(spill_err)? {
+        let e = e.map_err(spill_err)?;
+        let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
+        let theirs = entry_pos(&e) & TEST != 0;
+        if last != Some(key) {
+            last = Some(key);
+            ours_in_class = 0;
+            if !theirs {
+                card.classes += 1;
+            }
+        }
+        if theirs {
+            iso_matched += std::mem::take(&mut ours_in_class);
+        } else {
+            if ours_in_class > 0 {
+                card.iso_repeats += 1;
+            }
+            ours_in_class += 1;
+        }
+    }
+    // Distinct puzzles: their records, clues, size, solution count.
+    let exact = tables.exact.take().expect("exact keys");
+    let mut batch: Vec<([u8; KEY], u64)> = Vec::with_capacity(BATCH);
+    let mut last: Option<[u8; KEY]> = None;
+    let mut ours = 0u64;
+    let mut matched = false;
+    let flush = |batch: &mut Vec<([u8; KEY], u64)>, card: &mut Card| {
+        let counted: Vec<(usize, usize, u32)> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|(key, _)| {
+                    let (side, cells) = unpack(key);
+                    let clues = cells.iter().filter(|&&v| v != 0).count();
+                    let count = cfg.forced.boxes_for(side).ok().map_or(0, |b| {
+                        let mut out = vec![0u8; cells.len()];
+                        crate::solver::solve(b, &cells, 2, &mut out).count
+                    });
+                    (side, clues, count)
+                })
+                .collect()
+        });
+        for ((_, n), (side, clues, count)) in batch.iter().zip(counted) {
+            *card.sizes.entry(side).or_insert(0) += n;
+            *card.clues.entry(clues).or_insert(0) += n;
+            card.solutions[count.min(2) as usize] += n;
+        }
+        batch.clear();
+    };
+    for e in pool.install(|| exact.sorted()).map_err(spill_err)? {
+        let e = e.map_err(spill_err)?;
+        let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
+        let theirs = entry_pos(&e) & TEST != 0;
+        if last != Some(key) {
+            if let (Some(k), true) = (last, ours > 0) {
+                batch.push((k, ours));
+                if batch.len() == BATCH {
+                    flush(&mut batch, &mut card);
+                }
+            }
+            last = Some(key);
+            ours = 0;
+            matched = false;
+        }
+        if theirs {
+            if !matched {
+                exact_matched += ours;
+                matched = true;
+            }
+        } else {
+            if ours > 0 {
+                card.exact_repeats += 1;
+            }
+            ours += 1;
+        }
+    }
+    if let (Some(k), true) = (last, ours > 0) {
+        batch.push((k, ours));
+    }
+    flush(&mut batch, &mut card);
+    if let Some(other) = against {
+        card.against = Some((other.name.clone(), iso_matched, exact_matched));
+    }
+    if let Found::Text { found, body } = &keyed.shape {
+        for item in Records::new(&found.layout, &input.bytes()[*body..]) {
+            let Item::Record { raw, .. } = item else {
+                break;
+            };
+            let mut cells = vec![0u8; found.layout.cells()];
+            if found.layout.parse(raw, &mut cells).is_ok() && cells.contains(&0) {
+                *card
+                    .blanks
+                    .entry(char::from(found.layout.blank_of(raw)))
+                    .or_insert(0) += 1;
+            }
+        }
+    }
+    Ok(card)
+}
+
+fn table(cards: &[Card]) -> String {
+    let mut s = String::new();
+    for c in cards {
+        let keyed = c.records - c.bad;
+        let _ = writeln!(s, "{}", c.name);
+        let row = |s: &mut String, k: &str, v: String| {
+            let _ = writeln!(s, "  {k:<22} {v}");
+        };
+        row(&mut s, "records", c.records.to_string());
+        row(&mut s, "bad", c.bad.to_string());
+        let list = |m: &BTreeMap<String, u64>| {
+            m.iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let sizes = c
+            .sizes
+            .iter()
+            .map(|(k, v)| (format!("{k}x{k}"), *v))
+            .collect();
+        row(&mut s, "sizes", list(&sizes));
+        let blanks = c
+            .blanks
+            .iter()
+            .map(|(k, v)| (format!("'{k}'"), *v))
+            .collect();
+        row(&mut s, "blank symbols", list(&blanks));
+        row(
+            &mut s,
+            "solutions 0/1/2+",
+            format!(
+                "{} / {} / {}",
+                c.solutions[0], c.solutions[1], c.solutions[2]
+            ),
+        );
+        row(&mut s, "isomorph classes", c.classes.to_string());
+        row(&mut s, "isomorph repeats", c.iso_repeats.to_string());
+        row(&mut s, "exact duplicates", c.exact_repeats.to_string());
+        if let Some((o, iso, exact)) = &c.against {
+            row(
+                &mut s,
+                "overlap",
+                format!("{iso} with an isomorph in {o}, {exact} with a copy"),
+            );
+        }
+        let _ = writeln!(s, "  clues (records: count)");
+        let most = c.clues.values().copied().max().unwrap_or(1).max(1);
+        for (k, v) in &c.clues {
+            let bar = "#".repeat(((v * 40).div_ceil(most)) as usize);
+            let _ = writeln!(s, "    {k:>3} {v:>9}  {bar}");
+        }
+        let _ = keyed;
+    }
+    s
+}
+
+fn json(cards: &[Card]) -> String {
+    let map = |m: &BTreeMap<String, u64>| {
+        let inner: Vec<String> = m
+            .iter()
+            .map(|(k, v)| format!("{}: {v}", quote_json(k)))
+            .collect();
+        format!("{{{}}}", inner.join(", "))
+    };
+    let items: Vec<String> = cards
+        .iter()
+        .map(|c| {
+            let sizes = c.sizes.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+            let blanks = c.blanks.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+            let clues = c.clues.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+            let against = match &c.against {
+                Some((o, iso, exact)) => format!(
+                    ", \"against\": {{\"name\": {}, \"isomorphs\": {iso}, \"copies\": {exact}}}",
+                    quote_json(o)
+                ),
+                None => String::new(),
+            };
+            format!(
+                "{{\"name\": {}, \"records\": {}, \"bad\": {}, \"sizes\": {}, \"blanks\": {}, \
+                 \"clues\": {}, \"solutions\": {{\"0\": {}, \"1\": {}, \"2+\": {}}}, \
+                 \"classes\": {}, \"iso_repeats\": {}, \"exact_duplicates\": {}{against}}}",
+                quote_json(&c.name),
+                c.records,
+                c.bad,
+                map(&sizes),
+                map(&blanks),
+                map(&clues),
+                c.solutions[0],
+                c.solutions[1],
+                c.solutions[2],
+                c.classes,
+                c.iso_repeats,
+                c.exact_repeats
+            )
+        })
+        .collect();
+    format!("[{}]\n", items.join(",\n "))
+}
+
+fn quote_json(s: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The histograms as one SVG: clue counts of each input, and the
+/// solution counts.
+fn svg(cards: &[Card]) -> anyhow::Result<String> {
+    use plotters::prelude::*;
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, (900, 420)).into_drawing_area();
+        root.fill(&WHITE)
+            .map_err(|e| anyhow::anyhow!("plot: {e}"))?;
+        let (left, right) = root.split_horizontally(620);
+        let lo = cards
+            .iter()
+            .flat_map(|c| c.clues.keys().copied())
+            .min()
+            .unwrap_or(0);
+        let hi = cards
+            .iter()
+            .flat_map(|c| c.clues.keys().copied())
+            .max()
+            .unwrap_or(0);
+        let top = cards
+            .iter()
+            .flat_map(|c| c.clues.values().copied())
+            .max()
+            .unwrap_or(1);
+        let e = |e: DrawingAreaErrorKind<_>| anyhow::anyhow!("plot: {e}");
+        let mut chart = ChartBuilder::on(&left)
+            .caption("clues", ("sans-serif", 20))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(60)
+            .build_cartesian_2d(
+                (lo as u32..hi as u32 + 1).into_segmented(),
+                0u64..top + top / 10 + 1,
+            )
+            .map_err(e)?;
+        chart
+            .configure_mesh()
+            .x_desc("givens")
+            .y_desc("records")
+            .draw()
+            .map_err(e)?;
+        for (k, c) in cards.iter().enumerate() {
+            let color = Palette99::pick(k).mix(0.6);
+            chart
+                .draw_series(
+                    Histogram::vertical(&chart)
+                        .style(color.filled())
+                        .data(c.clues.iter().map(|(&x, &y)| (x as u32, y))),
+                )
+                .map_err(e)?
+                .label(c.name.clone())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(e)?;
+        let most = cards
+            .iter()
+            .flat_map(|c| c.solutions)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let mut sol = ChartBuilder::on(&right)
+            .caption("solutions", ("sans-serif", 20))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(60)
+            .build_cartesian_2d((0u32..3u32).into_segmented(), 0u64..most + most / 10 + 1)
+            .map_err(e)?;
+        sol.configure_mesh()
+            .x_desc("0, 1, 2+")
+            .y_desc("records")
+            .draw()
+            .map_err(e)?;
+        for (k, c) in cards.iter().enumerate() {
+            let color = Palette99::pick(k).mix(0.6);
+            sol.draw_series(
+                Histogram::vertical(&sol)
+                    .style(color.filled())
+                    .data((0..3).map(|i| (i as u32, c.solutions[i]))),
+            )
+            .map_err(e)?;
+        }
+        root.present().map_err(e)?;
+    }
+    Ok(text)
+}

@@ -1,0 +1,583 @@
+//! The dataset workbench end to end (`split`, `augment`, `stats`,
+//! `convert`), on files whose classes are known by construction: the
+//! bases and disguises of `dedupe.rs` (this suite's own transform code,
+//! not the crate's), so a record's class is the base it came from.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use crate::dedupe::{bases, line_of, records, Rec};
+use crate::util::*;
+
+/// The lines of a text file.
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Class of each line of a built file (a line is one record's bytes).
+fn class_of(recs: &[Rec]) -> HashMap<String, usize> {
+    recs.iter()
+        .enumerate()
+        .map(|(i, r)| (line_of(i, r), r.class))
+        .collect()
+}
+
+/// The largest class's size.
+fn biggest(recs: &[Rec]) -> usize {
+    let mut n = HashMap::new();
+    for r in recs {
+        *n.entry(r.class).or_insert(0) += 1;
+    }
+    n.into_values().max().unwrap()
+}
+
+/// Checks the parts of `recs` (train, test, val lines): every record once,
+/// no class in two parts, sizes within one class of the fractions.
+fn check_parts(recs: &[Rec], parts: &[Vec<String>], fractions: &[f64]) {
+    let classes = class_of(recs);
+    let mut all: Vec<String> = parts.iter().flatten().cloned().collect();
+    let mut want: Vec<String> = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| line_of(i, r))
+        .collect();
+    all.sort();
+    want.sort();
+    assert_eq!(all, want, "every record in exactly one part");
+    let mut owner: HashMap<usize, usize> = HashMap::new();
+    for (k, part) in parts.iter().enumerate() {
+        for l in part {
+            let c = classes[l];
+            assert_eq!(*owner.entry(c).or_insert(k), k, "class {c} in two parts");
+        }
+    }
+    let slack = biggest(recs) as f64;
+    for (k, f) in fractions.iter().enumerate() {
+        let want = f * recs.len() as f64;
+        let got = parts[k + 1].len() as f64;
+        assert!(
+            (got - want).abs() <= slack,
+            "part {} has {got} records, asked {want} (one class is {slack})",
+            k + 1
+        );
+    }
+}
+
+fn write_lines(path: &Path, recs: &[Rec]) {
+    let text: String = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| line_of(i, r) + "\n")
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn split_keeps_classes_whole_and_fractions_within_one_class() {
+    let bases = bases(60);
+    let recs = records(&bases, 0..60, 600, 11);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("set.txt");
+    write_lines(&input, &recs);
+    let out = |j: &str, seed: &str, sub: &str| {
+        let d = dir.path().join(sub);
+        sb(["split", "-q"])
+            .arg(&input)
+            .args(["--test", "0.2", "--val", "0.1", "--seed", seed, "-j", j])
+            .arg("--output-dir")
+            .arg(&d)
+            .ok();
+        ["train", "test", "val"].map(|p| std::fs::read(d.join(format!("{p}.txt"))).unwrap())
+    };
+    let one = out("1", "5", "a");
+    let two = out("2", "5", "b");
+    assert_eq!(one, two, "the same bytes whatever -j");
+    // Spilled sorted runs (a 4 KiB budget) give the same bytes too.
+    let d = dir.path().join("spilled");
+    let o = sb(["split"])
+        .arg(&input)
+        .args([
+            "--test", "0.2", "--val", "0.1", "--seed", "5", "--memory", "4K",
+        ])
+        .arg("--output-dir")
+        .arg(&d)
+        .ok();
+    assert!(o.stderr().contains("spilled to disk"), "{}", o.stderr());
+    for (k, p) in ["train", "test", "val"].iter().enumerate() {
+        assert_eq!(
+            std::fs::read(d.join(format!("{p}.txt"))).unwrap(),
+            one[k],
+            "{p}"
+        );
+    }
+    let parts: Vec<Vec<String>> = one
+        .iter()
+        .map(|b| {
+            String::from_utf8(b.clone())
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect()
+        })
+        .collect();
+    check_parts(&recs, &parts, &[0.2, 0.1]);
+    let other = out("2", "6", "c");
+    assert_ne!(one, other, "another seed, another split");
+    // Beside the input without --output-dir.
+    sb(["split", "-q"])
+        .arg(&input)
+        .args(["--seed", "5", "--test", "0.2", "--val", "0.1"])
+        .ok();
+    assert_eq!(
+        std::fs::read(dir.path().join("set.test.txt")).unwrap(),
+        one[1]
+    );
+}
+
+#[test]
+fn split_of_csv_repeats_the_header_and_keeps_rows_byte_for_byte() {
+    let bases = bases(40);
+    let recs = records(&bases, 0..40, 400, 12);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("set.csv");
+    let mut text = String::from("id,puzzle,note\r\n");
+    for (i, r) in recs.iter().enumerate() {
+        text += &format!("{i},{},\"n, {i}\"\r\n", line_of(i, r));
+    }
+    std::fs::write(&input, &text).unwrap();
+    sb(["split", "-q"])
+        .arg(&input)
+        .args(["--test", "0.25"])
+        .ok();
+    let mut ids = vec![];
+    let mut parts = vec![];
+    for p in ["train", "test"] {
+        let t = std::fs::read_to_string(dir.path().join(format!("set.{p}.csv"))).unwrap();
+        assert!(t.starts_with("id,puzzle,note\r\n"), "{p}: header");
+        let rows: Vec<&str> = t.split_inclusive("\r\n").skip(1).collect();
+        let mut part = vec![];
+        for row in rows {
+            let id: usize = row.split(',').next().unwrap().parse().unwrap();
+            let want = format!("{id},{},\"n, {id}\"\r\n", line_of(id, &recs[id]));
+            assert_eq!(row, want, "row {id} byte for byte");
+            ids.push(id);
+            part.push(line_of(id, &recs[id]));
+        }
+        parts.push(part);
+    }
+    ids.sort();
+    assert_eq!(ids, (0..recs.len()).collect::<Vec<_>>());
+    check_parts(&recs, &parts, &[0.25]);
+}
+
+#[test]
+fn split_stratified_by_clues_holds_the_fraction_in_each_stratum() {
+    // Base i has 20 + i givens, so each base's records are one stratum;
+    // `--by exact` makes each distinct cell string a class (known here
+    // from the cells), so a stratum holds many classes.
+    let bases = bases(10);
+    let recs = records(&bases, 0..10, 600, 13);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("s.txt");
+    write_lines(&input, &recs);
+    sb(["split", "-q"])
+        .arg(&input)
+        .args([
+            "--test",
+            "0.3",
+            "--stratify",
+            "clues",
+            "--by",
+            "exact",
+            "--seed",
+            "2",
+        ])
+        .ok();
+    let test = lines(&dir.path().join("s.test.txt"));
+    let train = lines(&dir.path().join("s.train.txt"));
+    let cells_of = |l: &str| cells(l, ".0", "123456789");
+    // No exact class in both parts.
+    let in_test: HashSet<Vec<u8>> = test.iter().map(|l| cells_of(l)).collect();
+    assert!(train.iter().all(|l| !in_test.contains(&cells_of(l))));
+    assert_eq!(train.len() + test.len(), recs.len());
+    let clues = |l: &str| cells_of(l).iter().filter(|&&v| v != 0).count();
+    for base in 0..10 {
+        let stratum = |part: &[String]| part.iter().filter(|l| clues(l) == 20 + base).count();
+        let (n_test, n) = (stratum(&test), stratum(&test) + stratum(&train));
+        // The stratum's biggest exact class.
+        let mut sizes: HashMap<Vec<u8>, usize> = HashMap::new();
+        for r in recs.iter().filter(|r| r.class == base) {
+            *sizes.entry(r.cells.clone()).or_insert(0) += 1;
+        }
+        let slack = *sizes.values().max().unwrap() as f64;
+        let want = 0.3 * n as f64;
+        assert!(
+            (n_test as f64 - want).abs() <= slack,
+            "stratum {base}: {n_test} of {n} in test, asked {want}"
+        );
+    }
+}
+
+#[cfg(feature = "columnar")]
+#[test]
+fn split_of_parquet_keeps_every_column() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+    let bases = bases(30);
+    let recs = records(&bases, 0..30, 300, 14);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("t.parquet");
+    let batch = RecordBatch::try_from_iter([
+        (
+            "id",
+            Arc::new(Int64Array::from_iter_values(0..recs.len() as i64)) as ArrayRef,
+        ),
+        (
+            "puzzle",
+            Arc::new(StringArray::from_iter_values(
+                recs.iter().enumerate().map(|(i, r)| line_of(i, r)),
+            )) as ArrayRef,
+        ),
+    ])
+    .unwrap();
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(&input).unwrap(), batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    sb(["split", "-q"]).arg(&input).args(["--test", "0.2"]).ok();
+    let mut parts = vec![];
+    for p in ["train", "test"] {
+        let f = std::fs::File::open(dir.path().join(format!("t.{p}.parquet"))).unwrap();
+        let mut part = vec![];
+        for b in ParquetRecordBatchReaderBuilder::try_new(f)
+            .unwrap()
+            .build()
+            .unwrap()
+        {
+            let b = b.unwrap();
+            let ids = b.column(0).as_primitive::<Int64Type>();
+            let puz = b.column(1).as_string::<i32>();
+            for k in 0..b.num_rows() {
+                let id = ids.value(k) as usize;
+                assert_eq!(puz.value(k), line_of(id, &recs[id]), "row {id}");
+                part.push(puz.value(k).to_string());
+            }
+        }
+        parts.push(part);
+    }
+    check_parts(&recs, &parts, &[0.2]);
+}
+
+#[test]
+fn split_refuses_bad_fractions_and_stdin_without_a_directory() {
+    let (_d, input) = temp_file("x.txt", b"");
+    let o = sb(["split", "-q"])
+        .arg(&input)
+        .args(["--test", "0.7", "--val", "0.4"])
+        .code(2);
+    assert!(o.stderr().contains("fractions"), "{}", o.stderr());
+    let o = sb(["split", "-q", "-"]).code(2);
+    assert!(o.stderr().contains("--output-dir"), "{}", o.stderr());
+}
+
+/// A disguise as `augment --transform-column` writes it, applied by this
+/// file's own reading of the notation: `out[i][j] = labels[t[rows[i]][cols[j]]]`,
+/// `t` the input, transposed first for `T`.
+fn apply_notation(t: &str, side: usize, cells: &[u8]) -> Vec<u8> {
+    let parts: Vec<&str> = t.split('/').collect();
+    assert_eq!(parts.len(), 4, "{t}");
+    let list = |s: &str| -> Vec<usize> {
+        if side <= 9 {
+            s.bytes().map(|b| (b - b'0') as usize).collect()
+        } else {
+            s.split(',').map(|x| x.parse().unwrap()).collect()
+        }
+    };
+    let (rows, cols, labels) = (list(parts[1]), list(parts[2]), list(parts[3]));
+    let transpose = parts[0] == "T";
+    let mut out = vec![0u8; side * side];
+    for i in 0..side {
+        for j in 0..side {
+            let (r, c) = (rows[i], cols[j]);
+            let v = if transpose {
+                cells[c * side + r]
+            } else {
+                cells[r * side + c]
+            };
+            out[i * side + j] = if v == 0 {
+                0
+            } else {
+                labels[v as usize - 1] as u8
+            };
+        }
+    }
+    out
+}
+
+#[test]
+fn augment_disguises_keep_the_class_and_the_solution() {
+    let bases = bases(20);
+    let recs = records(&bases, 0..20, 60, 21);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("a.csv");
+    // Solutions: each base is a cut of a known full grid; a disguise of
+    // the cut is not a cut of that grid, so here solutions are full
+    // grids made by this suite and disguised with the puzzle.
+    let mut text = String::from("puzzle,solution,source\n");
+    let mut grids = vec![];
+    for i in 0..recs.len() {
+        let g = full_grid(3, 500 + i as u64);
+        let mut rng = Rng(9 + i as u64);
+        let p: Vec<u8> = g
+            .iter()
+            .map(|&v| if rng.below(2) == 0 { 0 } else { v })
+            .collect();
+        text += &format!(
+            "{},{},src{i}\n",
+            encode(&p, "123456789", '.'),
+            encode(&g, "123456789", '0')
+        );
+        grids.push((p, g));
+    }
+    std::fs::write(&input, &text).unwrap();
+    let run_j = |j: &str| {
+        sb([
+            "augment",
+            "-q",
+            "-n",
+            "3",
+            "--seed",
+            "4",
+            "--keep-original",
+            "--transform-column",
+            "-j",
+            j,
+        ])
+        .arg(&input)
+        .ok()
+        .stdout()
+    };
+    let out = run_j("1");
+    assert_eq!(out, run_j("2"), "the same bytes whatever -j");
+    let mut rows = out.lines();
+    assert_eq!(rows.next(), Some("puzzle,solution,source,transform"));
+    let rows: Vec<&str> = rows.collect();
+    assert_eq!(rows.len(), grids.len() * 4);
+    for (i, (p, g)) in grids.iter().enumerate() {
+        for k in 0..4 {
+            let f: Vec<&str> = rows[i * 4 + k].split(',').collect();
+            assert_eq!(f[2], format!("src{i}"), "other columns kept");
+            let puzzle = cells(f[0], ".0", "123456789");
+            let sol = cells(f[1], ".0", "123456789");
+            if k == 0 {
+                assert_eq!(f[3], "N/012345678/012345678/123456789");
+            }
+            assert_eq!(
+                puzzle,
+                apply_notation(f[3], 9, p),
+                "row {i}.{k}: the transform written"
+            );
+            assert_eq!(
+                sol,
+                apply_notation(f[3], 9, g),
+                "solution transformed along"
+            );
+            assert_valid(3, &puzzle, &sol);
+            assert!(!f[0].contains('0'), "the record's own blank");
+        }
+    }
+    // Every disguise of a line has the canonical form of its original.
+    let lines_in = dir.path().join("l.txt");
+    write_lines(&lines_in, &recs);
+    let aug = sb(["augment", "-q", "-n", "2", "--blank", "0"])
+        .arg(&lines_in)
+        .ok()
+        .stdout();
+    let aug_lines: Vec<&str> = aug.lines().collect();
+    assert_eq!(aug_lines.len(), recs.len() * 2);
+    assert!(aug_lines.iter().all(|l| !l.contains('.')), "--blank 0");
+    let canon = |text: &str| {
+        sb(["canon", "-q"])
+            .stdin(text.as_bytes())
+            .ok()
+            .stdout()
+            .lines()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let forms_in = canon(&std::fs::read_to_string(&lines_in).unwrap());
+    let forms_out = canon(&aug);
+    for (k, f) in forms_out.iter().enumerate() {
+        assert_eq!(
+            f.replace('.', "0"),
+            forms_in[k / 2].replace('.', "0"),
+            "disguise {k} canonicalises to its original's form"
+        );
+    }
+    // Disguises differ from the original (61 records, 2 each: a repeat of
+    // the original would be a broken generator).
+    let same = aug_lines
+        .iter()
+        .enumerate()
+        .filter(|(k, l)| cells(l, ".0", "123456789") == recs[k / 2].cells);
+    assert!(same.count() <= 2);
+}
+
+#[test]
+fn augment_rectangular_and_big_boxes_stay_valid() {
+    for (h, w) in [(2, 3), (3, 4), (4, 4)] {
+        let side = h * w;
+        let alphabet: String = "123456789ABCDEFG".chars().take(side).collect();
+        let g = full_grid_boxes(h, w, 31);
+        let p = blank_out(&g, 50, 5);
+        let text = format!(
+            "puzzle,solution\n{},{}\n",
+            encode(&p, &alphabet, '.'),
+            encode(&g, &alphabet, '.')
+        );
+        let (_d, input) = temp_file("r.csv", text.as_bytes());
+        let box_arg = format!("{h}x{w}");
+        let out = sb([
+            "augment",
+            "-q",
+            "-n",
+            "5",
+            "--transform-column",
+            "--box",
+            &box_arg,
+        ])
+        .arg(&input)
+        .ok()
+        .stdout();
+        let mut reader = csv::Reader::from_reader(out.as_bytes());
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 5);
+        for r in rows {
+            let f: Vec<&str> = r.iter().collect();
+            let puzzle = cells(f[0], ".", &alphabet);
+            let sol = cells(f[1], ".", &alphabet);
+            assert_valid_boxes(h, w, &puzzle, &sol);
+            assert_eq!(puzzle, apply_notation(f[2], side, &p), "{h}x{w}: {}", f[2]);
+            assert_eq!(sol, apply_notation(f[2], side, &g));
+            if h != w {
+                assert!(f[2].starts_with('N'), "{h}x{w} boxes are never transposed");
+            }
+        }
+    }
+}
+
+#[test]
+fn stats_counts_clues_classes_and_duplicates_as_computed_here() {
+    let bases = bases(20);
+    let recs = records(&bases, 0..20, 200, 31);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("s.txt");
+    write_lines(&input, &recs);
+    let other = dir.path().join("o.txt");
+    let others = records(&bases, 15..20, 10, 32);
+    write_lines(&other, &others);
+    let plot = dir.path().join("card.svg");
+    let o = sb(["stats", "-q", "--json"])
+        .arg(&input)
+        .arg("--against")
+        .arg(&other)
+        .arg("--plot")
+        .arg(&plot)
+        .ok();
+    let json = o.stdout();
+    // Numbers computed here, from the construction.
+    let mut clues: std::collections::BTreeMap<usize, u64> = Default::default();
+    for r in &recs {
+        *clues
+            .entry(r.cells.iter().filter(|&&v| v != 0).count())
+            .or_insert(0) += 1;
+    }
+    let classes: HashSet<usize> = recs.iter().map(|r| r.class).collect();
+    let distinct: HashSet<&Vec<u8>> = recs.iter().map(|r| &r.cells).collect();
+    let other_classes: HashSet<usize> = others.iter().map(|r| r.class).collect();
+    let other_cells: HashSet<&Vec<u8>> = others.iter().map(|r| &r.cells).collect();
+    let iso_overlap = recs
+        .iter()
+        .filter(|r| other_classes.contains(&r.class))
+        .count();
+    let exact_overlap = recs
+        .iter()
+        .filter(|r| other_cells.contains(&r.cells))
+        .count();
+    let dots = recs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !i.is_multiple_of(3))
+        .count();
+    let clue_json: Vec<String> = clues.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+    for want in [
+        format!("\"records\": {}", recs.len()),
+        "\"bad\": 0".to_string(),
+        format!("\"sizes\": {{\"9\": {}}}", recs.len()),
+        format!(
+            "\"blanks\": {{\".\": {dots}, \"0\": {}}}",
+            recs.len() - dots
+        ),
+        format!("\"clues\": {{{}}}", clue_json.join(", ")),
+        format!("\"classes\": {}", classes.len()),
+        format!("\"iso_repeats\": {}", recs.len() - classes.len()),
+        format!("\"exact_duplicates\": {}", recs.len() - distinct.len()),
+        format!("\"isomorphs\": {iso_overlap}, \"copies\": {exact_overlap}"),
+    ] {
+        assert!(json.contains(&want), "{want} in {json}");
+    }
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "an SVG document"
+    );
+    assert!(
+        svg.contains("clues") && svg.contains("<rect"),
+        "bars and captions"
+    );
+    // The table names the same numbers.
+    let table = sb(["stats", "-q"]).arg(&input).ok().stdout();
+    assert!(
+        table.contains(&format!("isomorph classes       {}", classes.len())),
+        "{table}"
+    );
+}
+
+#[test]
+fn stats_counts_solutions_zero_one_and_more() {
+    // Known by construction: full grids have one solution; a grid cut to
+    // five givens has several (four digits absent can be swapped); two
+    // equal givens in a row have none.
+    let mut text = String::new();
+    for s in 0..4 {
+        text += &encode(&full_grid(3, 40 + s), "123456789", '.');
+        text += "\n";
+    }
+    for s in 0..3 {
+        let g = full_grid(3, 50 + s);
+        let few: Vec<u8> = (0..81)
+            .map(|i| if i % 17 == 0 { g[i] } else { 0 })
+            .collect();
+        text += &encode(&few, "123456789", '.');
+        text += "\n";
+    }
+    let mut clash = vec![0u8; 81];
+    clash[0] = 5;
+    clash[1] = 5;
+    text += &encode(&clash, "123456789", '.');
+    text += "\n";
+    let (_d, input) = temp_file("u.txt", text.as_bytes());
+    let json = sb(["stats", "-q", "--json"]).arg(&input).ok().stdout();
+    assert!(
+        json.contains("\"solutions\": {\"0\": 1, \"1\": 4, \"2+\": 3}"),
+        "{json}"
+    );
+}
