@@ -192,17 +192,31 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// serate's `getOnToOff`: what an "on" candidate makes off, in order.
+    /// serate's `getOnToOff`: what an "on" candidate makes off, in order,
+    /// less the potentials already off in this search (`seen_off`) and
+    /// not in `interest`: the search would only skip those, and the others
+    /// come in the same order. (Most of a search's "off"s are seen again
+    /// and again; on Forcing Chains & Cycles this filter took a third of
+    /// the search's instructions.)
     #[inline]
-    fn on_to_off(&self, cell: usize, d: usize, y: bool, out: &mut Buf) -> usize {
+    fn on_to_off_kept(
+        &self,
+        cell: usize,
+        d: usize,
+        y: bool,
+        interest: &[u128; 9],
+        out: &mut Buf,
+    ) -> usize {
         let mut n = 0;
         if y {
             for o in bits(self.g.cells[cell] as u128 & !(1 << d)) {
-                out[n] = (cell as u8, o as u8);
-                n += 1;
+                if (!self.seen_off[o] | interest[o]) >> cell & 1 != 0 {
+                    out[n] = (cell as u8, o as u8);
+                    n += 1;
+                }
             }
         }
-        let others = self.g.digits[d] & !(1u128 << cell);
+        let others = self.g.digits[d] & !(1u128 << cell) & (!self.seen_off[d] | interest[d]);
         let b = REGION[box_of(cell)];
         for m in [
             others & b,
@@ -403,6 +417,10 @@ impl<'a> Search<'a> {
         let mut level_on = on;
         let mut buf: Buf = [(0, 0); 28];
         let mut ons = [(0u8, 0u8); 4];
+        // The "off"s the checks below may act on although already seen:
+        // the start's cell, and its digit's peers (cycles, chains).
+        let mut interest = [1u128 << cell; 9];
+        interest[d] |= PEERS[cell];
         loop {
             // Hints found while expanding this level have depth + 2 potentials.
             let c = depth + 2;
@@ -414,7 +432,13 @@ impl<'a> Search<'a> {
             for i in lo..hi {
                 let p = self.nodes[i];
                 if level_on {
-                    let n = self.on_to_off(p.cell as usize, p.digit as usize, mode.y, &mut buf);
+                    let n = self.on_to_off_kept(
+                        p.cell as usize,
+                        p.digit as usize,
+                        mode.y,
+                        &interest,
+                        &mut buf,
+                    );
                     for &(qc, qd) in &buf[..n] {
                         if want_cycle
                             && depth >= 2

@@ -850,22 +850,24 @@ impl Ctx<'_> {
         let mut share = [[[[NONE; 2]; 2]; 6]; 6];
         // reach[i][j]: some ends of links i and j share a region.
         let mut reach = [[false; 6]; 6];
+        // share_sig is symmetric: each pair is computed once (this table
+        // was a sixth of the four-link search's instructions).
         for i in 0..n {
-            for j in 0..n {
-                if i == j {
-                    continue;
-                }
-                for (s1, row) in share[i][j].iter_mut().enumerate() {
-                    for (s2, cell) in row.iter_mut().enumerate() {
+            for j in i + 1..n {
+                for s1 in 0..2 {
+                    for s2 in 0..2 {
                         let r = share_sig(&l[i].sig[s1], &l[j].sig[s2]);
                         debug_assert_eq!(r, {
                             let (a, b) = (end(i, s1), end(j, s2));
                             share_region(a.0, a.1, b.0, b.1, a.2, b.2).map_or(NONE, |r| r as u8)
                         });
-                        *cell = r;
+                        debug_assert_eq!(r, share_sig(&l[j].sig[s2], &l[i].sig[s1]));
+                        share[i][j][s1][s2] = r;
+                        share[j][i][s2][s1] = r;
                         reach[i][j] |= r != NONE;
                     }
                 }
+                reach[j][i] = reach[i][j];
             }
         }
         for o in &self.plan.orders {
