@@ -78,6 +78,8 @@ struct Cli {
     #[command(subcommand)]
     command: CliCommand,
 
+    /// Print errors only
+    ///
     /// Print errors only: no progress bar, notes or summary.
     #[arg(short, long, global = true)]
     quiet: bool,
@@ -123,7 +125,7 @@ impl<T: Args> Args for Lazy<T> {
 fn keep_about(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) -> clap::Command {
     let about = cmd.get_about().cloned();
     let long = cmd.get_long_about().cloned();
-    let mut cmd = add(cmd);
+    let mut cmd = add(cmd).mut_args(short_help);
     if let Some(a) = about {
         cmd = cmd.about(a);
     }
@@ -131,6 +133,36 @@ fn keep_about(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) -> cl
         cmd = cmd.long_about(a);
     }
     cmd
+}
+
+/// `-h` one line an option, as rg and fd print it: an option whose doc
+/// comment is one paragraph gets its first clause as `help` (up to the
+/// first `. `, `; `, `: `, ` (` or ` [`) and the whole text as
+/// `long_help`, which `--help` prints. An option with paragraphs of its
+/// own keeps clap's split (the first paragraph short, all of it long).
+fn short_help(arg: clap::Arg) -> clap::Arg {
+    if arg.get_long_help().is_some() {
+        return arg;
+    }
+    let Some(help) = arg.get_help().map(|h| h.to_string()) else {
+        return arg;
+    };
+    // A clause shorter than 12 bytes before `. `, `; ` or `: ` says too
+    // little (`CSV input: the column ...`): the cut goes further then.
+    let cut = [". ", "; ", ": ", " (", " ["]
+        .iter()
+        .filter_map(|p| {
+            let at = help.find(p)?;
+            (at >= 12 || p.starts_with(' ')).then_some(at)
+        })
+        .min()
+        .unwrap_or(help.len());
+    let short = help[..cut].trim_end_matches('.');
+    if short.len() == help.trim_end_matches('.').len() {
+        return arg;
+    }
+    let short = short.to_string();
+    arg.long_help(help).help(short)
 }
 
 impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
@@ -842,6 +874,8 @@ struct RunArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_chunk_size)]
     chunk_size: Option<u64>,
 
+    /// One output line per input line (one-puzzle-per-line input)
+    ///
     /// One-puzzle-per-line input: write exactly one output line per input
     /// line, echoing empty lines, `#` comments and `end` as they are (and
     /// reading on after `end`), so a caller can zip input and output lines

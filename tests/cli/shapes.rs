@@ -175,4 +175,21 @@ fn short_help_is_one_line_an_item_and_long_help_has_the_text() {
     assert!(long.lines().count() > short.lines().count(), "{long}");
     let dedupe = sb(["dedupe", "--help"]).ok().stdout();
     assert!(dedupe.contains("Memory stays within"), "{dedupe}");
+    // A subcommand's options: one line each in `-h` (their values lists
+    // aside), the whole text in `--help`.
+    let solve = sb(["solve", "-h"]).ok().stdout();
+    let output = solve
+        .lines()
+        .find(|l| l.contains("--output <FILE>"))
+        .unwrap();
+    assert!(
+        output.trim_end().ends_with("Write answers to FILE"),
+        "{solve}"
+    );
+    assert!(solve.lines().count() < 40, "{solve}");
+    let long = sb(["solve", "--help"]).ok().stdout();
+    assert!(
+        long.contains("atomically: a temporary file renamed"),
+        "{long}"
+    );
 }
