@@ -78,10 +78,14 @@ struct Cli {
     #[command(subcommand)]
     command: CliCommand,
 
+    /// Print errors only
+    ///
     /// Print errors only: no progress bar, notes or summary.
     #[arg(short, long, global = true)]
     quiet: bool,
 
+    /// Progress display on stderr
+    ///
     /// Progress display: `auto` (a bar when stderr is a terminal), `plain`
     /// (a `progress` line a second on stderr, terminal or not: for logs),
     /// `never` (as --no-progress).
@@ -121,7 +125,7 @@ impl<T: Args> Args for Lazy<T> {
 fn keep_about(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) -> clap::Command {
     let about = cmd.get_about().cloned();
     let long = cmd.get_long_about().cloned();
-    let mut cmd = add(cmd);
+    let mut cmd = add(cmd).mut_args(short_help);
     if let Some(a) = about {
         cmd = cmd.about(a);
     }
@@ -129,6 +133,36 @@ fn keep_about(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) -> cl
         cmd = cmd.long_about(a);
     }
     cmd
+}
+
+/// `-h` one line an option, as rg and fd print it: an option whose doc
+/// comment is one paragraph gets its first clause as `help` (up to the
+/// first `. `, `; `, `: `, ` (` or ` [`) and the whole text as
+/// `long_help`, which `--help` prints. An option with paragraphs of its
+/// own keeps clap's split (the first paragraph short, all of it long).
+fn short_help(arg: clap::Arg) -> clap::Arg {
+    if arg.get_long_help().is_some() {
+        return arg;
+    }
+    let Some(help) = arg.get_help().map(|h| h.to_string()) else {
+        return arg;
+    };
+    // A clause shorter than 12 bytes before `. `, `; ` or `: ` says too
+    // little (`CSV input: the column ...`): the cut goes further then.
+    let cut = [". ", "; ", ": ", " (", " ["]
+        .iter()
+        .filter_map(|p| {
+            let at = help.find(p)?;
+            (at >= 12 || p.starts_with(' ')).then_some(at)
+        })
+        .min()
+        .unwrap_or(help.len());
+    let short = help[..cut].trim_end_matches('.');
+    if short.len() == help.trim_end_matches('.').len() {
+        return arg;
+    }
+    let short = short.to_string();
+    arg.long_help(help).help(short)
 }
 
 impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
@@ -148,21 +182,34 @@ impl<T: clap::FromArgMatches> clap::FromArgMatches for Lazy<T> {
 
 #[derive(Subcommand, Debug)]
 enum CliCommand {
-    /// Solve every puzzle of a file; write one answer line per puzzle, in order.
+    /// Solve every puzzle: one answer per record, in order, in the input's layout
+    ///
+    /// Solve every puzzle of a file; write one answer per puzzle, in order:
+    /// a line for one-line text, a grid for grids, the row with its
+    /// solution column filled or added for CSV/TSV and tables.
     ///
     /// Exit status: 0 when every puzzle was solved, 1 when some records were bad
     /// or unsolvable (each gets an `error: REASON` output line and a
-    /// `FILE:LINE: REASON` message on stderr), 2 on usage or I/O errors.
+    /// `FILE:LINE: REASON` message on stderr, `FILE:LINE (row R): REASON`
+    /// when the row differs from the line, `FILE:row R: REASON` for tables;
+    /// rows count records from 1, a header not counted), 2 on usage or I/O
+    /// errors.
     Solve(Lazy<SolveArgs>),
 
-    /// Count the solutions of every puzzle, up to a limit: one line per record,
-    /// `0`, `1`, ... or `N+` when the limit N is reached (default 2: a
-    /// uniqueness check).
+    /// Count each puzzle's solutions, up to a limit (default 2: a uniqueness check)
+    ///
+    /// Count the solutions of every puzzle, up to a limit: `0`, `1`, ... or
+    /// `N+` when the limit N is reached (default 2: a uniqueness check). One
+    /// line per record for text; CSV/TSV rows and tables keep their fields
+    /// and get a `solutions` column (`solution_count` when they have a
+    /// `solutions` column already).
     ///
     /// Exit status: 0 when every record could be read (whatever its count), 1
     /// when some were bad (malformed, or givens that clash), 2 on errors.
     Count(Lazy<CountArgs>),
 
+    /// Time the solver alone on puzzle files, every answer verified
+    ///
     /// Measure solver speed on puzzle files: puzzles/s, µs/puzzle, share
     /// solved without guessing, guesses/puzzle, and how many answers passed
     /// independent verification (exit status 1 if any puzzle was left
@@ -172,16 +219,21 @@ enum CliCommand {
     /// is solved repeatedly until --seconds have passed.
     Bench(Lazy<BenchArgs>),
 
+    /// Verify answers: full valid grids that keep their puzzles' givens
+    ///
     /// Verify an answer file record by record: each answer must be a full
     /// valid grid that keeps its puzzle's givens, and both files must have
     /// the same number of records. With one CSV file, checks its solution
     /// column against its puzzle column.
     ///
-    /// Prints `ANSWERS:LINE: reason` for the first 20 bad records, then a
-    /// count. Exit status 0 when every answer is right, 1 if any is wrong or
+    /// Prints `ANSWERS:LINE: reason` (`ANSWERS:LINE (row R): reason` past a
+    /// header, `ANSWERS:row R: reason` for tables) for the first 20 bad
+    /// records, then a count. Exit status 0 when every answer is right, 1 if any is wrong or
     /// the record counts differ, 2 on errors.
     Check(Lazy<CheckArgs>),
 
+    /// Generate distinct puzzles, each with exactly one solution
+    ///
     /// Generate COUNT distinct puzzles, each with exactly one solution, one
     /// per line (`.` blanks; digits up to 9x9, letters `A`.. up to 26x26,
     /// `1`-`9` then letters up to 35x35, `0`-`9` then letters for 36x36,
@@ -197,6 +249,8 @@ enum CliCommand {
     /// so).
     Generate(Lazy<GenerateArgs>),
 
+    /// Rate every puzzle as Sudoku Explainer does (ER/EP/ED)
+    ///
     /// Rate every puzzle as Sudoku Explainer does (serate of Sukaku
     /// Explainer v1.18.1, default options): `PUZZLE ER/EP/ED` per line, or
     /// `er`, `ep`, `ed` columns added to a CSV/TSV or Parquet/Arrow table.
@@ -208,6 +262,8 @@ enum CliCommand {
     /// multiple solutions`). See docs/rating.md. Exit status as for `solve`.
     Rate(Lazy<RateArgs>),
 
+    /// Print a shell completion script
+    ///
     /// Print a shell completion script on stdout, for example
     /// `sudoku-bulk completions bash > ~/.local/share/bash-completion/completions/sudoku-bulk`
     /// or `sudoku-bulk completions zsh > ~/.zfunc/_sudoku-bulk`
@@ -218,11 +274,15 @@ enum CliCommand {
         shell: clap_complete::Shell,
     },
 
+    /// Print the manual page (roff)
+    ///
     /// Print the manual page (roff) on stdout, for example
     /// `sudoku-bulk man > ~/.local/share/man/man1/sudoku-bulk.1`, or
     /// `sudoku-bulk man | man -l -` to read it now.
     Man,
 
+    /// Write each record's canonical form (equal for disguises of one puzzle)
+    ///
     /// Write the canonical form of every record (9x9 puzzles and full grids;
     /// 4x4 and 6x6 too): the smallest string (blank = 0) over the 3,359,232
     /// transforms of the grid and every relabelling of the digits, so two
@@ -235,6 +295,8 @@ enum CliCommand {
     /// (each gets an `error: REASON` mark), 2 on usage or I/O errors.
     Canon(Lazy<CanonArgs>),
 
+    /// Drop repeated records (isomorphs or exact copies), keeping the first of each
+    ///
     /// Keep the first record of each class and drop its repeats, in the
     /// input's own layout: one-line text keeps the kept lines byte for byte
     /// (comments, header and line ends too), CSV/TSV the header and rows,
@@ -253,15 +315,19 @@ enum CliCommand {
     /// out.txt`.
     ///
     /// Exit status: 0; 1 when some records were bad (kept in the output
-    /// untouched, each reported as `FILE:LINE: reason`); 2 on usage or I/O
-    /// errors.
+    /// untouched, each reported as `FILE:LINE (row R): reason`); 2 on usage
+    /// or I/O errors. `--report` rows count records from 1 (`dropped_row`,
+    /// `first_row`), a header, comments and grid lines not counted.
     Dedupe(Lazy<DedupeArgs>),
 
+    /// Count TEST records with an isomorph or a copy in TRAIN (split leaks)
+    ///
     /// Check a train/test split for leaks: how many TEST records have an
     /// isomorph (a disguise, same canonical form) in TRAIN, and how many an
     /// exact copy. Prints the counts on stdout; --report FILE lists each
-    /// leaking TEST record with its line (text) or row (tables, arrays)
-    /// and that of its first match in TRAIN. Either side may be any layout
+    /// leaking TEST record with its row (1-based among the records, a
+    /// header not counted, as in every message) and that of its first
+    /// match in TRAIN. Either side may be any layout
     /// (text, CSV, Parquet, Arrow, .npy), not necessarily the same.
     ///
     /// Example: `sudoku-bulk overlap train.parquet test.csv --report
@@ -988,6 +1054,8 @@ struct RunArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_chunk_size)]
     chunk_size: Option<u64>,
 
+    /// One output line per input line (one-puzzle-per-line input)
+    ///
     /// One-puzzle-per-line input: write exactly one output line per input
     /// line, echoing empty lines, `#` comments and `end` as they are (and
     /// reading on after `end`), so a caller can zip input and output lines

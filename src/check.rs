@@ -3,6 +3,7 @@
 //! each answer on its own terms: a full valid grid that keeps the puzzle's
 //! givens. Never asks a solver.
 
+use crate::record::At;
 use crate::solver;
 use crate::solver::Boxes;
 use crate::text::detect::{self, Detected, Forced};
@@ -22,21 +23,28 @@ pub struct Report {
     pub good: u64,
     /// Pairs whose answer is wrong (all of them, not just those listed).
     pub bad: u64,
-    /// The first [`SHOWN`] bad records: line in the answer file, reason.
-    pub shown: Vec<(u64, String)>,
+    /// The first [`SHOWN`] bad records: where in the answer file (a text
+    /// record's [`At`], `row R` of a table, both 1-based), reason.
+    pub shown: Vec<(String, String)>,
     /// Set when the files have different numbers of records.
     pub count_mismatch: Option<(u64, u64)>,
 }
 
 impl Report {
+    /// Counts the next record, which starts on `line` (the first record is
+    /// row 1 whatever line it starts on).
     fn record(&mut self, line: u64, verdict: Result<(), String>) {
+        let at = At {
+            line,
+            row: self.records + 1,
+        };
         self.records += 1;
         match verdict {
             Ok(()) => self.good += 1,
             Err(reason) => {
                 self.bad += 1;
                 if self.shown.len() < SHOWN {
-                    self.shown.push((line, reason));
+                    self.shown.push((at.to_string(), reason));
                 }
             }
         }
@@ -169,8 +177,12 @@ pub fn check_files(puzzles: &[u8], answers: &[u8], forced: &Forced) -> Result<Re
             (Some((pline, praw)), Some((aline, araw))) => {
                 np += 1;
                 na += 1;
+                let at = At {
+                    line: pline,
+                    row: np,
+                };
                 let verdict = match pl.parse(praw, &mut p) {
-                    Err(e) => Err(format!("puzzle at line {pline} is bad: {e}")),
+                    Err(e) => Err(format!("puzzle at line {at} is bad: {e}")),
                     Ok(()) => {
                         parse_answer(&al, araw, &mut a).and_then(|()| verify(pl.boxes, &p, &a))
                     }
@@ -252,9 +264,9 @@ mod tests {
         let puzzles = format!("{P}\n{P}\n{P}\n{P}\n");
         let r = check_files(puzzles.as_bytes(), answers.as_bytes(), &Forced::default()).unwrap();
         assert_eq!((r.records, r.good, r.bad), (3, 1, 2));
-        assert_eq!(r.shown[0].0, 2);
+        assert_eq!(r.shown[0].0, "2");
         assert!(r.shown[0].1.contains("both hold"), "{:?}", r.shown);
-        assert_eq!(r.shown[1].0, 3);
+        assert_eq!(r.shown[1].0, "3");
         assert!(r.shown[1].1.starts_with("no answer"));
         assert_eq!(r.count_mismatch, Some((4, 3)));
         assert!(!r.ok());
@@ -268,7 +280,8 @@ mod tests {
         let csv = format!("id,puzzle,solution\n1,{P},{A}\n2,{P},{changed}\n");
         let r = check_csv(csv.as_bytes(), &Forced::default()).unwrap();
         assert_eq!((r.records, r.good, r.bad), (2, 1, 1));
-        assert_eq!(r.shown[0].0, 3);
+        // Line 3 of the file, the second data row.
+        assert_eq!(r.shown[0].0, "3 (row 2)");
         assert!(r.shown[0].1.contains("given"), "{:?}", r.shown);
         assert!(check_csv(P.as_bytes(), &Forced::default()).is_err());
     }

@@ -560,16 +560,15 @@ fn finish<'a>(
         anyhow::bail!("{name}: --keep-lines needs the one-puzzle-per-line layout");
     }
     text_output_fits(cfg, name, &found.layout)?;
-    let mut out = outs.main(match (found.layout.shape, cfg.task) {
-        (_, Task::Count { .. }) => Writes::Lines,
-        (Shape::Csv(cols), _) => Writes::Rows(cols.delim),
+    let mut out = outs.main(match found.layout.shape {
+        Shape::Csv(cols) => Writes::Rows(cols.delim),
+        _ if matches!(cfg.task, Task::Count { .. }) => Writes::Lines,
         _ if found.layout.multiline() => Writes::Grids,
         _ => Writes::Lines,
     })?;
-    // Delimited rows keep the input's BOM and CRLF line ends (a count is
-    // one number a line, as for every layout).
-    let rows =
-        matches!(found.layout.shape, Shape::Csv(_)) && !matches!(cfg.task, Task::Count { .. });
+    // Delimited rows keep the input's BOM and CRLF line ends (`count`
+    // adds its column to them, as to a table).
+    let rows = matches!(found.layout.shape, Shape::Csv(_));
     let style = if rows { style } else { Style::default() };
     let mut opts = Options {
         threads: if one_chunk { 1 } else { cfg.threads },
@@ -593,7 +592,7 @@ fn finish<'a>(
     };
     let mut preamble = match cfg.task {
         Task::Solve { .. } => found.preamble.clone(),
-        Task::Count { .. } => Vec::new(),
+        Task::Count { .. } => count_preamble(name, &found.layout, &found.header)?,
         Task::Analyse(a) => {
             let (preamble, at) =
                 analysis_preamble(name, a, &found.layout, &found.header, cfg.overwrite)?;
@@ -793,6 +792,34 @@ fn analysis_preamble(
     Ok((preamble, &[]))
 }
 
+/// The header of `count`'s delimited rows: the input's, with a
+/// `solutions` column added (`solution_count` when the header has a
+/// `solutions` column already, a Kaggle `quizzes,solutions` set), as a
+/// table gets it; empty for other layouts and headerless rows.
+fn count_preamble(name: &str, layout: &Layout, header: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let Shape::Csv(cols) = layout.shape else {
+        return Ok(Vec::new());
+    };
+    if header.is_empty() {
+        return Ok(Vec::new());
+    }
+    let d = cols.delim;
+    let header = header.strip_suffix(b"\r").unwrap_or(header);
+    let column = if header_has(header, d, "solutions") {
+        "solution_count"
+    } else {
+        "solutions"
+    };
+    if header_has(header, d, column) {
+        anyhow::bail!("{name}: the header already has a column {column:?}, which count would add");
+    }
+    let mut preamble = header.to_vec();
+    preamble.push(d);
+    preamble.extend_from_slice(column.as_bytes());
+    preamble.push(b'\n');
+    Ok(preamble)
+}
+
 pub use crate::output::write_what;
 
 /// Ends the output of a run that a bad record stopped (see
@@ -819,12 +846,13 @@ fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Re
         return Ok(());
     };
     let count = matches!(cfg.task, Task::Count { .. });
-    let rows = !count && matches!(layout.shape, Shape::Csv(_));
-    // `count` writes one count per line whatever the layout.
+    let rows = matches!(layout.shape, Shape::Csv(_));
+    // `count` writes one count per line for every layout but delimited
+    // rows (which get a column).
     let one_per_line = count || !layout.multiline();
     // Rows keep the input's delimiter: a `.tsv` name for comma-separated
     // rows (or `.csv` for tab-separated ones) would get the other one.
-    if let (Shape::Csv(cols), false) = (layout.shape, count) {
+    if let Shape::Csv(cols) = layout.shape {
         let wrong = match named {
             Named::Csv => (cols.delim == b'\t').then_some(("CSV (.csv)", "tab-separated")),
             Named::Tsv => (cols.delim != b'\t').then_some(("TSV (.tsv)", "not tab-separated")),
@@ -833,7 +861,10 @@ fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Re
         if let Some((asked, has)) = wrong {
             return Err(named.refuse(
                 path,
-                &format!("the answers of {name} ({has} rows)"),
+                &format!(
+                    "the {} of {name} ({has} rows)",
+                    if count { "counts" } else { "answers" }
+                ),
                 &format!(
                     "rows with the input's own delimiter: name the output for it (not {asked}), \
                      or .txt"
@@ -849,7 +880,12 @@ fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Re
     if fits {
         return Ok(());
     }
-    let (subject, allowed) = if count {
+    let (subject, allowed) = if count && rows {
+        (
+            "the counts of",
+            "delimited rows (.csv, .tsv, with the input's delimiter) or text (.txt)",
+        )
+    } else if count {
         (
             "the counts of",
             "text (.txt, .csv, .tsv), one count per line",
@@ -1088,7 +1124,7 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let aname = answers.as_ref().map_or(&pname, |(n, _)| n).clone();
-    let (report, place) = match input::sniff(&puzzles) {
+    let (report, rows) = match input::sniff(&puzzles) {
         Some(kind) => {
             // `-` is stdin: its bytes only (Parquet would reopen a file by
             // the path, here a file named `-`).
@@ -1105,7 +1141,7 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
             };
             let asked = Asked::of(&cfg.forced);
             let data = data_of(&cfg.puzzles, &puzzles);
-            (columnar::check(&asked, &pname, kind, data, adata)?, "row ")
+            (columnar::check(&asked, &pname, kind, data, adata)?, true)
         }
         None => {
             let r = match &answers {
@@ -1124,14 +1160,15 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
                 None => check::check_csv(&puzzles, &cfg.forced)
                     .map_err(|e| anyhow::anyhow!("{pname}:{e}"))?,
             };
-            (r, "")
+            (r, false)
         }
     };
-    // Text records are named by line, table and array rows by `row R`.
-    let what = if place.is_empty() {
-        "answer records"
-    } else {
+    // Text records are named by line (and row past a header), table and
+    // array rows by `row R`, 1-based.
+    let what = if rows {
         "answer rows"
+    } else {
+        "answer records"
     };
     // `-q`: the exit status is the answer, as for `rg -q`.
     if crate::output::chatter() != crate::output::Chatter::Quiet {
@@ -1139,7 +1176,7 @@ pub fn check(cfg: &CheckConfig) -> anyhow::Result<ExitCode> {
         let out = o.writer();
         let lines = (|| -> std::io::Result<()> {
             for (at, reason) in &report.shown {
-                writeln!(out, "{aname}:{place}{at}: {reason}")?;
+                writeln!(out, "{aname}:{at}: {reason}")?;
             }
             let hidden = report.bad - report.shown.len() as u64;
             if hidden > 0 {

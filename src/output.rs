@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::input::Codec;
 use crate::input::Kind;
 use crate::pipeline::{Observer, Tally, Task};
+use crate::record::At;
 use crate::text::RecordError;
 
 pub mod guard;
@@ -856,18 +857,19 @@ impl Reporter {
         self.end_progress();
     }
 
-    /// Prints a fatal `NAME:LINE: reason` for the record that stopped a run.
-    pub fn fail(mut self, line: u64, err: &RecordError) {
+    /// Prints a fatal `NAME:LINE: reason` (`NAME:LINE (row R): reason`
+    /// past a header) for the record that stopped a run.
+    pub fn fail(mut self, at: At, err: &RecordError) {
         self.plain = None;
         self.bar.finish_and_clear();
         let _ = self.errors.flush();
-        eprintln!("sudoku-bulk: {}:{line}: {err}", self.name);
+        eprintln!("sudoku-bulk: {}:{at}: {err}", self.name);
     }
 }
 
 impl Reporter {
-    /// `NAME:WHERE: reason` for a bad record (`WHERE` a line, or `row R`
-    /// of a table), for the first [`SHOWN_BAD_RECORDS`] of them; the rest
+    /// `NAME:WHERE: reason` for a bad record (`WHERE` a text record's
+    /// [`At`], or `row R` of a table, 1-based), for the first [`SHOWN_BAD_RECORDS`] of them; the rest
     /// are counted for the summary's note.
     pub fn bad_at(&mut self, place: std::fmt::Arguments<'_>, err: &dyn std::fmt::Display) {
         self.bad_seen += 1;
@@ -884,8 +886,8 @@ impl Reporter {
 }
 
 impl Observer for Reporter {
-    fn bad_record(&mut self, line: u64, err: &RecordError) {
-        self.bad_at(format_args!("{line}"), err);
+    fn bad_record(&mut self, at: At, err: &RecordError) {
+        self.bad_at(format_args!("{at}"), err);
     }
 
     /// `bytes` is the input read so far (in the bar's unit for a byte

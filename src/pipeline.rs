@@ -17,7 +17,7 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-use crate::record::{self, Label, Verdict};
+use crate::record::{self, At, Label, Verdict};
 use crate::text::{classify_line, Item, Layout, Line, RecordError, Records, Shape};
 
 pub use crate::record::Task;
@@ -98,15 +98,15 @@ impl Tally {
 pub struct Summary {
     /// Totals over the records written.
     pub tally: Tally,
-    /// Set when `OnError::Fail` stopped the run: the line and reason of the
-    /// first bad record.
-    pub failed: Option<(u64, RecordError)>,
+    /// Set when `OnError::Fail` stopped the run: the place and reason of
+    /// the first bad record.
+    pub failed: Option<(At, RecordError)>,
 }
 
 /// Receives what the writer learns, in input order.
 pub trait Observer {
-    /// A bad record at 1-based input line `line` (with `OnError::Mark`).
-    fn bad_record(&mut self, line: u64, err: &RecordError);
+    /// A bad record at `at` (with `OnError::Mark`).
+    fn bad_record(&mut self, at: At, err: &RecordError);
     /// Progress after a chunk was written: input bytes and records done.
     fn progress(&mut self, bytes: u64, records: u64);
 }
@@ -115,8 +115,9 @@ pub trait Observer {
 #[derive(Default)]
 struct ChunkResult {
     out: Vec<u8>,
-    /// Bad records: line relative to the chunk start (1-based) and reason.
-    errors: Vec<(u64, RecordError)>,
+    /// Bad records: line and record relative to the chunk start (both
+    /// 1-based) and reason.
+    errors: Vec<(u64, u64, RecordError)>,
     /// Newlines in the chunk, to number the lines of later chunks.
     lines: u64,
     bytes: u64,
@@ -284,13 +285,23 @@ fn one_record(
                     res.tally.by_count[count.min(2) as usize] += 1;
                     // Digits by hand: `writeln!` went through
                     // `core::fmt` (~185 instructions a record, callgrind).
-                    if count >= limit {
-                        push_decimal(limit, out);
-                        out.push(b'+');
+                    let mut digits = Vec::new();
+                    let n = if matches!(layout.shape, Shape::Csv(_)) {
+                        &mut digits
                     } else {
-                        push_decimal(count, out);
+                        &mut *out
+                    };
+                    if count >= limit {
+                        push_decimal(limit, n);
+                        n.push(b'+');
+                    } else {
+                        push_decimal(count, n);
                     }
-                    out.push(b'\n');
+                    // A delimited row keeps its fields, the count added
+                    // as a column (as a table's `solutions`).
+                    if !layout.write_added_field(raw, &digits, out) {
+                        out.push(b'\n');
+                    }
                 }
             }
         }
@@ -313,7 +324,13 @@ fn one_record(
                     && matches!(task, Task::Solve { .. })
                     && !opts.overwrite
                     && err != RecordError::RunOnQuote);
-            if keep {
+            let count_row = matches!(task, Task::Count { .. })
+                && matches!(layout.shape, Shape::Csv(_))
+                && err != RecordError::RunOnQuote;
+            if count_row {
+                // The row kept, the mark in the added count column.
+                layout.write_added_field(raw, format!("error: {err}").as_bytes(), out);
+            } else if keep {
                 // The old label stays, unchanged, whatever is wrong with the
                 // record; the message says what.
                 layout.write_kept(raw, out);
@@ -321,7 +338,7 @@ fn one_record(
                 layout.write_error(raw, &err, out);
             }
             crlf_end(opts, out);
-            res.errors.push((line, err));
+            res.errors.push((line, res.tally.records, err));
             return false;
         }
     }
@@ -417,7 +434,7 @@ fn analysed_record(
             crlf_end(opts, &mut res.out);
             if let Verdict::Bad(err) = verdict {
                 res.tally.bad += 1;
-                res.errors.push((line, err));
+                res.errors.push((line, res.tally.records, err));
                 return false;
             }
             res.tally.solved += 1;
@@ -429,7 +446,7 @@ fn analysed_record(
             res.tally.bad += 1;
             layout.write_analysis_error(raw, analysis, &err, &mut res.out);
             crlf_end(opts, &mut res.out);
-            res.errors.push((line, err));
+            res.errors.push((line, res.tally.records, err));
             false
         }
         _ => {
@@ -546,6 +563,15 @@ impl<W: Write, O: Observer> Writer<'_, W, O> {
         }
     }
 
+    /// The place of the `k`-th record of the next chunk (1-based), which
+    /// starts on its `line` (1-based).
+    fn at(&self, line: u64, k: u64) -> At {
+        At {
+            line: self.lines_before + line,
+            row: self.summary.tally.records + k,
+        }
+    }
+
     fn accept(&mut self, index: usize, res: ChunkResult) -> io::Result<()> {
         self.pending.insert(index, res);
         while !self.stopped {
@@ -563,17 +589,18 @@ impl<W: Write, O: Observer> Writer<'_, W, O> {
         let mut side = &res.side[..];
         let mut failed = None;
         if self.on_error == OnError::Fail {
-            if let Some((line, err)) = res.errors.into_iter().next() {
+            if let Some((line, k, err)) = res.errors.into_iter().next() {
                 // The answers of the chunk's records before the bad one are
                 // written, so what reaches a stream is every answer before
                 // the bad record, whatever the chunking (`-j`, stdin).
                 out = &out[..res.before_bad];
                 side = &side[..res.side_before_bad];
-                failed = Some((self.lines_before + line, err));
+                failed = Some((self.at(line, k), err));
             }
         } else {
-            for (line, err) in &res.errors {
-                self.obs.bad_record(self.lines_before + line, err);
+            for &(line, k, ref err) in &res.errors {
+                let at = self.at(line, k);
+                self.obs.bad_record(at, err);
             }
         }
         if self.drop_lead && !out.is_empty() {
@@ -1246,8 +1273,8 @@ mod tests {
 
     struct Log(Vec<(u64, String)>);
     impl Observer for Log {
-        fn bad_record(&mut self, line: u64, err: &RecordError) {
-            self.0.push((line, err.to_string()));
+        fn bad_record(&mut self, at: At, err: &RecordError) {
+            self.0.push((at.line, err.to_string()));
         }
         fn progress(&mut self, _: u64, _: u64) {}
     }
@@ -1581,8 +1608,10 @@ mod tests {
                         let (s, got) = go(&input, OnError::Fail, threads, size, stream);
                         let at = (keep_lines, threads, size, stream);
                         assert_eq!(got, want, "{at:?}");
-                        let (line, err) = s.failed.expect("stopped");
-                        assert_eq!(line, bad_line, "{at:?}");
+                        let (place, err) = s.failed.expect("stopped");
+                        // Seven records before the bad one, whatever the
+                        // comment lines and grid rows around them.
+                        assert_eq!(place, At { line: bad_line, row: 8 }, "{at:?}");
                         assert!(err.to_string().contains("duplicate given 4"), "{err}");
                     }
                 }

@@ -21,6 +21,32 @@ use std::fmt;
 use crate::solver;
 use crate::solver::Boxes;
 
+/// Where a text record is, for messages and reports: its first line in the
+/// file (1-based, every line counted: a header, comments, blank lines) and
+/// its row (1-based among the records only, a header not counted; pandas'
+/// `df.iloc[row - 1]` of the same CSV). Tables and arrays have rows only,
+/// numbered the same way. Shown as `LINE` when both agree (a text file with
+/// no header or comment before the record), else `LINE (row ROW)`, so
+/// `in.csv:200316 (row 200315): reason` keeps the `FILE:LINE` an editor jumps
+/// to and the row a DataFrame user looks up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At {
+    /// 1-based line of the file where the record starts.
+    pub line: u64,
+    /// 1-based row among the records.
+    pub row: u64,
+}
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == self.row {
+            write!(f, "{}", self.line)
+        } else {
+            write!(f, "{} (row {})", self.line, self.row)
+        }
+    }
+}
+
 /// Why a record could not be turned into an answer. Bad records are data, not
 /// crashes: the pipeline counts them, marks their output line, and reports
 /// them as `FILE:LINE: reason`.

@@ -19,13 +19,13 @@ def lines():
 def test_bad_rows_warn_with_count_and_first_reason(lines):
     p = [lines[0], lines[1][:80], lines[2], None]
     with pytest.warns(UserWarning, match=r"^2 of 4 rows are bad \(no answer.*\); the first, "
-                      r"puzzle 1: expected 81 cells, found 80\. return_status=True"):
+                      r"row 2 \(puzzles\[1\]\): expected 81 cells, found 80\. return_status=True"):
         out = sudoku_bulk.solve(p)
     assert out[1] is None and out[3] is None
     assert valid_solutions(to_cells([lines[0], lines[2]]), to_cells([out[0], out[2]])).all()
     cells = to_cells(lines[:3]).astype(np.int8)
     cells[2, 0] = cells[2, 1] = 5  # clashing givens in row 0 of the grid
-    with pytest.warns(UserWarning, match=r"^1 of 3 rows are bad \(counted -1\); the first, puzzle 2: duplicate given 5"):
+    with pytest.warns(UserWarning, match=r"^1 of 3 rows are bad \(counted -1\); the first, row 3 \(puzzles\[2\]\): duplicate given 5"):
         assert sudoku_bulk.count(cells).tolist() == [1, 1, -1]
     with pytest.warns(UserWarning, match=r"1 of 3 rows are bad \(graded -1 and None\)"):
         guesses, levels = sudoku_bulk.grade(cells)
@@ -42,7 +42,7 @@ def test_bad_rows_warn_with_count_and_first_reason(lines):
         out, status = sudoku_bulk.solve(p, on_error="ignore", return_status=True)
         assert status[1] == "expected 81 cells, found 80" and out[1] is None
         assert sudoku_bulk.count(cells, on_error="ignore").tolist() == [1, 1, -1]
-    with pytest.warns(UserWarning, match=r"1 of 3 rows are bad \(checked False\); the first, puzzle 2: duplicate"):
+    with pytest.warns(UserWarning, match=r"1 of 3 rows are bad \(checked False\); the first, row 3 \(puzzles\[2\]\): duplicate"):
         assert sudoku_bulk.check(cells, answers.astype(np.int8)).tolist() == [True, True, False]
 
 
@@ -51,10 +51,10 @@ def test_all_bad_input_raises(lines):
     minus = to_cells(lines[:4]).astype(np.int8)
     minus[minus == 0] = -1
     with pytest.raises(ValueError, match=r"^no puzzle could be used: all 4 rows are bad; the first, "
-                       r"puzzle 0: cell 1: value -1 is not in 0\.\.=9"):
+                       r"row 1 \(puzzles\[0\]\): cell 1: value -1 is not in 0\.\.=9"):
         sudoku_bulk.solve(minus)
     # 80-character strings (was all None, no word).
-    with pytest.raises(ValueError, match="all 3 rows are bad; the first, puzzle 0: 80 characters"):
+    with pytest.raises(ValueError, match=r"all 3 rows are bad; the first, row 1 \(puzzles\[0\]\): 80 characters"):
         sudoku_bulk.solve([l[:80] for l in lines[:3]])
     with pytest.raises(ValueError, match="all 4 rows are bad"):
         sudoku_bulk.count(minus)
@@ -66,9 +66,9 @@ def test_all_bad_input_raises(lines):
 def test_pandas_bad_rows_are_named_by_label(lines):
     pd = pytest.importorskip("pandas")
     s = pd.Series([lines[0], "x" * 81, lines[1]], index=[10, 20, 30])
-    with pytest.warns(UserWarning, match=r"the first, puzzle 1 \(index 20\): cell 1: invalid character 'x'"):
+    with pytest.warns(UserWarning, match=r"the first, row 2 \(index 20\): cell 1: invalid character 'x'"):
         sudoku_bulk.solve(s)
-    with pytest.raises(ValueError, match=r"^puzzle 1 \(index 20\): cell 1"):
+    with pytest.raises(ValueError, match=r"^row 2 \(index 20\): cell 1"):
         sudoku_bulk.solve(s, on_error="raise")
 
 

@@ -110,7 +110,7 @@ def test_inputs_of_every_kind_give_forms_of_that_kind(puzzles):
     assert isinstance(chunked, pa.ChunkedArray) and chunked.to_pylist() == want
     s = pd.Series(p, index=range(100, 110), name="quiz", dtype="string")
     out = sb.canon(s)
-    assert out.dtype == "string" and out.name == "quiz"
+    assert out.dtype == "string" and out.name == "canonical"
     assert list(out.index) == list(range(100, 110)) and out.tolist() == want
     # One form whatever the blank symbol (issue 42): `.`, as the CLI.
     zeros = [x.replace(".", "0") for x in p]
@@ -126,7 +126,7 @@ def test_bad_rows_are_marked_as_solve_marks_them():
     assert status[0] is None and status[5] is None
     assert status[1] == "null: no puzzle"
     assert "invalid character 'x'" in status[3]
-    with pytest.raises(ValueError, match="puzzle 1: null"):
+    with pytest.raises(ValueError, match=r"row 2 \(puzzles\[1\]\): null"):
         sb.canon(rows, on_error="raise")
     # 16x16 has no form: a bad row of its own size, with the reason.
     big = np.zeros((2, 256), dtype=np.uint8)

@@ -115,7 +115,7 @@ def test_on_error_raise_names_first_bad_index(puzzles):
     p = puzzles[:10].copy()
     p[6] = unsolvable_without_clash()
     p[8, :2] = [3, 3]
-    with pytest.raises(ValueError, match=r"^puzzle 6: no solution$"):
+    with pytest.raises(ValueError, match=r"^row 7 \(puzzles\[6\]\): no solution$"):
         sudoku_bulk.solve(p, on_error="raise")
     # Without bad rows it returns normally.
     assert valid_solutions(puzzles[:5], sudoku_bulk.solve(puzzles[:5], on_error="raise")).all()

@@ -52,7 +52,7 @@ def test_kaggle_csv_read_the_default_way_and_as_numbers(kaggle_csv):
     assert ints["quizzes"].dtype == object and isinstance(ints["quizzes"][0], int)
     assert (ints["quizzes"] < 10**80).sum() > 100  # most start with a blank
     out = sudoku_bulk.solve(ints["quizzes"])
-    assert list(out.index) == list(ints.index) and out.name == "quizzes"
+    assert list(out.index) == list(ints.index) and out.name == "solution"
     assert all(isinstance(a, str) and len(a) == 81 for a in out)
     assert valid_solutions(puzzles, answers_to_cells(out)).all()
     assert sudoku_bulk.check(ints["quizzes"], ints["solutions"]).all()
@@ -64,7 +64,7 @@ def test_kaggle_csv_read_the_default_way_and_as_numbers(kaggle_csv):
     assert valid_solutions(puzzles[:150], answers_to_cells(out)).all()
     # A number longer than the grid is that row's problem, named.
     longer = pd.Series([ints["quizzes"][0], 10**81 + 1, ints["quizzes"][1]])
-    with pytest.warns(UserWarning, match=r"1 of 3 rows are bad .*puzzle 1: expected 81 cells, found 82"):
+    with pytest.warns(UserWarning, match=r"1 of 3 rows are bad .*row 2 \(index 1\): expected 81 cells, found 82"):
         out = sudoku_bulk.solve(longer)
     assert out[1] is None and valid_solutions(puzzles[:2], answers_to_cells(out[[0, 2]])).all()
 
@@ -89,15 +89,15 @@ def test_int64_column_of_small_grids_gets_its_zeros_back(tmp_path):
 def test_rows_that_are_no_puzzle_kind_are_named():
     good = read_lines("17_clue_sub.txt", 2)
     # Was a raw pyarrow ArrowTypeError ("Expected bytes, got a 'int' object").
-    with pytest.raises(TypeError, match=r"^puzzles row 1 is int \(5\), expected str, as the rows before"):
+    with pytest.raises(TypeError, match=r"^puzzles row 2 \(index 1\) is int \(5\), expected str, as the rows before"):
         sudoku_bulk.solve(pd.Series([good[0], 5]))
-    with pytest.raises(TypeError, match=r"puzzles row 1 \(index 'b'\) is bytes"):
+    with pytest.raises(TypeError, match=r"puzzles row 2 \(index 'b'\) is bytes"):
         sudoku_bulk.solve(pd.Series([good[0], b"x", good[1]], index=["a", "b", "c"]))
     # Floats cannot hold 81 digits: refused, with the way to read text.
     floats = pd.Series([4.0e80, np.nan])
-    with pytest.raises(TypeError, match=r"float64, row 0 holds .*dtype=str"):
+    with pytest.raises(TypeError, match=r"float64, row 1 \(index 0\) holds .*dtype=str"):
         sudoku_bulk.solve(floats)
-    with pytest.raises(TypeError, match=r"solutions row 0 is float"):
+    with pytest.raises(TypeError, match=r"solutions row 1 \(index 0\) is float"):
         sudoku_bulk.check(pd.Series(good), pd.Series([1.5, good[1]]))
 
 

@@ -164,7 +164,7 @@ def test_bad_rows_are_nan_and_say_why(fixtures):
     assert status[4]
     assert all(math.isnan(x) for x in (*er[1:5], *ep[1:5], *ed[1:5]))
     assert paths[1:5] == [None] * 4 and paths[0] == paths[5]
-    with pytest.raises(ValueError, match="puzzle 1: multiple solutions"):
+    with pytest.raises(ValueError, match=r"row 2 \(puzzles\[1\]\): multiple solutions"):
         sb.rate(rows, on_error="raise")
     with pytest.raises(ValueError, match="ratings are for 9x9"):
         sb.rate(np.zeros((2, 16), dtype=np.uint8), on_error="raise")

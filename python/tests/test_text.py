@@ -43,7 +43,7 @@ def test_list_bad_rows(lines):
     assert status[3] == "expected 81 cells, found 80"
     assert status[4].startswith("duplicate given 1") or status[4] in ("no solution",)
     assert check_strings([lines[0], lines[3]], [out[0], out[5]]).all()
-    with pytest.raises(ValueError, match=r"^puzzle 1: null: no puzzle$"):
+    with pytest.raises(ValueError, match=r"^row 2 \(puzzles\[1\]\): null: no puzzle$"):
         sudoku_bulk.solve(p, on_error="raise")
     with pytest.raises(TypeError, match=r"puzzles\[1\] is bytes"):
         sudoku_bulk.solve([lines[0], lines[1].encode()])
@@ -174,7 +174,7 @@ def test_a_bad_row_anywhere_is_that_rows_problem(lines):
     assert status[2] == 'binary data, not text: byte "\\x00" at character 41'
     _, status = sudoku_bulk.solve([lines[0][:35]], box="2x3", return_status=True, on_error="ignore")
     assert status == ["35 characters: expected 36 cells for 6x6 grids"]
-    with pytest.raises(ValueError, match=r"^puzzle 0: 80 characters"):
+    with pytest.raises(ValueError, match=r"^row 1 \(puzzles\[0\]\): 80 characters"):
         sudoku_bulk.solve([lines[0][:80]], on_error="raise")
     # pyarrow: the same rows, and chunks that each hold only a bad row.
     arr = pa.array([nul, lines[1], lines[2][:80]])
@@ -248,7 +248,7 @@ def test_all_null_and_empty_inputs_are_rows_not_errors():
     every row bad raises); empty input is no rows, never an error."""
     pd = pytest.importorskip("pandas")
     for x in [pd.Series([None, None]), pd.Series([np.nan, np.nan]), pa.array([None, None])]:
-        with pytest.raises(ValueError, match="all 2 rows are bad; the first, puzzle 0: null: no puzzle"):
+        with pytest.raises(ValueError, match=r"all 2 rows are bad; the first, row 1 \((index 0|puzzles\[0\])\): null: no puzzle"):
             sudoku_bulk.solve(x)
         out, status = sudoku_bulk.solve(x, return_status=True, on_error="ignore")
         assert len(out) == 2 and status == ["null: no puzzle"] * 2

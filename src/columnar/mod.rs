@@ -365,7 +365,8 @@ pub fn account(job: &Job<'_>, first_row: u64, solved: &Solved, tally: &mut Tally
                 // The first 100 messages, as for text (the reporter counts
                 // the rest for the summary).
                 if let Ok(mut r) = job.reporter.lock() {
-                    r.bad_at(format_args!("row {}", first_row + k as u64), e);
+                    // 1-based, as text rows (`record::At`).
+                    r.bad_at(format_args!("row {}", first_row + k as u64 + 1), e);
                 }
                 if job.on_error == OnError::Fail {
                     return false;
@@ -449,7 +450,8 @@ pub fn check(
 }
 
 /// Counts one checked row in `report` (the first [`crate::check::SHOWN`]
-/// bad ones with their reason).
+/// bad ones with their reason); `row` is 0-based, shown 1-based as text
+/// rows are (`record::At`).
 pub fn record(report: &mut Report, row: u64, verdict: Result<(), String>) {
     report.records += 1;
     match verdict {
@@ -457,7 +459,7 @@ pub fn record(report: &mut Report, row: u64, verdict: Result<(), String>) {
         Err(reason) => {
             report.bad += 1;
             if report.shown.len() < crate::check::SHOWN {
-                report.shown.push((row, reason));
+                report.shown.push((format!("row {}", row + 1), reason));
             }
         }
     }

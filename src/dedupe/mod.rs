@@ -13,10 +13,12 @@
 //!       ──> copy pass: input bytes / rows minus the dropped ones; report
 //! ```
 //!
-//! Positions are what messages use: the 1-based line of a text record
-//! (its first line), the 0-based row of a table or array. Bad records
+//! Positions are rows: the 0-based index of a record among the input's
+//! records (text, table or array alike: a header, comments and the lines
+//! of a grid not counted), written 1-based in the reports (`dropped_row`,
+//! `test_row`), as every message numbers rows (`record::At`). Bad records
 //! (unreadable, a size with no form) have no key: they are reported as
-//! `FILE:LINE: reason`, never dropped, and make the exit status 1.
+//! `FILE:LINE (row R): reason`, never dropped, and make the exit status 1.
 
 mod runs;
 mod split;
@@ -271,17 +273,15 @@ impl Tables {
 
 /// Where pass 1's key lines come from.
 enum Source<'a> {
-    /// Text records, walked beside the pipeline's output to learn each
-    /// record's line (and, for delimited rows, where the row the output
-    /// repeats ends).
+    /// Text records, walked beside the pipeline's output to learn, for
+    /// delimited rows, where the row the output repeats ends.
     Text {
         records: Records<'a>,
-        line_offset: u64,
         delim: Option<u8>,
-        pending: Option<(u64, &'a [u8])>,
+        pending: Option<&'a [u8]>,
     },
     /// Table or array rows, one output line each.
-    Rows { next: u64 },
+    Rows,
 }
 
 /// Pass 1's output: parses the key line of each record as the run writes
@@ -306,27 +306,24 @@ impl KeySink<'_, '_> {
                 break;
             }
             let (pos, field, used) = match &mut self.source {
-                Source::Rows { next } => {
+                Source::Rows => {
                     let Some(end) = memchr::memchr(b'\n', rest) else {
                         break;
                     };
-                    let pos = *next;
-                    *next += 1;
-                    (pos, &rest[..end], end + 1)
+                    (self.records, &rest[..end], end + 1)
                 }
                 Source::Text {
                     records,
-                    line_offset,
                     delim,
                     pending,
                 } => {
                     if pending.is_none() {
                         match records.next() {
-                            Some(Item::Record { line, raw }) => *pending = Some((line, raw)),
+                            Some(Item::Record { raw, .. }) => *pending = Some(raw),
                             _ => return Err(mismatch("an answer after the last record")),
                         }
                     }
-                    let (line, raw) = pending.expect("set above");
+                    let raw = pending.expect("set above");
                     let (start, end) = match *delim {
                         None => match memchr::memchr(b'\n', rest) {
                             Some(end) => (0, end),
@@ -352,7 +349,7 @@ impl KeySink<'_, '_> {
                         }
                     };
                     *pending = None;
-                    (line + *line_offset, &rest[start..end], end + 1)
+                    (self.records, &rest[start..end], end + 1)
                 }
             };
             self.records += 1;
@@ -528,16 +525,6 @@ enum Found {
     Columnar(Kind),
 }
 
-impl Keyed {
-    /// `line` or `row`: what a position counts.
-    fn unit(&self) -> &'static str {
-        match self.shape {
-            Found::Text { .. } => "line",
-            Found::Columnar(_) => "row",
-        }
-    }
-}
-
 /// Pass 1 over one input: every record's key(s) into `tables`, positions
 /// tagged with `tag`.
 fn keys(
@@ -571,7 +558,7 @@ fn keys(
             side: None,
         };
         let mut sink = KeySink {
-            source: Source::Rows { next: 0 },
+            source: Source::Rows,
             buf: Vec::new(),
             at: 0,
             job: *job,
@@ -621,7 +608,6 @@ fn keys(
     let mut sink = KeySink {
         source: Source::Text {
             records: Records::new(&layout, body),
-            line_offset: found.skip_lines,
             delim: match layout.shape {
                 Shape::Csv(cols) => Some(cols.delim),
                 _ => None,
@@ -828,9 +814,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     }
     let mut all = Vec::new();
     if let (Some(rep), Some(rows)) = (rep, report_rows) {
-        let unit = keyed.unit();
-        let header = format!("dropped_{unit},first_{unit}\n");
-        all.push(write_report(&mut outs, rep, &header, rows)?);
+        all.push(write_report(&mut outs, rep, "dropped_row,first_row\n", rows)?);
     }
     all.push(out);
     match outs.commit(all) {
@@ -936,13 +920,14 @@ fn copy_text(
     let mut next = dropped.next().transpose()?;
     let mut records = Records::new(layout, rest);
     let mut copied = 0;
+    let mut row = 0;
     while let Some((d, first)) = next {
         let Some(item) = records.next() else { break };
-        let Item::Record { line, raw } = item else {
+        let Item::Record { raw, .. } = item else {
             break;
         };
-        let pos = line + found.skip_lines;
-        if pos != d {
+        row += 1;
+        if row - 1 != d {
             continue;
         }
         let at = raw.as_ptr() as usize - rest.as_ptr() as usize;
@@ -962,7 +947,7 @@ fn copy_text(
         out.write_all(&rest[copied..start])?;
         copied = end.max(copied);
         if let Some(r) = report.as_mut() {
-            writeln!(r, "{d},{first}")?;
+            writeln!(r, "{},{}", d + 1, first + 1)?;
         }
         next = dropped.next().transpose()?;
     }
@@ -1015,7 +1000,7 @@ fn copy_npy(
         out.write_all(&arr.data[from * row_bytes..d * row_bytes])?;
         from = d + 1;
         if let Some(r) = report.as_mut() {
-            writeln!(r, "{d},{first}")?;
+            writeln!(r, "{},{}", d + 1, first + 1)?;
         }
         next = dropped.next().transpose()?;
     }
@@ -1072,7 +1057,7 @@ fn copy_table(
         while let Some((d, first)) = next.filter(|&(d, _)| d < row + n) {
             keep[(d - row) as usize] = false;
             if let Some(r) = report.as_mut() {
-                writeln!(r, "{d},{first}")?;
+                writeln!(r, "{},{}", d + 1, first + 1)?;
             }
             next = dropped.next().transpose()?;
         }
@@ -1210,7 +1195,7 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
     let iso = matched(tables.iso.take())?;
     let mut exact = matched(tables.exact.take())?.expect("exact keys are always made");
     let (train_k, test_k) = (&keyed[0], &keyed[1]);
-    let header = format!("test_{},train_{},match\n", test_k.unit(), train_k.unit());
+    let header = "test_row,train_row,match\n";
     let mut report = match &cfg.report {
         Some(_) => Some(BufWriter::new(crate::cleanup::spill_file(&dir)?)),
         None => None,
@@ -1223,7 +1208,7 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
         .map(|p| unpair(&p));
     let mut emit = |test: u64, train: u64, what: &str| -> io::Result<()> {
         if let Some(r) = report.as_mut() {
-            writeln!(r, "{test},{train},{what}")?;
+            writeln!(r, "{},{},{what}", test + 1, train + 1)?;
         }
         Ok(())
     };
@@ -1280,7 +1265,7 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
     }
     let mut all = Vec::new();
     if let (Some(slot), Some(r)) = (rep, report) {
-        all.push(write_report(&mut outs, slot, &header, r)?);
+        all.push(write_report(&mut outs, slot, header, r)?);
     }
     let said = match cfg.by {
         By::Iso => format!(

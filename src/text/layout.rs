@@ -733,6 +733,21 @@ impl Layout {
         self.symbols.blanks()[0]
     }
 
+    /// For delimited rows, appends row `raw` with `field` as one more
+    /// column (quoted when it must be) and true: `count`'s column, as a
+    /// table gets it. Other layouts write nothing and return false.
+    pub fn write_added_field(&self, raw: &[u8], field: &[u8], out: &mut Vec<u8>) -> bool {
+        let Shape::Csv(cols) = self.shape else {
+            return false;
+        };
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        out.extend_from_slice(line);
+        out.push(cols.delim);
+        push_field(field, cols.delim, out);
+        out.push(b'\n');
+        true
+    }
+
     /// Appends the marked record of a bad record under an [`Analysis`]:
     /// `error: REASON` on its own line, or, for delimited rows, the row
     /// with the mark in the first added column and the others empty.

@@ -162,8 +162,9 @@ fn one_line_text_keeps_kept_lines_byte_for_byte_and_reports_positions() {
         lines.push(format!("{}{crlf}", line_of(i, r)));
     }
     let input = lines.join("\n") + "\n";
-    // Line of record i: after the two head lines.
-    let line = |i: usize| i as u64 + 3;
+    // Rows count records from 1: the comment and the blank line are not
+    // rows (record i is line i + 3, row i + 1).
+    let line = |i: usize| i as u64 + 1;
     for (by, iso) in [("iso", true), ("exact", false)] {
         let kept = expected_kept(&recs, iso);
         assert!(kept.len() < recs.len() && kept.len() > 10, "{by}");
@@ -186,7 +187,7 @@ fn one_line_text_keeps_kept_lines_byte_for_byte_and_reports_positions() {
         );
         assert_eq!(o.status.code(), Some(0), "{by}: {}", stderr(&o));
         assert_eq!(stdout(&o), want, "{by}");
-        let rows = report_rows(&report, "dropped_line,first_line");
+        let rows = report_rows(&report, "dropped_row,first_row");
         let dropped: Vec<usize> = (0..recs.len()).filter(|i| !kept.contains(i)).collect();
         assert_eq!(rows.len(), dropped.len(), "{by}");
         for (&i, (d, first, _)) in dropped.iter().zip(&rows) {
@@ -233,11 +234,12 @@ fn csv_keeps_header_and_rows_with_quoted_newlines() {
     let want: String =
         header.to_string() + &kept.iter().map(|&i| rows[i].clone()).collect::<String>();
     assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
-    // Record i starts on line 2 + 2i (each row spans two lines).
-    for (d, first, _) in report_rows(&report, "dropped_line,first_line") {
-        let i = ((d - 2) / 2) as usize;
+    // Record i is row i + 1, whatever lines its quoted note spans (it
+    // starts on line 2 + 2i).
+    for (d, first, _) in report_rows(&report, "dropped_row,first_row") {
+        let i = (d - 1) as usize;
         assert!(!kept.contains(&i));
-        assert_eq!(first, 2 + 2 * first_of(&recs, i, true) as u64);
+        assert_eq!(first, 1 + first_of(&recs, i, true) as u64);
     }
 }
 
@@ -361,7 +363,7 @@ fn npy_keeps_the_dtype_and_the_kept_rows() {
         let want = npy(descr, &format!("({}, 9, 9)", kept.len()), &want_rows);
         assert_eq!(std::fs::read(&out).unwrap(), want, "{descr}");
         for (d, first, _) in report_rows(&report, "dropped_row,first_row") {
-            assert_eq!(first as usize, first_of(&recs, d as usize, false));
+            assert_eq!(first as usize - 1, first_of(&recs, d as usize - 1, false));
         }
     }
 }
@@ -472,7 +474,7 @@ mod tables {
             .collect();
         std::fs::write(&test_txt, text).unwrap();
         let report = dir.path().join("leaks.csv");
-        for (test_path, unit, base) in [(&test_npy, "row", 0u64), (&test_txt, "line", 1)] {
+        for (test_path, unit, base) in [(&test_npy, "row", 1u64), (&test_txt, "row", 1)] {
             let o = run(
                 &[
                     "overlap",
@@ -500,7 +502,8 @@ mod tables {
             assert_eq!(rows.len(), iso_leaks.len());
             for ((t, tr, what), &i) in rows.iter().zip(&iso_leaks) {
                 assert_eq!(*t, i as u64 + base);
-                let tr = *tr as usize;
+                // Rows from 1 on both sides.
+                let tr = *tr as usize - 1;
                 if exact_leaks.contains(&i) {
                     assert_eq!(what, "exact");
                     assert_eq!(train[tr].cells, test[i].cells);

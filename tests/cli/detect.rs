@@ -226,7 +226,7 @@ fn an_unterminated_quote_is_one_bad_row_not_the_rest_of_the_file() {
         let o = sb(&all).stdin(input.as_bytes()).code(1);
         let err = o.stderr();
         assert!(
-            err.contains("<stdin>:3: quoted field runs on from this line"),
+            err.contains("<stdin>:3 (row 2): quoted field runs on from this line"),
             "{err}"
         );
         assert!(err.contains("4 records, 3 solved, 1 bad"), "{err}");

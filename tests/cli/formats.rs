@@ -245,7 +245,7 @@ fn bad_records_in_grids_and_csv_name_their_line() {
     let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
     assert!(
         o.stderr()
-            .contains("<stdin>:11: row 4: expected 9 cells, found 8"),
+            .contains("<stdin>:11 (row 2): row 4: expected 9 cells, found 8"),
         "{}",
         o.stderr()
     );
@@ -258,7 +258,7 @@ fn bad_records_in_grids_and_csv_name_their_line() {
     let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
     assert!(
         o.stderr()
-            .contains("<stdin>:3: expected 81 cells, found 80"),
+            .contains("<stdin>:3 (row 2): expected 81 cells, found 80"),
         "{}",
         o.stderr()
     );
@@ -567,7 +567,10 @@ fn a_bare_cr_past_the_head_of_a_csv_is_a_bad_row() {
     assert!(input.len() > 1 << 20);
     let o = sb(["solve", "-j", "2"]).stdin(input.as_bytes()).code(1);
     let line = rows + 2;
-    let want = format!("<stdin>:{line}: a line break at character 84");
+    let want = format!(
+        "<stdin>:{line} (row {}): a line break at character 84",
+        line - 1
+    );
     assert!(o.stderr().contains(&want), "{}", o.stderr());
     // One output line per input line (the bad one kept as it was, CR and
     // all, with the reason after it), then the rows after it answered.

@@ -261,9 +261,9 @@ mod tables {
                 .code(1);
             let err = o.stderr();
             for (row, why) in [
-                (0, "no puzzle (null)"),
-                (1, "duplicate given"),
-                (2, "multiple solutions"),
+                (1, "no puzzle (null)"),
+                (2, "duplicate given"),
+                (3, "multiple solutions"),
             ] {
                 assert!(
                     err.contains(&format!("{}:row {row}: ", input.display())) && err.contains(why),
@@ -340,7 +340,7 @@ mod tables {
         let err = o.stderr();
         assert!(
             err.contains(&format!(
-                "{}:row 1: bad Parquet row: cell {} is null",
+                "{}:row 2: bad Parquet row: cell {} is null",
                 path.display(),
                 blank + 1
             )),
@@ -377,7 +377,8 @@ mod tables {
         let err = o.stderr();
         assert!(
             err.contains(&format!(
-                "{}:row 2: bad Arrow row: grid row 4 is null",
+                // Position 2: row 3, as rows count from 1.
+                "{}:row 3: bad Arrow row: grid row 4 is null",
                 nested.display()
             )),
             "{err}"
@@ -387,7 +388,7 @@ mod tables {
         let report = o.stdout();
         assert!(
             report.contains(&format!(
-                ":row 1: puzzle is bad: bad Parquet row: cell {} is null",
+                ":row 2: puzzle is bad: bad Parquet row: cell {} is null",
                 blank + 1
             )),
             "{report}"

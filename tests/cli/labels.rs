@@ -7,6 +7,15 @@ use crate::util::*;
 
 const DIGITS: &str = "123456789";
 
+/// How a message names data row `row` of a file with `skip` header lines:
+/// `LINE`, or `LINE (row ROW)` when they differ.
+fn at(row: usize, skip: usize) -> String {
+    match skip {
+        0 => row.to_string(),
+        _ => format!("{} (row {row})", row + skip),
+    }
+}
+
 fn dig(cells: &[u8], blank: char) -> String {
     encode(cells, DIGITS, blank)
 }
@@ -58,7 +67,7 @@ fn a_valid_label_of_a_multi_solution_puzzle_survives_byte_for_byte() {
     // --unique: the label is valid but the puzzle is not unique.
     let o = sb(["solve", "--unique"]).stdin(input.as_bytes()).code(1);
     assert!(
-        o.stderr().contains("<stdin>:2: multiple solutions"),
+        o.stderr().contains("<stdin>:2 (row 1): multiple solutions"),
         "{}",
         o.stderr()
     );
@@ -80,11 +89,11 @@ fn a_wrong_label_is_reported_and_kept_unless_overwrite() {
     let o = sb(["solve"]).stdin(input.as_bytes()).code(1);
     let err = o.stderr();
     assert!(
-        err.contains("<stdin>:2: existing solution is wrong: "),
+        err.contains("<stdin>:2 (row 1): existing solution is wrong: "),
         "{err}"
     );
     assert!(
-        err.contains("<stdin>:3: existing solution is wrong: expected 81 cells, found 5"),
+        err.contains("<stdin>:3 (row 2): existing solution is wrong: expected 81 cells, found 5"),
         "{err}"
     );
     assert!(err.contains("0 solved, 1 kept, 2 bad"), "{err}");
@@ -181,11 +190,11 @@ fn a_bad_puzzle_keeps_the_label_it_holds() {
         let skip = usize::from(!header.is_empty());
         let err = o.stderr();
         assert!(
-            err.contains(&format!("<stdin>:{}: multiple solutions", 1 + skip)),
+            err.contains(&format!("<stdin>:{}: multiple solutions", at(1, skip))),
             "{err}"
         );
         assert!(
-            err.contains(&format!("<stdin>:{}: duplicate given", 2 + skip)),
+            err.contains(&format!("<stdin>:{}: duplicate given", at(2, skip))),
             "{err}"
         );
         assert!(err.contains("0 solved, 4 bad"), "{err}");

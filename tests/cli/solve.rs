@@ -63,11 +63,12 @@ fn every_kind_of_bad_record_is_marked_in_place() {
     }
     let err = o.stderr();
     for want in [
-        format!("{p}:3: expected 81 cells, found 80"),
-        format!("{p}:5: cell 17: invalid character 'x'"),
-        format!("{p}:6: duplicate given 4 at r1c1 and r1c2"),
-        format!("{p}:7: no solution"),
-        format!("{p}:8: expected 81 cells, found 82"),
+        // The comment line is not a row, the blank line neither.
+        format!("{p}:3 (row 2): expected 81 cells, found 80"),
+        format!("{p}:5 (row 3): cell 17: invalid character 'x'"),
+        format!("{p}:6 (row 4): duplicate given 4 at r1c1 and r1c2"),
+        format!("{p}:7 (row 5): no solution"),
+        format!("{p}:8 (row 6): expected 81 cells, found 82"),
     ] {
         assert!(err.contains(&want), "missing {want:?} in\n{err}");
     }

@@ -118,8 +118,11 @@ fn check_a_csv_dataset_against_itself() {
     std::fs::write(&path, &csv).unwrap();
     let o = sb(["check"]).arg(&path).code(1);
     assert!(
-        o.stdout()
-            .contains(&format!("{}:6: cell {}: given", path.display(), k + 1)),
+        o.stdout().contains(&format!(
+            "{}:6 (row 5): cell {}: given",
+            path.display(),
+            k + 1
+        )),
         "{}",
         o.stdout()
     );

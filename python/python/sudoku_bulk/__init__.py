@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -249,7 +249,25 @@ def _arrow_strings(arr: Any) -> Any:
         and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type))
     ):
         return arr.cast(pa.large_string())
-    raise TypeError(f"expected a pyarrow string array, not one of type {t}")
+    raise _arrow_type_error(t)
+
+
+def _arrow_type_error(t: Any) -> TypeError:
+    """The refusal of a pyarrow array of type `t`; for numbers, how to read
+    the column again as text (a Kaggle ``quizzes`` column of digits that
+    ``pyarrow.csv.read_csv`` typed int64, or double past 19 digits, has
+    lost its leading zeros, the blank cells, or its last digits)."""
+    import pyarrow as pa
+
+    msg = f"expected a pyarrow string array, not one of type {t}"
+    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+        msg += (
+            ": puzzles of digits read as numbers lost their leading zeros (blank "
+            "cells) or, as double, their last digits; read the column as text, "
+            "e.g. pyarrow.csv.read_csv(path, convert_options=pyarrow.csv.ConvertOptions("
+            'column_types={"quizzes": pyarrow.string(), "solutions": pyarrow.string()}))'
+        )
+    return TypeError(msg)
 
 
 def _have_pyarrow() -> bool:
@@ -263,10 +281,11 @@ def _have_pyarrow() -> bool:
 
 
 def _row_name(series: Any, i: int) -> str:
-    """Row `i` of a pandas Series, by position and, when it differs, its
-    index label."""
-    label = _label(series, i)
-    return f"row {i}" if label == i else f"row {i} (index {label!r})"
+    """Row `i` (0-based position) of a pandas Series as every message
+    numbers rows, the command's included: ``row i+1`` (rows count from 1,
+    as the CLI's ``FILE:row R`` and ``in.csv:LINE (row R)``), with the
+    index label that finds it (``s.loc[label]``)."""
+    return f"row {i + 1} (index {_label(series, i)!r})"
 
 
 def _label(series: Any, i: int) -> Any:
@@ -393,7 +412,134 @@ def _text_rows(rows: List[Optional[str]]) -> Any:
     return rows
 
 
+#: A progress argument: None/False (no word), True (a tqdm bar), or a
+#: callable taking ``(done, total)`` rows.
+_Progress = Union[None, bool, Callable[[int, int], Any]]
+
+
+def _progress_fn(progress: Any) -> Optional[Callable[[int, int], Any]]:
+    """The callback a ``progress=`` argument asks for: None for None or
+    False; a tqdm bar (``tqdm.auto``: a notebook widget in Jupyter) for
+    True, ImportError naming the fix when tqdm is not installed; the
+    callable itself."""
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            raise ImportError(
+                "progress=True shows a tqdm bar, and tqdm is not installed: "
+                "pip install tqdm, or pass a callable progress(done, total)"
+            ) from None
+        bar: List[Any] = []
+
+        def show(done: int, total: int) -> None:
+            if not bar:
+                bar.append(tqdm(total=total, unit="puzzles"))
+            bar[0].update(done - bar[0].n)
+            if done >= total:
+                bar[0].close()
+
+        return show
+    if callable(progress):
+        return progress
+    raise TypeError(
+        f"progress must be None, a bool or a callable progress(done, total), "
+        f"not {_type_name(progress)}"
+    )
+
+
+def _part_rows(n: int) -> int:
+    """Rows per part of a call that reports progress: about 100 reports
+    over the call, each part large enough that the per-call setup (the
+    thread pool, the conversions) stays small beside it."""
+    return max(1024, -(-n // 100))
+
+
+def _slice(x: Any, a: int, b: int) -> Any:
+    """Rows `a..b` of any input kind, without a copy where the kind allows."""
+    if x is None:
+        return None
+    m = _module_of(x)
+    if m == "pandas":
+        return x.iloc[a:b]
+    if m == "pyarrow":
+        return x.slice(a, b - a)
+    return x[a:b]
+
+
+def _concat(parts: List[Any]) -> Any:
+    """Results of consecutive parts joined into one of the same kind."""
+    first = parts[0]
+    if first is None:
+        return None
+    if len(parts) == 1:
+        return first
+    if isinstance(first, np.ndarray):
+        return np.concatenate(parts)
+    if isinstance(first, list):
+        return [v for p in parts for v in p]
+    m = _module_of(first)
+    if m == "pandas":
+        import pandas as pd
+
+        return pd.concat(parts)
+    import pyarrow as pa
+
+    if isinstance(first, pa.ChunkedArray):
+        return pa.chunked_array([c for p in parts for c in p.chunks], type=first.type)
+    return pa.concat_arrays(parts)
+
+
+def _in_parts(
+    n: int,
+    progress: Optional[Callable[[int, int], Any]],
+    run: Callable[[int, int], Tuple[Any, ...]],
+) -> Tuple[Any, ...]:
+    """`run(a, b)` (a tuple of results for rows ``a..b``, its last item the
+    list of ``(row, reason)`` of bad rows, rows counted from `a`) over the
+    whole input: in one call without `progress`, else in parts with
+    ``progress(done, n)`` after each (and ``progress(0, n)`` first), the
+    parts' results joined."""
+    if progress is None:
+        return run(0, n)
+    progress(0, n)
+    step = _part_rows(n)
+    parts: List[Tuple[Any, ...]] = []
+    for a in range(0, n, step):
+        b = min(n, a + step)
+        out = run(a, b)
+        parts.append(out[:-1] + ([(a + i, r) for i, r in out[-1]],))
+        progress(b, n)
+    if not parts:
+        return run(0, 0)
+    joined = tuple(_concat([p[k] for p in parts]) for k in range(len(parts[0]) - 1))
+    return joined + ([x for p in parts for x in p[-1]],)
+
+
 def _call(
+    puzzles: Any,
+    kind: str,
+    *,
+    progress: Optional[Callable[[int, int], Any]] = None,
+    solutions: Any = None,
+    **opts: Any,
+) -> Tuple[Any, np.ndarray, List[Tuple[int, str]]]:
+    """`_call_whole`, in parts when `progress` is given (see `_in_parts`;
+    the answers' reshape and index come from each part)."""
+    if progress is None:
+        return _call_whole(puzzles, kind, solutions=solutions, **opts)
+    return _in_parts(
+        _length(puzzles),
+        progress,
+        lambda a, b: _call_whole(
+            _slice(puzzles, a, b), kind, solutions=_slice(solutions, a, b), **opts
+        ),
+    )
+
+
+def _call_whole(
     puzzles: Any,
     kind: str,
     *,
@@ -443,7 +589,7 @@ def _call(
         sol = None
         if solutions is not None:
             sol, _ = _series_rows(solutions, box, "solutions")
-        answers, values, bad = _call(rows, kind, solutions=sol, **opts)
+        answers, values, bad = _call_whole(rows, kind, solutions=sol, **opts)
         if answers is not None:
             if isinstance(answers, list):
                 answers = pd.Series(answers, dtype=object)
@@ -457,7 +603,8 @@ def _call(
             elif text and isinstance(dtype, (pd.StringDtype, pd.ArrowDtype)):
                 answers = answers.astype(dtype)
             answers.index = puzzles.index
-            answers.name = puzzles.name
+            # Named as the command names the column it adds.
+            answers.name = "solution"
         return answers, values, bad
     # pyarrow: Array or ChunkedArray (any chunks, for puzzles and solutions
     # alike), read in one pass through the Arrow C data interface.
@@ -483,6 +630,17 @@ def _call(
     return answers, values, bad
 
 
+def _per_row(puzzles: Any, values: Any, name: str) -> Any:
+    """Per-row values as a pandas Series with the puzzles' index, named as
+    the command's column (`name`), when the puzzles are a Series; else as
+    they are (a NumPy array, a list)."""
+    if _module_of(puzzles) == "pandas":
+        import pandas as pd
+
+        return pd.Series(values, index=puzzles.index, name=name)
+    return values
+
+
 def _status(n: int, bad: List[Tuple[int, str]]) -> List[Optional[str]]:
     status: List[Optional[str]] = [None] * n
     for i, reason in bad:
@@ -495,13 +653,13 @@ def _length(puzzles: Any) -> int:
 
 
 def _puzzle_name(puzzles: Any, i: int) -> str:
-    """Puzzle `i` (by position) as messages name it: with its index label
-    too for a pandas Series whose label differs."""
+    """Puzzle `i` (0-based position) as messages name it: ``row i+1``, as
+    the command numbers rows (from 1), with what finds it in Python: the
+    index label of a pandas Series (``s.loc[label]``), else the position
+    (``puzzles[i]``)."""
     if _module_of(puzzles) == "pandas":
-        label = _label(puzzles, i)
-        if label != i:
-            return f"puzzle {i} (index {label!r})"
-    return f"puzzle {i}"
+        return _row_name(puzzles, i)
+    return f"row {i + 1} (puzzles[{i}])"
 
 
 def _settle(
@@ -541,6 +699,7 @@ def solve(
     on_error: str = "mark",
     return_status: bool = False,
     box: _Box = None,
+    progress: _Progress = None,
     format: Optional[str] = None,
 ) -> Any:
     """Solve every puzzle; return the answers in the kind the puzzles came in.
@@ -577,6 +736,11 @@ def solve(
             (space-separated, 0 blank; sides past 36 always are). Default
             None: told from the first 200 puzzles (a 16x16 set whose givens
             are only ``A``-``G`` reads as hex; say ``"letters"``).
+        progress: report progress of a long call: a callable, called as
+            ``progress(done, total)`` (rows) before the first row and after
+            each part of about 1% of the rows (at least 1024); ``True``
+            shows a tqdm bar (``pip install tqdm``); None (default) says
+            nothing. The call then runs part by part, the same answers.
 
     A pandas Series of integers (int64, or object holding 81-digit Python
     ints: a Kaggle-style ``quizzes`` column read as numbers) is read as
@@ -604,7 +768,13 @@ def solve(
     unique = _flag("unique", unique)
     return_status = _flag("return_status", return_status)
     answers, _, bad = _call(
-        puzzles, "solve", unique=unique, threads=threads, box=box, format=format
+        puzzles,
+        "solve",
+        progress=_progress_fn(progress),
+        unique=unique,
+        threads=threads,
+        box=box,
+        format=format,
     )
     _settle(puzzles, bad, on_error, "no answer: zeros, None or null")
     if return_status:
@@ -620,6 +790,7 @@ def count(
     on_error: str = "mark",
     return_status: bool = False,
     box: _Box = None,
+    progress: _Progress = None,
     format: Optional[str] = None,
 ) -> Any:
     """Count each puzzle's solutions, stopping at ``limit``.
@@ -633,10 +804,13 @@ def count(
         return_status: also return the per-row reasons (see :func:`solve`).
         box: the box shape, as for :func:`solve`.
         format: the symbols of string puzzles, as for :func:`solve`.
+        progress: as for :func:`solve`.
 
     Returns:
         An int64 NumPy array: the number of solutions, at most ``limit``;
         ``-1`` for a row that is not a puzzle (clashing givens, bad cells).
+        For a pandas Series, a Series of them with its index, named
+        ``solutions`` (the column ``sudoku-bulk count`` adds).
     """
     limit = _int("limit", limit)
     if not 1 <= limit <= 2**32 - 1:
@@ -644,9 +818,16 @@ def count(
     on_error = _choice("on_error", on_error, _ON_ERROR)
     return_status = _flag("return_status", return_status)
     _, values, bad = _call(
-        puzzles, "count", limit=limit, threads=threads, box=box, format=format
+        puzzles,
+        "count",
+        progress=_progress_fn(progress),
+        limit=limit,
+        threads=threads,
+        box=box,
+        format=format,
     )
     _settle(puzzles, bad, on_error, "counted -1")
+    values = _per_row(puzzles, values, "solutions")
     if return_status:
         return values, _status(len(values), bad)
     return values
@@ -681,8 +862,9 @@ def check(
     threads: Optional[int] = None,
     on_error: str = "mark",
     box: _Box = None,
+    progress: _Progress = None,
     format: Optional[str] = None,
-) -> np.ndarray:
+) -> Any:
     """Check solutions: a bool per row, True when the solution is a valid full
     grid (every row, column and box holds each symbol once) that keeps every
     given of the puzzle.
@@ -700,9 +882,11 @@ def check(
         box: the box shape the grids are checked with, as for :func:`solve`.
         format: the symbols of string puzzles and solutions, as for
             :func:`solve`.
+        progress: as for :func:`solve`.
 
     Returns:
-        A bool NumPy array.
+        A bool NumPy array; for pandas Series, a bool Series with the
+        puzzles' index, named ``valid``.
     """
     if solutions is None:
         raise TypeError("check needs solutions")
@@ -713,10 +897,16 @@ def check(
         )
     solutions = _aligned(puzzles, solutions)
     _, values, bad = _call(
-        puzzles, "check", solutions=solutions, threads=threads, box=box, format=format
+        puzzles,
+        "check",
+        progress=_progress_fn(progress),
+        solutions=solutions,
+        threads=threads,
+        box=box,
+        format=format,
     )
     _settle(puzzles, bad, on_error, "checked False")
-    return values == 1
+    return _per_row(puzzles, values == 1, "valid")
 
 
 def grade(
@@ -725,22 +915,33 @@ def grade(
     threads: Optional[int] = None,
     on_error: str = "mark",
     box: _Box = None,
+    progress: _Progress = None,
     format: Optional[str] = None,
-) -> Tuple[np.ndarray, List[Optional[str]]]:
+) -> Tuple[Any, Any]:
     """Grade puzzles as ``sudoku-bulk solve --stats`` does: the guesses the
     solver needs to prove the puzzle unique (count to 2), and the level they
     give (``easy`` 0, ``medium`` 1-4, ``hard`` 5-29, ``extreme`` 30+).
-    ``on_error``, ``box`` and ``format``: as for :func:`solve` (bad rows
-    and rows without a solution grade -1 and None).
+    ``on_error``, ``box``, ``format`` and ``progress``: as for
+    :func:`solve` (bad rows and rows without a solution grade -1 and None).
 
     Returns:
         ``(guesses, levels)``: an int64 array (-1 for a bad row or one without
-        a solution) and a list of level names (None for those rows).
+        a solution) and a list of level names (None for those rows). For a
+        pandas Series, two Series with its index, named ``guesses`` and
+        ``level`` (the columns of ``solve --stats``).
     """
     on_error = _choice("on_error", on_error, _ON_ERROR)
-    _, guesses, bad = _call(puzzles, "grade", threads=threads, box=box, format=format)
+    _, guesses, bad = _call(
+        puzzles,
+        "grade",
+        progress=_progress_fn(progress),
+        threads=threads,
+        box=box,
+        format=format,
+    )
     _settle(puzzles, bad, on_error, "graded -1 and None")
-    return guesses, _native.level_names(guesses)
+    levels = _native.level_names(guesses)
+    return _per_row(puzzles, guesses, "guesses"), _per_row(puzzles, levels, "level")
 
 
 def _memory() -> Optional[int]:

@@ -1,6 +1,6 @@
 """Type stubs of sudoku_bulk: each function returns the kind of its input."""
 
-from typing import Any, List, Literal, Optional, Sequence, Tuple, TypeVar, Union, overload
+from typing import Any, Callable, List, Literal, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,8 @@ _Box = Union[str, Tuple[int, int], None]
 _Format = Literal["digits", "letters", "hex0", "hex1", "numbers"]
 # pyarrow.Array / ChunkedArray and pandas.Series come back as the same type.
 _T = TypeVar("_T")
+# progress=: a callable progress(done, total), True for a tqdm bar, or None.
+_Progress = Union[None, bool, Callable[[int, int], Any]]
 
 @overload
 def solve(
@@ -30,6 +32,7 @@ def solve(
     return_status: Literal[False] = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
+    progress: _Progress = ...,
 ) -> _A: ...
 @overload
 def solve(
@@ -41,6 +44,7 @@ def solve(
     return_status: Literal[True],
     box: _Box = ...,
     format: Optional[_Format] = ...,
+    progress: _Progress = ...,
 ) -> Tuple[_A, _Status]: ...
 @overload
 def solve(
@@ -52,6 +56,7 @@ def solve(
     return_status: Literal[False] = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
+    progress: _Progress = ...,
 ) -> List[Optional[str]]: ...
 @overload
 def solve(
@@ -63,6 +68,7 @@ def solve(
     return_status: Literal[True],
     box: _Box = ...,
     format: Optional[_Format] = ...,
+    progress: _Progress = ...,
 ) -> Tuple[List[Optional[str]], _Status]: ...
 @overload
 def solve(
@@ -74,6 +80,7 @@ def solve(
     return_status: bool = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
+    progress: _Progress = ...,
 ) -> Union[_T, Tuple[_T, _Status]]: ...
 @overload
 def count(
@@ -85,7 +92,8 @@ def count(
     return_status: Literal[False] = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
-) -> npt.NDArray[np.int64]: ...
+    progress: _Progress = ...,
+) -> Any: ...  # an int64 array; a Series named "solutions" for a Series
 @overload
 def count(
     puzzles: Any,
@@ -96,7 +104,8 @@ def count(
     return_status: Literal[True],
     box: _Box = ...,
     format: Optional[_Format] = ...,
-) -> Tuple[npt.NDArray[np.int64], _Status]: ...
+    progress: _Progress = ...,
+) -> Tuple[Any, _Status]: ...
 def check(
     puzzles: Any,
     solutions: Any,
@@ -105,7 +114,8 @@ def check(
     on_error: _OnError = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
-) -> npt.NDArray[np.bool_]: ...
+    progress: _Progress = ...,
+) -> Any: ...  # a bool array; a Series named "valid" for Series
 def grade(
     puzzles: Any,
     *,
@@ -113,7 +123,8 @@ def grade(
     on_error: _OnError = ...,
     box: _Box = ...,
     format: Optional[_Format] = ...,
-) -> Tuple[npt.NDArray[np.int64], List[Optional[str]]]: ...
+    progress: _Progress = ...,
+) -> Tuple[Any, Any]: ...  # (int64 array, levels); two Series for a Series
 @overload
 def generate(
     n: int,

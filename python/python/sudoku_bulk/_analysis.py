@@ -73,14 +73,29 @@ def _native_rows(puzzles: Any, what: str) -> Tuple[Any, List[Tuple[int, str]], b
         or pa.types.is_string_view(t)
         or pa.types.is_null(t)
     ):
-        raise TypeError(f"expected a pyarrow string array, not one of type {puzzles.type}")
+        raise sb._arrow_type_error(puzzles.type)
     return puzzles.to_pylist(), [], True
 
 
-def _like(puzzles: Any, values: List[Optional[str]], text: bool, keep_type: bool) -> Any:
+def _part(rows: Any, a: int, b: int) -> Any:
+    """Rows `a..b` of the native rows (the rows themselves when that is
+    all of them: no copy of a list)."""
+    return rows if (a, b) == (0, len(rows)) else rows[a:b]
+
+
+def _part_bad(pre_bad: List[Tuple[int, str]], a: int, b: int) -> List[Tuple[int, str]]:
+    """The rows found bad before the native call that fall in `a..b`,
+    counted from `a`."""
+    return [(i - a, r) for i, r in pre_bad if a <= i < b]
+
+
+def _like(
+    puzzles: Any, values: List[Optional[str]], text: bool, keep_type: bool, name: str
+) -> Any:
     """`values` (str or None per row) in the kind of `puzzles`: a list, a
     pyarrow array (of the puzzles' type when `keep_type`) or a pandas
-    Series with the puzzles' index and name (and text dtype)."""
+    Series with the puzzles' index (and text dtype), named `name` as the
+    command names its column."""
     sb = _sb()
     k = sb._kind(puzzles)
     if k in ("strings", "numpy"):
@@ -88,7 +103,7 @@ def _like(puzzles: Any, values: List[Optional[str]], text: bool, keep_type: bool
     if k == "pandas":
         import pandas as pd
 
-        out = pd.Series(values, dtype=object, index=puzzles.index, name=puzzles.name)
+        out = pd.Series(values, dtype=object, index=puzzles.index, name=name)
         dtype = puzzles.dtype
         if keep_type and text and isinstance(dtype, pd.CategoricalDtype):
             out = out.astype("category")
@@ -123,6 +138,7 @@ def canon(
     threads: Optional[int] = None,
     on_error: str = "mark",
     return_status: bool = False,
+    progress: Any = None,
 ) -> Any:
     """The canonical form of every puzzle (or full grid): one representative
     of its class under the 3,359,232 geometric transforms of a 9x9 grid
@@ -146,6 +162,8 @@ def canon(
         on_error: as for :func:`sudoku_bulk.solve`: bad rows (unreadable,
             a size without forms) are zeros, None or null.
         return_status: also return the per-row reasons (None for good rows).
+        progress: a callable ``progress(done, total)`` or ``True`` for a
+            tqdm bar, as for :func:`sudoku_bulk.solve`.
 
     A form does not depend on whether the puzzle can be solved: clashing
     givens get a form like any other cells.
@@ -153,7 +171,8 @@ def canon(
     Returns:
         The forms in the input's kind: an array of the input's shape and
         dtype, a list of str, a pyarrow array of the input's type, a pandas
-        Series. Strings are written in each puzzle's own symbols and blank
+        Series (the input's index, named ``canonical`` as the command's
+        column; ``transform`` and ``automorphisms`` for the others). Strings are written in each puzzle's own symbols and blank
         (``.`` or ``0``). With ``transform=True``: ``(forms, transforms,
         automorphisms)``, where ``transforms`` holds one text per row
         (``N/ROWS/COLS/LABELS``, ``T/...`` when transposed first; a list,
@@ -174,17 +193,21 @@ def canon(
     return_status = sb._flag("return_status", return_status)
     threads = sb._threads(threads)
     rows, pre_bad, text = _native_rows(puzzles, "puzzles")
-    forms, transforms, autos, bad = _native.canon_rows(
-        rows, form, transform, threads, pre_bad=pre_bad
+    forms, transforms, autos, bad = sb._in_parts(
+        len(rows),
+        sb._progress_fn(progress),
+        lambda a, b: _native.canon_rows(
+            _part(rows, a, b), form, transform, threads, pre_bad=_part_bad(pre_bad, a, b)
+        ),
     )
     sb._settle(puzzles, bad, on_error, "no form: zeros, None or null")
     if isinstance(puzzles, np.ndarray):
         forms = forms.reshape(puzzles.shape).astype(puzzles.dtype, copy=False)
     else:
-        forms = _like(puzzles, forms, text, keep_type=True)
+        forms = _like(puzzles, forms, text, keep_type=True, name="canonical")
     out: Tuple[Any, ...] = (forms,)
     if transform:
-        out += (_like(puzzles, transforms, text, keep_type=False), _numbers(
+        out += (_like(puzzles, transforms, text, keep_type=False, name="transform"), _numbers(
             puzzles, autos, "automorphisms"))
     if return_status:
         out += (sb._status(sb._length(puzzles), bad),)
@@ -341,6 +364,7 @@ def rate(
     threads: Optional[int] = None,
     on_error: str = "mark",
     return_status: bool = False,
+    progress: Any = None,
 ) -> Tuple[Any, ...]:
     """Sudoku Explainer difficulty: ER (the hardest step), EP (the hardest
     step up to the first placement) and ED (the first step) of every 9x9
@@ -359,6 +383,9 @@ def rate(
         on_error: as for :func:`sudoku_bulk.solve`. Bad rows: unreadable,
             not 9x9, no solution or several solutions.
         return_status: also return the per-row reasons.
+        progress: a callable ``progress(done, total)`` or ``True`` for a
+            tqdm bar, as for :func:`sudoku_bulk.solve` (parts of at least
+            1024 rows: a report every few seconds on hard puzzles).
 
     Returns:
         ``(er, ep, ed)``: float64 NumPy arrays (pandas Series with the
@@ -390,7 +417,13 @@ def rate(
     threads = sb._threads(threads)
     tech = _technique_list(techniques)
     rows, pre_bad, _ = _native_rows(puzzles, "puzzles")
-    values, paths, bad = _native.rate_rows(rows, steps, tech, threads, pre_bad=pre_bad)
+    values, paths, bad = sb._in_parts(
+        len(rows),
+        sb._progress_fn(progress),
+        lambda a, b: _native.rate_rows(
+            _part(rows, a, b), steps, tech, threads, pre_bad=_part_bad(pre_bad, a, b)
+        ),
+    )
     sb._settle(puzzles, bad, on_error, "rated NaN")
     values = values.reshape(-1, 3)
     out: Tuple[Any, ...] = tuple(
@@ -398,11 +431,12 @@ def rate(
         for k, name in enumerate(("er", "ep", "ed"))
     )
     if as_json:
-        out += (paths,)
+        out += (sb._per_row(puzzles, paths, "steps"),)
     elif steps:
         # json.loads is most of the cost of steps (0.57 ms of 0.9 ms a
         # 17-clue puzzle, serial under the GIL): steps="json" skips it.
-        out += ([None if p is None else json.loads(p) for p in paths],)
+        loaded = [None if p is None else json.loads(p) for p in paths]
+        out += (sb._per_row(puzzles, loaded, "steps"),)
     if return_status:
         out += (sb._status(sb._length(puzzles), bad),)
     return out

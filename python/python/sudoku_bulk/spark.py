@@ -39,7 +39,9 @@ from typing import Any, Iterator, Optional, Tuple, Union
 __all__ = ["solve", "count", "canon", "rate"]
 
 
-def _check_column(df: Any, column: Any, output: Any) -> None:
+def _check_column(df: Any, column: Any, output: Any, fill: bool = False) -> bool:
+    """Checks the names and types; true when `output` is an existing
+    string column that `fill` (``solve``) allows to be filled."""
     from pyspark.sql.types import StringType
 
     for name, value in (("column", column), ("output", output)):
@@ -54,7 +56,10 @@ def _check_column(df: Any, column: Any, output: Any) -> None:
             "expected string puzzles (one-line layout)"
         )
     if output in names:
+        if fill and output != column and isinstance(df.schema[output].dataType, StringType):
+            return True
         raise ValueError(f"column {output!r} already exists; pick another output name")
+    return False
 
 
 def _box(box: Union[str, Tuple[int, int], None]) -> Optional[Tuple[int, int]]:
@@ -181,6 +186,59 @@ def _with_column(df: Any, column: str, output: str, out_type: Any, make: Any) ->
     return safe.mapInArrow(batches, schema).toDF(*names, output)
 
 
+def _fill_column(df: Any, column: str, output: str, make: Any) -> Any:
+    """`df` with its string column `output` replaced by
+    `make(puzzles, existing)` of each Arrow batch (the schema unchanged),
+    under positional names as in `_with_column`."""
+    names = list(df.columns)
+    at, out_at = names.index(column), names.index(output)
+    safe = df.toDF(*[f"_{i}" for i in range(len(names))])
+    schema = safe.schema
+
+    def batches(it: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        for batch in it:
+            cols = list(batch.columns)
+            cols[out_at] = make(batch.column(at), batch.column(out_at)).cast(
+                batch.column(out_at).type
+            )
+            yield pa.RecordBatch.from_arrays(cols, names=list(batch.schema.names))
+
+    return safe.mapInArrow(batches, schema).toDF(*names)
+
+
+def _fill(
+    puzzles: Any, existing: Any, answers: Any, unique: bool, opts: dict, output: str
+) -> Any:
+    """The CLI's rule for a dataset's own solutions, on one batch: an
+    empty or null `existing` value gets the row's answer, a valid one is
+    kept byte for byte; a wrong one (or, with `unique`, one of a puzzle
+    without exactly one solution) fails the task with the row named,
+    rather than being replaced or passed over unseen."""
+    import numpy as np
+    import pyarrow.compute as pc
+    import sudoku_bulk
+
+    held = pc.fill_null(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(existing)), 0), False)
+    idx = np.flatnonzero(held.to_numpy(zero_copy_only=False))
+    if len(idx):
+        ok = sudoku_bulk.check(
+            puzzles.take(idx), existing.take(idx), on_error="ignore", **opts
+        )
+        if unique:
+            ok &= answers.take(idx).is_valid().to_numpy(zero_copy_only=False)
+        if not ok.all():
+            k = int(idx[int(np.argmin(ok))])
+            why = "is not a solution of it" if not unique else "is wrong, or the puzzle is not unique"
+            raise ValueError(
+                f"sudoku_bulk.spark.solve: the {output!r} value {existing[k].as_py()!r} of "
+                f"puzzle {puzzles[k].as_py()!r} {why}; sudoku-bulk solve keeps such a value "
+                "and reports it: fix or null it, or write the answers to a new column"
+            )
+    return pc.if_else(held, existing, answers)
+
+
 def solve(
     df: Any,
     column: str = "puzzle",
@@ -197,7 +255,12 @@ def solve(
     Args:
         df: a Spark DataFrame with a string column of one-line puzzles.
         column: the puzzle column.
-        output: the new column's name.
+        output: the new column's name; or an existing string column (a
+            dataset's ``answer`` column, partly empty), filled as
+            ``sudoku-bulk solve`` fills it: null and empty values get the
+            answer, valid ones are kept byte for byte, and a wrong one
+            fails the task naming the row (the command keeps and reports
+            it; nothing is replaced unseen).
         unique: null for puzzles with more than one solution.
         threads: solver threads per Spark task (default 1: one task per core).
         box: the box shape, ``"3x2"`` or ``(3, 2)`` (default: the usual boxes
@@ -207,7 +270,7 @@ def solve(
     """
     from pyspark.sql.types import StringType
 
-    _check_column(df, column, output)
+    fill = _check_column(df, column, output, fill=True)
     box = _box(box)
     _options(unique=unique, threads=threads, format=format)
     _check_workers(df)
@@ -219,6 +282,14 @@ def solve(
             puzzles, unique=unique, threads=threads, box=box, format=format, on_error="ignore"
         )
 
+    if fill:
+        opts = dict(threads=threads, box=box, format=format)
+        return _fill_column(
+            df,
+            column,
+            output,
+            lambda p, e: _fill(p, e, make(p), unique, opts, output),
+        )
     return _with_column(df, column, output, StringType(), make)
 
 

@@ -73,11 +73,11 @@ fn npy_bad_rows_are_zeros_and_reported_by_index() {
     let err = o.stderr();
     let name = path.display().to_string();
     assert!(
-        err.contains(&format!("{name}:row 1: duplicate given 5")),
+        err.contains(&format!("{name}:row 2: duplicate given 5")),
         "{err}"
     );
     assert!(
-        err.contains(&format!("{name}:row 3: cell 11: invalid number 12")),
+        err.contains(&format!("{name}:row 4: cell 11: invalid number 12")),
         "{err}"
     );
     let (_, _, values) = read_npy(&out);

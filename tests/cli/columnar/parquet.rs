@@ -167,11 +167,11 @@ fn parquet_labels_kept_filled_and_wrong_reported() {
     let err = o.stderr();
     let name = path.display().to_string();
     assert!(
-        err.contains(&format!("{name}:row 3: existing solution is wrong")),
+        err.contains(&format!("{name}:row 4: existing solution is wrong")),
         "{err}"
     );
     assert!(
-        err.contains(&format!("{name}:row 4: duplicate given")),
+        err.contains(&format!("{name}:row 5: duplicate given")),
         "{err}"
     );
     let got = read_parquet(&out);
@@ -206,7 +206,7 @@ fn parquet_labels_kept_filled_and_wrong_reported() {
         "{report}"
     );
     assert!(
-        report.contains(":row 3: ") && report.contains(":row 4: "),
+        report.contains(":row 4: ") && report.contains(":row 5: "),
         "{report}"
     );
 }
@@ -347,11 +347,11 @@ fn a_short_list_in_row_0_is_one_bad_row() {
     let err = o.stderr();
     let name = path.display().to_string();
     assert!(
-        err.contains(&format!("{name}:row 0: expected 81 cells, found 3")),
+        err.contains(&format!("{name}:row 1: expected 81 cells, found 3")),
         "{err}"
     );
     assert!(
-        err.contains(&format!("{name}:row 6: expected 81 cells, found 82")),
+        err.contains(&format!("{name}:row 7: expected 81 cells, found 82")),
         "{err}"
     );
     assert!(err.contains("10 records, 8 solved, 2 bad"), "{err}");
@@ -419,9 +419,9 @@ fn a_bad_string_in_row_0_is_one_bad_row() {
         let err = o.stderr();
         let name = path.display().to_string();
         for reason in [
-            "row 0: cell 41: invalid character '\\x00'",
-            "row 1: expected 81 cells, found 80",
-            "row 2: a line break at character 82: a record holds one puzzle on one line",
+            "row 1: cell 41: invalid character '\\x00'",
+            "row 2: expected 81 cells, found 80",
+            "row 3: a line break at character 82: a record holds one puzzle on one line",
         ] {
             assert!(err.contains(&format!("{name}:{reason}")), "{reason}: {err}");
         }
@@ -827,7 +827,7 @@ fn blank_text_labels_beside_list_puzzles_are_filled_in_digits() {
     let out = dir.path().join("out.parquet");
     let o = solve_to(&path, &out).code(1);
     assert!(
-        o.stderr().contains(":row 5: existing solution is wrong"),
+        o.stderr().contains(":row 6: existing solution is wrong"),
         "{}",
         o.stderr()
     );
