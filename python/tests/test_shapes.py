@@ -151,3 +151,17 @@ def sudoku_spark():
     import sudoku_bulk.spark
 
     return sudoku_bulk.spark
+
+
+def test_non_ascii_strings_are_counted_in_characters_not_bytes():
+    # 81 characters but 162 UTF-8 bytes: the refusal must speak of what the
+    # caller wrote (81 characters, the first non-ASCII one), not of bytes.
+    with pytest.raises(ValueError) as e:
+        sb.solve(["é" * 81], on_error="raise")
+    msg = str(e.value)
+    assert "81 characters" in msg and "162" not in msg
+    assert "'é' at character 1" in msg
+    # A plain bad row of ASCII keeps the library's own reason.
+    with pytest.raises(ValueError) as e:
+        sb.solve(["1" * 80], on_error="raise")
+    assert "characters, not all ASCII" not in str(e.value)

@@ -814,7 +814,12 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     }
     let mut all = Vec::new();
     if let (Some(rep), Some(rows)) = (rep, report_rows) {
-        all.push(write_report(&mut outs, rep, "dropped_row,first_row\n", rows)?);
+        all.push(write_report(
+            &mut outs,
+            rep,
+            "dropped_row,first_row\n",
+            rows,
+        )?);
     }
     all.push(out);
     match outs.commit(all) {

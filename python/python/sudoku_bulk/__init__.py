@@ -662,6 +662,24 @@ def _puzzle_name(puzzles: Any, i: int) -> str:
     return f"row {i + 1} (puzzles[{i}])"
 
 
+def _text_reason(puzzles: Any, i: int, reason: str) -> str:
+    """`reason` for bad row `i`, unless the row is a Python string with
+    non-ASCII characters: the library reads UTF-8 bytes (an ``é`` is two),
+    so its layout advice would count bytes the caller never wrote. Only on
+    the error path, so the good path pays nothing."""
+    try:
+        value = puzzles.iloc[i] if hasattr(puzzles, "iloc") else puzzles[i]
+    except Exception:
+        return reason
+    if not isinstance(value, str) or value.isascii():
+        return reason
+    at = next(k for k, c in enumerate(value) if not c.isascii())
+    return (
+        f"{len(value)} characters, not all ASCII ({value[at]!r} at character {at + 1}): "
+        "cells are written with ASCII digits or letters, blanks as '.' or '0'"
+    )
+
+
 def _settle(
     puzzles: Any, bad: List[Tuple[int, str]], on_error: str, marked: str
 ) -> None:
@@ -674,7 +692,7 @@ def _settle(
     if not bad or on_error == "ignore":
         return
     i, reason = bad[0]
-    first = f"{_puzzle_name(puzzles, i)}: {reason}"
+    first = f"{_puzzle_name(puzzles, i)}: {_text_reason(puzzles, i, reason)}"
     if on_error == "raise":
         raise ValueError(first)
     n = _length(puzzles)
