@@ -840,6 +840,9 @@ impl Ctx<'_> {
     }
 
     /// Every admitted order and orientation of the chosen links.
+    // The symmetric fill below writes `share[i][j][s1][s2]` and its mirror
+    // `share[j][i][s2][s1]` in one step: indices, not iterators, say that.
+    #[allow(clippy::needless_range_loop)]
     fn arrange(&mut self, l: &[Link]) {
         let n = self.n;
         let grouped = l.iter().filter(|x| x.grouped).count();
