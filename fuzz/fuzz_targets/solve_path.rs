@@ -35,7 +35,7 @@ fn pool() -> &'static rayon::ThreadPool {
 
 struct Quiet;
 impl Observer for Quiet {
-    fn bad_record(&mut self, _: u64, _: &RecordError) {}
+    fn bad_record(&mut self, _: sudoku_bulk::record::At, _: &RecordError) {}
     fn progress(&mut self, _: u64, _: u64) {}
 }
 

@@ -406,10 +406,16 @@ fn route_text(
     let mut next = routes.next().transpose()?;
     let mut records = Records::new(layout, rest);
     let mut copied = 0;
+    // Positions are rows, as the key pass files them: the 0-based index of
+    // a record among the input's records (comments, a header and the lines
+    // of a grid not counted; see `dedupe`'s module doc).
+    let mut row = 0u64;
     while let Some(item) = records.next() {
-        let Item::Record { line, .. } = item else {
+        let Item::Record { .. } = item else {
             break;
         };
+        let pos = row;
+        row += 1;
         let mut end = records.position();
         if layout.multiline() {
             while end < rest.len() {
@@ -421,7 +427,6 @@ fn route_text(
                 end = line_end;
             }
         }
-        let pos = line + found.skip_lines;
         let part = match next {
             Some((p, part)) if p == pos => {
                 next = routes.next().transpose()?;

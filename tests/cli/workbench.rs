@@ -175,6 +175,43 @@ fn split_of_csv_repeats_the_header_and_keeps_rows_byte_for_byte() {
 }
 
 #[test]
+fn split_of_text_with_comments_and_blank_lines_routes_every_record() {
+    // Comment and blank lines before and between records are no records:
+    // the key pass numbers rows, the copy pass must meet the same rows
+    // (a file that opens with comments, as data/magictour_top1465.txt).
+    let bases = bases(30);
+    let recs = records(&bases, 0..30, 300, 21);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("set.txt");
+    let mut text = String::from("# a set\n#\n");
+    for (i, r) in recs.iter().enumerate() {
+        if i % 7 == 3 {
+            text += "\n# more\n";
+        }
+        text += &format!("{}\n", line_of(i, r));
+    }
+    std::fs::write(&input, &text).unwrap();
+    sb(["split", "-q"])
+        .arg(&input)
+        .args(["--test", "0.2", "--seed", "3"])
+        .ok();
+    let mut parts = vec![];
+    let mut seen = 0;
+    for p in ["train", "test"] {
+        let t = std::fs::read_to_string(dir.path().join(format!("set.{p}.txt"))).unwrap();
+        let part: Vec<String> = t
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect();
+        seen += part.len();
+        parts.push(part);
+    }
+    assert_eq!(seen, recs.len(), "every record in exactly one part");
+    check_parts(&recs, &parts, &[0.2]);
+}
+
+#[test]
 fn split_stratified_by_clues_holds_the_fraction_in_each_stratum() {
     // Base i has 20 + i givens, so each base's records are one stratum;
     // `--by exact` makes each distinct cell string a class (known here
