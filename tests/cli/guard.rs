@@ -366,7 +366,7 @@ fn dedupe_commits_output_and_report_together_or_neither() {
     );
     assert_eq!(
         fs::read_to_string(dir.path().join("r.csv")).unwrap(),
-        "dropped_line,first_line\n7,1\n8,2\n"
+        "dropped_row,first_row\n7,1\n8,2\n"
     );
 }
 
@@ -465,7 +465,7 @@ fn overlap_leak_status_survives_a_closed_pipe() {
     drop(child.stdout.take());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(1), "{status:?}");
-    assert_eq!(&first, b"test_line,");
+    assert_eq!(&first, b"test_row,t");
 }
 
 /// `-q` means the exit status only for `check` and `overlap`, as `rg -q`.
