@@ -22,6 +22,7 @@
 //! complexity, kind, then its order) is complexity, kind, order: we keep
 //! the first hint of the smallest (complexity, kind) in serate's order.
 
+use super::advanced;
 use super::chains::{length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, REGION};
 use super::{Hint, Technique};
@@ -66,6 +67,8 @@ struct Net {
     absurd: Option<(u32, u32)>,
     queue_on: Vec<u32>,
     queue_off: Vec<u32>,
+    /// Scratch space of the advanced implications (levels above 0).
+    found: advanced::Found,
 }
 
 impl Net {
@@ -79,6 +82,7 @@ impl Net {
             absurd: None,
             queue_on: Vec::with_capacity(729),
             queue_off: Vec::with_capacity(729),
+            found: advanced::Found::default(),
         }
     }
 
@@ -130,8 +134,20 @@ impl Net {
     }
 
     /// serate's `doChaining` from one assumption on grid `g`: `y` is its
-    /// cell rules (off for Nishio), `dynamic` its grid updates.
-    fn run(&mut self, g: &Grid, cell: usize, digit: usize, on: bool, y: bool, dynamic: bool) {
+    /// cell rules (off for Nishio), `dynamic` its grid updates, `level`
+    /// its nesting level (above 0, the [`advanced`] implications are added
+    /// each time both queues are empty).
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        g: &Grid,
+        cell: usize,
+        digit: usize,
+        on: bool,
+        y: bool,
+        dynamic: bool,
+        level: u8,
+    ) {
         self.clear();
         let n = self.node(cell, digit, on, &[]);
         self.add(n);
@@ -231,6 +247,33 @@ impl Net {
                         self.add(t);
                     }
                 }
+            } else if level > 0 {
+                let cur = Grid {
+                    values: g.values,
+                    cells,
+                    digits,
+                    empty: g.empty,
+                };
+                let mut found = std::mem::take(&mut self.found);
+                advanced::potentials(g, &cur, &mut found);
+                let mut any = false;
+                for &(c, d, s, e) in &found.removals {
+                    let (c, d) = (c as usize, d as usize);
+                    if self.get(c, d, false).is_some() {
+                        continue;
+                    }
+                    buf.clear();
+                    for &(pc, pd) in &found.parents[s as usize..e as usize] {
+                        buf.push(self.hidden(pc as usize, pd as usize));
+                    }
+                    let t = self.node(c, d, false, &buf);
+                    self.add(t);
+                    any = true;
+                }
+                self.found = found;
+                if !any {
+                    return;
+                }
             } else {
                 return;
             }
@@ -283,6 +326,9 @@ pub(crate) enum Kind {
     Nishio,
     Multiple,
     Dynamic,
+    /// Dynamic chains with serate's nesting `level` (1: Dynamic Forcing
+    /// Chains (+)).
+    Nested(u8),
 }
 
 /// The best hint so far: (complexity, kind), and the hint.
@@ -346,6 +392,12 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
         Kind::Nishio => (Technique::NishioForcingChain, 7.5),
         Kind::Multiple => (Technique::MultipleForcingChain, 8.0),
         Kind::Dynamic => (Technique::DynamicForcingChain, 8.5),
+        Kind::Nested(1) => (Technique::DynamicForcingChainPlus, 9.0),
+        Kind::Nested(l) => (Technique::NestedForcingChain, 8.5 + 0.5 * l as f64),
+    };
+    let level = match kind {
+        Kind::Nested(l) => l,
+        _ => 0,
     };
     let nishio = kind == Kind::Nishio;
     let dynamic = kind != Kind::Multiple;
@@ -374,11 +426,11 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
         let digits: Vec<usize> = bits(g.cells[cell] as u128).collect();
         for (vi, &d) in digits.iter().enumerate() {
             // doBinaryChaining
-            on_nets[vi].run(g, cell, d, true, y, dynamic);
+            on_nets[vi].run(g, cell, d, true, y, dynamic, level);
             let contradiction = dynamic;
             let double = card >= 3 && !nishio && dynamic;
             if contradiction || double {
-                off_net.run(g, cell, d, false, y, dynamic);
+                off_net.run(g, cell, d, false, y, dynamic, level);
             }
             let on_net = &on_nets[vi];
             if contradiction {
@@ -438,6 +490,7 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
                     y,
                     dynamic,
                     multiple,
+                    level,
                 );
             }
         }
@@ -513,6 +566,7 @@ fn region_chains(
     y: bool,
     dynamic: bool,
     multiple: bool,
+    level: u8,
 ) {
     let g = f.g;
     for r in [box_of(cell), 9 + row_of(cell), 18 + col_of(cell)] {
@@ -526,7 +580,7 @@ fn region_chains(
         let mut k = 0;
         for oc in bits(pos) {
             if oc != cell {
-                nets[k].run(g, oc, d, true, y, dynamic);
+                nets[k].run(g, oc, d, true, y, dynamic, level);
                 k += 1;
             }
         }

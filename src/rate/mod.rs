@@ -14,6 +14,7 @@
 //! never a guessed number: the techniques before it in serate's order found
 //! nothing, so the next step would be that technique or a later one.
 
+mod advanced;
 mod aligned;
 mod analysis;
 mod chains;
@@ -99,7 +100,7 @@ techniques! {
     NishioForcingChain = "Nishio Forcing Chains", true, 75;
     MultipleForcingChain = "Multiple Forcing Chains", true, 80;
     DynamicForcingChain = "Dynamic Forcing Chains", true, 85;
-    DynamicForcingChainPlus = "Dynamic Forcing Chains (+)", false, 90;
+    DynamicForcingChainPlus = "Dynamic Forcing Chains (+)", true, 90;
     NestedForcingChain = "Nested Forcing Chains", false, 95;
 }
 
@@ -153,6 +154,7 @@ impl Technique {
             NishioForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Nishio),
             MultipleForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Multiple),
             DynamicForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Dynamic),
+            DynamicForcingChainPlus => dynamic::forcing_chains(g, dynamic::Kind::Nested(1)),
             _ => return Err(()),
         })
     }

@@ -1,0 +1,298 @@
+//! The non-trivial implications serate's nested chaining adds to a forcing
+//! net when its queues run dry (`Chaining.getAdvancedPotentials`), for
+//! `Dynamic Forcing Chains (+)` and the nested levels in [`super::dynamic`].
+//!
+//! On the net's working grid (the puzzle's candidates minus every "off" the
+//! net has served) serate runs whole techniques, in this order, and takes
+//! every hint of the first one that has a hint with rule parents:
+//! generalised intersections (`VLocking`), hidden pairs, generalised naked
+//! pairs (`NakedSetGen(2)`), X-Wings. A hint's rule parents are the
+//! candidates the net removed that the pattern relies on (serate's
+//! `getRuleParents` per hint class); each candidate the hint removes becomes
+//! an "off" of the net with those parents. The order of the removals is
+//! serate's, including the iteration order of its `HashMap<Cell, _>`
+//! (see [`java_order`]), because the first parent set a candidate gets is
+//! the one its chains are counted with.
+
+use super::grid::{bits, col_of, region, row_of, Grid, PEERS, REGION};
+use super::singles::SCAN;
+use super::subsets::combos;
+
+/// Removals found on the working grid: `(cell, digit 0-8, parents start,
+/// parents end)`, the parents being `(cell, digit 0-8)` "off"s in
+/// [`Found::parents`].
+#[derive(Default)]
+pub(crate) struct Found {
+    pub removals: Vec<(u8, u8, u32, u32)>,
+    pub parents: Vec<(u8, u8)>,
+}
+
+impl Found {
+    pub fn clear(&mut self) {
+        self.removals.clear();
+        self.parents.clear();
+    }
+
+    /// One hint: its rule parents, then its removals (`(cell, digit mask)`
+    /// per cell, in the order serate's map iterates them). A hint without
+    /// rule parents is skipped, as serate skips it.
+    fn hint(&mut self, parents: impl Iterator<Item = (usize, usize)>, removals: &[(u8, u16)]) {
+        let start = self.parents.len() as u32;
+        self.parents
+            .extend(parents.map(|(c, d)| (c as u8, d as u8)));
+        let end = self.parents.len() as u32;
+        if start == end {
+            return;
+        }
+        for &(c, m) in removals {
+            for d in bits(m as u128) {
+                self.removals.push((c, d as u8, start, end));
+            }
+        }
+    }
+}
+
+/// Reorders `(cell, _)` entries given in insertion order as Java's
+/// `HashMap<Cell, _>` iterates them: `Cell.hashCode` is the cell index, the
+/// table has 16 buckets grown by doubling while more than 3/4 full, and a
+/// bucket keeps insertion order.
+pub(crate) fn java_order<T>(entries: &mut [(u8, T)]) {
+    let mut n = 16;
+    while entries.len() * 4 > n * 3 {
+        n *= 2;
+    }
+    entries.sort_by_key(|e| e.0 as usize % n);
+}
+
+/// serate's advanced implications on `cur` (the working grid) for a net
+/// started on `src`: the removals of the first technique with a hint that
+/// has rule parents (level 1's techniques; the nested levels add chains).
+pub(crate) fn potentials(src: &Grid, cur: &Grid, out: &mut Found) {
+    out.clear();
+    let mut rem: Vec<(u8, u16)> = Vec::with_capacity(16);
+    vlocking(src, cur, out, &mut rem);
+    if !out.removals.is_empty() {
+        return;
+    }
+    hidden_pairs(src, cur, out, &mut rem);
+    if !out.removals.is_empty() {
+        return;
+    }
+    naked_pairs(src, cur, out, &mut rem);
+    if !out.removals.is_empty() {
+        return;
+    }
+    x_wings(src, cur, out, &mut rem);
+}
+
+/// Adds `(cell, digit)` to the removal map kept in insertion order.
+fn put(rem: &mut Vec<(u8, u16)>, c: usize, d: usize) {
+    match rem.iter_mut().find(|e| e.0 as usize == c) {
+        Some(e) => e.1 |= 1 << d,
+        None => rem.push((c as u8, 1 << d)),
+    }
+}
+
+/// `VLocking`: a digit's 2-6 places in a box, row or column, and every
+/// cell that sees them all loses it. Parents: the region's places of the
+/// digit the net removed.
+fn vlocking(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
+    for t in 0..3 {
+        for d in 0..9 {
+            for i in 0..9 {
+                let reg = REGION[region(t, i)];
+                let pos = cur.digits[d] & reg;
+                let n = pos.count_ones();
+                if !(2..=6).contains(&n) {
+                    continue;
+                }
+                let mut victims = u128::MAX;
+                for c in bits(pos) {
+                    victims &= PEERS[c];
+                }
+                let hit = victims & !pos & cur.digits[d];
+                if hit == 0 {
+                    continue;
+                }
+                rem.clear();
+                for c in bits(hit) {
+                    put(rem, c, d);
+                }
+                java_order(rem);
+                let gone = src.digits[d] & reg & !cur.digits[d];
+                out.hint(bits(gone).map(|c| (c, d)), rem);
+            }
+        }
+    }
+}
+
+/// `HiddenSet(2, false)`: two digits with the same two places in a region
+/// (boxes, columns, rows); the places lose their other digits. Parents:
+/// the pair's digits the net removed elsewhere in the region.
+fn hidden_pairs(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
+    for t in SCAN {
+        for i in 0..9 {
+            let reg = REGION[region(t, i)];
+            if (cur.empty & reg).count_ones() <= 4 {
+                continue;
+            }
+            for &m in combos(2) {
+                let a = m.trailing_zeros() as usize;
+                let b = 15 - m.leading_zeros() as usize;
+                let (pa, pb) = (cur.digits[a] & reg, cur.digits[b] & reg);
+                if pa.count_ones() <= 1 || pb.count_ones() <= 1 {
+                    continue;
+                }
+                let union = pa | pb;
+                if union.count_ones() != 2 {
+                    continue;
+                }
+                rem.clear();
+                for c in bits(union) {
+                    let other = cur.cells[c] & !m;
+                    if other != 0 {
+                        rem.push((c as u8, other));
+                    }
+                }
+                if rem.is_empty() {
+                    continue;
+                }
+                java_order(rem);
+                let parents = bits(reg & !union).flat_map(|c| {
+                    [a, b]
+                        .into_iter()
+                        .filter(move |&d| src.cells[c] >> d & 1 != 0)
+                        .map(move |d| (c, d))
+                });
+                out.hint(parents, rem);
+            }
+        }
+    }
+}
+
+/// `NakedSetGen(2)`: two cells of a region holding the same two digits;
+/// every cell seeing both loses them. Parents: the pair cells' other
+/// digits the net removed.
+fn naked_pairs(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
+    for t in SCAN {
+        for i in 0..9 {
+            let reg = REGION[region(t, i)];
+            if (cur.empty & reg).count_ones() < 4 {
+                continue;
+            }
+            let mut rc = [0usize; 9];
+            for (k, c) in bits(reg).enumerate() {
+                rc[k] = c;
+            }
+            for &m in combos(2) {
+                let (ka, kb) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
+                let (ca, cb) = (rc[ka], rc[kb]);
+                let (va, vb) = (cur.cells[ca], cur.cells[cb]);
+                if va.count_ones() <= 1 || vb.count_ones() <= 1 {
+                    continue;
+                }
+                let union = va | vb;
+                if union.count_ones() != 2 {
+                    continue;
+                }
+                rem.clear();
+                for d in bits(union as u128) {
+                    let mut victims = u128::MAX;
+                    for (c, v) in [(ca, va), (cb, vb)] {
+                        if v >> d & 1 != 0 {
+                            victims &= PEERS[c];
+                        }
+                    }
+                    for c in bits(victims & cur.digits[d]) {
+                        put(rem, c, d);
+                    }
+                }
+                if rem.is_empty() {
+                    continue;
+                }
+                java_order(rem);
+                let parents = [ca, cb]
+                    .into_iter()
+                    .flat_map(|c| bits((src.cells[c] & !union) as u128).map(move |d| (c, d)));
+                out.hint(parents, rem);
+            }
+        }
+    }
+}
+
+/// `Fisherman(2)`: a digit in two columns (then two rows) confined to the
+/// same two rows (columns); the cover lines lose it elsewhere. Parents:
+/// the base lines' places of the digit the net removed outside the cover
+/// lines.
+fn x_wings(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
+    let mut placed = [0u32; 9];
+    for &v in cur.values.iter() {
+        if v != 0 {
+            placed[v as usize - 1] += 1;
+        }
+    }
+    for (t1, t2) in [(2usize, 1usize), (1, 2)] {
+        // The index of a cell along a line of type t1 (a row's column).
+        let along = |c: usize| if t1 == 1 { col_of(c) } else { row_of(c) };
+        for &m in combos(2) {
+            let (i, j) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
+            let (li, lj) = (REGION[region(t1, i)], REGION[region(t1, j)]);
+            for (d, &n) in placed.iter().enumerate() {
+                if n + 4 > 9 {
+                    continue;
+                }
+                let (pi, pj) = (cur.digits[d] & li, cur.digits[d] & lj);
+                if pi.count_ones() <= 1 || pj.count_ones() <= 1 {
+                    continue;
+                }
+                let mut idx = 0u16;
+                for c in bits(pi | pj) {
+                    idx |= 1 << along(c);
+                }
+                if idx.count_ones() != 2 {
+                    continue;
+                }
+                let mut cover = 0u128;
+                rem.clear();
+                for k in bits(idx as u128) {
+                    let line = REGION[region(t2, k)];
+                    cover |= line;
+                    for c in bits(cur.digits[d] & line & !(li | lj)) {
+                        put(rem, c, d);
+                    }
+                }
+                if rem.is_empty() {
+                    continue;
+                }
+                java_order(rem);
+                let parents = [li, lj].into_iter().flat_map(|l| {
+                    bits(src.digits[d] & l & !cur.digits[d] & !cover).map(move |c| (c, d))
+                });
+                out.hint(parents, rem);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_order_follows_hash_buckets() {
+        // 3 entries, 16 buckets: 17 (bucket 1) comes before 5 and 20 (4).
+        let mut e = vec![(5u8, ()), (17, ()), (20, ())];
+        java_order(&mut e);
+        assert_eq!(e.iter().map(|e| e.0).collect::<Vec<_>>(), [17, 20, 5]);
+        // One bucket keeps insertion order.
+        let mut e = vec![(33u8, ()), (1, ())];
+        java_order(&mut e);
+        assert_eq!(e.iter().map(|e| e.0).collect::<Vec<_>>(), [33, 1]);
+        // 13 entries grow the table to 32 buckets: 32 (bucket 0) first.
+        let mut e: Vec<(u8, ())> = (20..33).map(|c| (c, ())).collect();
+        java_order(&mut e);
+        let order: Vec<u8> = e.iter().map(|e| e.0).collect();
+        assert_eq!(order[0], 32);
+        assert_eq!(&order[1..], (20..32).collect::<Vec<u8>>());
+    }
+}
