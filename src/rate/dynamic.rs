@@ -25,6 +25,7 @@
 use super::advanced;
 use super::chains::{length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, REGION};
+use super::nested::Registry;
 use super::{Hint, Technique};
 
 const NONE: u32 = u32::MAX;
@@ -38,6 +39,8 @@ struct Node {
     on: bool,
     start: u32,
     len: u32,
+    /// The nested chain this "off" comes from ([`Registry`] id), or NONE.
+    nested: u32,
 }
 
 impl Node {
@@ -117,6 +120,7 @@ impl Net {
             on,
             start,
             len: parents.len() as u32,
+            nested: NONE,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -147,6 +151,7 @@ impl Net {
         y: bool,
         dynamic: bool,
         level: u8,
+        reg: &mut Registry,
     ) {
         self.clear();
         let n = self.node(cell, digit, on, &[]);
@@ -255,9 +260,9 @@ impl Net {
                     empty: g.empty,
                 };
                 let mut found = std::mem::take(&mut self.found);
-                advanced::potentials(g, &cur, &mut found);
+                advanced::potentials(g, &cur, level, &mut found, reg);
                 let mut any = false;
-                for &(c, d, s, e) in &found.removals {
+                for &(c, d, s, e, chain) in &found.removals {
                     let (c, d) = (c as usize, d as usize);
                     if self.get(c, d, false).is_some() {
                         continue;
@@ -267,6 +272,7 @@ impl Net {
                         buf.push(self.hidden(pc as usize, pd as usize));
                     }
                     let t = self.node(c, d, false, &buf);
+                    self.nodes[t as usize].nested = chain;
                     self.add(t);
                     any = true;
                 }
@@ -296,6 +302,9 @@ impl Net {
         seen.marked.push(self.nodes[n as usize].pid() as u16);
         while let Some(i) = seen.stack.pop() {
             let node = self.nodes[i as usize];
+            if node.nested != NONE && !seen.nested.contains(&node.nested) {
+                seen.nested.push(node.nested);
+            }
             for &p in &self.parents[node.start as usize..(node.start + node.len) as usize] {
                 let id = self.nodes[p as usize].pid();
                 if !seen.mark[id] {
@@ -318,6 +327,9 @@ struct Scratch {
     mark: Vec<bool>,
     marked: Vec<u16>,
     stack: Vec<u32>,
+    /// The nested chains met among the ancestors since the last
+    /// [`Finder::offer`] (each once).
+    nested: Vec<u32>,
 }
 
 /// Which technique: serate's `Chaining(isMultiple, isDynamic, isNishio)`.
@@ -338,6 +350,7 @@ struct Finder<'a> {
     base: f64,
     best: Option<((u32, u8), Hint)>,
     scratch: Scratch,
+    reg: Registry,
 }
 
 impl Finder<'_> {
@@ -355,7 +368,18 @@ impl Finder<'_> {
         }
     }
 
-    fn offer(&mut self, complexity: u32, sort: u8, make: impl FnOnce(Technique, u8) -> Hint) {
+    /// Offers a hint of flat complexity `flat` (its chains' ancestors); the
+    /// nested chains met among them add their own complexity, each once
+    /// (serate's `getNestedComplexity`).
+    fn offer(&mut self, flat: u32, sort: u8, make: impl FnOnce(Technique, u8) -> Hint) {
+        let nested: u32 = self
+            .scratch
+            .nested
+            .iter()
+            .map(|&id| self.reg.complexity(id))
+            .sum();
+        self.scratch.nested.clear();
+        let complexity = flat + nested;
         let key = (complexity, sort);
         if self.best.as_ref().is_none_or(|(b, _)| key < *b) {
             let rating = to_tenths(self.base + length_difficulty(complexity));
@@ -374,6 +398,7 @@ impl Finder<'_> {
         limit: u32,
     ) -> Option<u32> {
         let mut total = 0;
+        self.scratch.nested.clear();
         for net in nets {
             let n = net.get(cell, digit, on)?;
             total += net.ancestors(n, &mut self.scratch);
@@ -411,7 +436,9 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
             mark: vec![false; 1458],
             marked: Vec::with_capacity(1458),
             stack: Vec::with_capacity(1458),
+            nested: Vec::new(),
         },
+        reg: Registry::default(),
     };
     // Nets of each digit of the cell (on, then off) and of a region's places.
     let mut on_nets: Vec<Net> = (0..9).map(|_| Net::new()).collect();
@@ -426,16 +453,17 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
         let digits: Vec<usize> = bits(g.cells[cell] as u128).collect();
         for (vi, &d) in digits.iter().enumerate() {
             // doBinaryChaining
-            on_nets[vi].run(g, cell, d, true, y, dynamic, level);
+            on_nets[vi].run(g, cell, d, true, y, dynamic, level, &mut f.reg);
             let contradiction = dynamic;
             let double = card >= 3 && !nishio && dynamic;
             if contradiction || double {
-                off_net.run(g, cell, d, false, y, dynamic, level);
+                off_net.run(g, cell, d, false, y, dynamic, level, &mut f.reg);
             }
             let on_net = &on_nets[vi];
             if contradiction {
                 if let Some((a, b)) = on_net.absurd {
                     let lim = f.limit(7);
+                    f.scratch.nested.clear();
                     let c = on_net.ancestors(a, &mut f.scratch);
                     if c <= lim {
                         let c = c + on_net.ancestors(b, &mut f.scratch);
@@ -444,6 +472,7 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
                 }
                 if let Some((a, b)) = off_net.absurd {
                     let lim = f.limit(7);
+                    f.scratch.nested.clear();
                     let c = off_net.ancestors(a, &mut f.scratch);
                     if c <= lim {
                         let c = c + off_net.ancestors(b, &mut f.scratch);
@@ -460,6 +489,7 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
                     }
                     if let Some(m) = off_net.get(pc, pd, true) {
                         let lim = f.limit(1);
+                        f.scratch.nested.clear();
                         let c = on_net.ancestors(n, &mut f.scratch);
                         if c <= lim {
                             let c = c + off_net.ancestors(m, &mut f.scratch);
@@ -472,6 +502,7 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
                     let (pc, pd) = (p.cell as usize, p.digit as usize);
                     if let Some(m) = off_net.get(pc, pd, false) {
                         let lim = f.limit(1);
+                        f.scratch.nested.clear();
                         let c = on_net.ancestors(n, &mut f.scratch);
                         if c <= lim {
                             let c = c + off_net.ancestors(m, &mut f.scratch);
@@ -580,7 +611,7 @@ fn region_chains(
         let mut k = 0;
         for oc in bits(pos) {
             if oc != cell {
-                nets[k].run(g, oc, d, true, y, dynamic, level);
+                nets[k].run(g, oc, d, true, y, dynamic, level, &mut f.reg);
                 k += 1;
             }
         }

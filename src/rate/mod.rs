@@ -22,6 +22,7 @@ mod dynamic;
 mod grid;
 mod intersections;
 mod links;
+mod nested;
 mod singles;
 mod subsets;
 mod unique;
@@ -155,7 +156,13 @@ impl Technique {
             MultipleForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Multiple),
             DynamicForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Dynamic),
             DynamicForcingChainPlus => dynamic::forcing_chains(g, dynamic::Kind::Nested(1)),
-            _ => return Err(()),
+            // Level 2 (forcing chains and cycles inside the nets); levels 3
+            // and 4, which serate tries when level 2 finds nothing, are not
+            // implemented yet.
+            NestedForcingChain => match dynamic::forcing_chains(g, dynamic::Kind::Nested(2)) {
+                Some(h) => Some(h),
+                None => return Err(()),
+            },
         })
     }
 }
