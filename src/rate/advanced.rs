@@ -15,14 +15,13 @@
 //! the one its chains are counted with.
 
 use super::grid::{bits, col_of, region, row_of, Grid, PEERS, REGION};
-use super::nested;
 use super::singles::SCAN;
 use super::subsets::combos;
 
 /// Removals found on the working grid: `(cell, digit 0-8, parents start,
 /// parents end, nested chain)`, the parents being `(cell, digit 0-8)`
 /// "off"s in [`Found::parents`], the chain an id of the
-/// [`nested::Registry`] (or `u32::MAX` for a pattern that is no chain).
+/// [`super::nested::Registry`] (or `u32::MAX` for a pattern that is no chain).
 #[derive(Default)]
 pub(crate) struct Found {
     pub removals: Vec<(u8, u8, u32, u32, u32)>,
@@ -67,16 +66,10 @@ pub(crate) fn java_order<T>(entries: &mut [(u8, T)]) {
 }
 
 /// serate's advanced implications on `cur` (the working grid) for a net
-/// of nesting `level` started on `src`: the removals of the first
-/// technique with a hint that has rule parents; from level 2 on, forcing
-/// chains and cycles come after the X-Wings.
-pub(crate) fn potentials(
-    src: &Grid,
-    cur: &Grid,
-    level: u8,
-    out: &mut Found,
-    reg: &mut nested::Registry,
-) {
+/// started on `src`: the removals of the first of the four techniques
+/// with a hint that has rule parents. (From level 2 on, chains come after
+/// them: [`super::dynamic`] runs those.)
+pub(crate) fn potentials(src: &Grid, cur: &Grid, out: &mut Found) {
     out.clear();
     let mut rem: Vec<(u8, u16)> = Vec::with_capacity(16);
     vlocking(src, cur, out, &mut rem);
@@ -92,10 +85,6 @@ pub(crate) fn potentials(
         return;
     }
     x_wings(src, cur, out, &mut rem);
-    if !out.removals.is_empty() || level < 2 {
-        return;
-    }
-    nested::forcing_chains_cycles(src, cur, out, reg);
 }
 
 /// Adds `(cell, digit)` to the removal map kept in insertion order.

@@ -25,7 +25,7 @@
 use super::advanced;
 use super::chains::{length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, REGION};
-use super::nested::Registry;
+use super::nested::{self, Registry};
 use super::{Hint, Technique};
 
 const NONE: u32 = u32::MAX;
@@ -41,7 +41,16 @@ struct Node {
     len: u32,
     /// The nested chain this "off" comes from ([`Registry`] id), or NONE.
     nested: u32,
+    /// How an "on" follows from its parents: [`CELL`] (the cell's last
+    /// digit), [`BOX`], [`ROW`], [`COL`] (the region's last place), or 0
+    /// (the assumption; every "off").
+    cause: u8,
 }
+
+const CELL: u8 = 1;
+const BOX: u8 = 2;
+const ROW: u8 = 3;
+const COL: u8 = 4;
 
 impl Node {
     /// Potential id: candidate * 2 + on.
@@ -121,6 +130,7 @@ impl Net {
             start,
             len: parents.len() as u32,
             nested: NONE,
+            cause: 0,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -160,7 +170,7 @@ impl Net {
         let mut digits = g.digits;
         let (mut hon, mut hoff) = (0usize, 0usize);
         let mut buf: Vec<u32> = Vec::with_capacity(16);
-        let mut made: [(u8, u8, u32, u32); 4] = [(0, 0, 0, 0); 4];
+        let mut made: [(u8, u8, u32, u32, u8); 4] = [(0, 0, 0, 0, 0); 4];
         loop {
             if hon < self.queue_on.len() {
                 let pi = self.queue_on[hon];
@@ -215,11 +225,15 @@ impl Net {
                     for v in bits((g.cells[c] & !cells[c]) as u128) {
                         buf.push(self.hidden(c, v));
                     }
-                    made[k] = (c as u8, od as u8, s, buf.len() as u32);
+                    made[k] = (c as u8, od as u8, s, buf.len() as u32, CELL);
                     k += 1;
                 }
                 let others = digits[d] & !(1u128 << c);
-                for r in [box_of(c), 9 + row_of(c), 18 + col_of(c)] {
+                for (r, cause) in [
+                    (box_of(c), BOX),
+                    (9 + row_of(c), ROW),
+                    (18 + col_of(c), COL),
+                ] {
                     let pos = others & REGION[r];
                     if pos.count_ones() != 1 {
                         continue;
@@ -233,22 +247,24 @@ impl Net {
                     for hc in bits(g.digits[d] & REGION[r] & !digits[d]) {
                         buf.push(self.hidden(hc, d));
                     }
-                    made[k] = (t, d as u8, s, buf.len() as u32);
+                    made[k] = (t, d as u8, s, buf.len() as u32, cause);
                     k += 1;
                 }
                 if dynamic {
                     cells[c] &= !(1 << d);
                     digits[d] &= !(1u128 << c);
                 }
-                for &(mc, md, s, e) in &made[..k] {
+                for &(mc, md, s, e, cause) in &made[..k] {
                     let (mc, md) = (mc as usize, md as usize);
                     if let Some(off_node) = self.get(mc, md, false) {
                         let t = self.node(mc, md, true, &buf[s as usize..e as usize]);
+                        self.nodes[t as usize].cause = cause;
                         self.absurd = Some((t, off_node));
                         return;
                     }
                     if self.get(mc, md, true).is_none() {
                         let t = self.node(mc, md, true, &buf[s as usize..e as usize]);
+                        self.nodes[t as usize].cause = cause;
                         self.add(t);
                     }
                 }
@@ -260,7 +276,10 @@ impl Net {
                     empty: g.empty,
                 };
                 let mut found = std::mem::take(&mut self.found);
-                advanced::potentials(g, &cur, level, &mut found, reg);
+                advanced::potentials(g, &cur, &mut found);
+                if found.removals.is_empty() && level >= 2 {
+                    nested_rules(g, &cur, level, &mut found, reg);
+                }
                 let mut any = false;
                 for &(c, d, s, e, chain) in &found.removals {
                     let (c, d) = (c as usize, d as usize);
@@ -320,6 +339,88 @@ impl Net {
         }
         count
     }
+
+    /// serate's `collectRuleParents` for the chain ending at node `n`, as a
+    /// hint nested in a net started on `src` whose working grid is `cur`:
+    /// each "on" among `n` and its ancestors that follows from its cell or
+    /// region (the assumption from `root`, 0 for none) gives the candidates
+    /// of that cell, or of its digit in that region, `src` has and `cur`
+    /// lacks. Also appends the chain's potentials to `sig` (sorted ids).
+    #[allow(clippy::too_many_arguments)]
+    fn rule_parents(
+        &self,
+        n: u32,
+        root: u8,
+        src: &Grid,
+        cur: &Grid,
+        out: &mut Vec<(u8, u8)>,
+        sig: &mut Vec<u16>,
+        seen: &mut Scratch,
+    ) {
+        let mut ids: Vec<u16> = Vec::new();
+        let nodes: Vec<u32> = {
+            let mut v = Vec::with_capacity(ids.len());
+            seen.stack.clear();
+            seen.stack.push(n);
+            seen.mark[self.nodes[n as usize].pid()] = true;
+            let mut marked = vec![self.nodes[n as usize].pid() as u16];
+            while let Some(i) = seen.stack.pop() {
+                v.push(i);
+                let node = self.nodes[i as usize];
+                for &p in &self.parents[node.start as usize..(node.start + node.len) as usize] {
+                    let id = self.nodes[p as usize].pid();
+                    if !seen.mark[id] {
+                        seen.mark[id] = true;
+                        marked.push(id as u16);
+                        seen.stack.push(p);
+                    }
+                }
+            }
+            for &id in &marked {
+                seen.mark[id as usize] = false;
+            }
+            ids = marked;
+            ids.sort_unstable();
+            v
+        };
+        for i in nodes {
+            let node = self.nodes[i as usize];
+            if !node.on {
+                continue;
+            }
+            let cause = if node.cause == 0 && node.len == 0 {
+                root
+            } else {
+                node.cause
+            };
+            let (c, d) = (node.cell as usize, node.digit as usize);
+            let mut add = |pc: usize, pd: usize| {
+                if !out.contains(&(pc as u8, pd as u8)) {
+                    out.push((pc as u8, pd as u8));
+                }
+            };
+            match cause {
+                0 => {}
+                CELL => {
+                    for v in bits((src.cells[c] & !cur.cells[c]) as u128) {
+                        add(c, v);
+                    }
+                }
+                _ => {
+                    let r = match cause {
+                        BOX => REGION[box_of(c)],
+                        ROW => REGION[9 + row_of(c)],
+                        _ => REGION[18 + col_of(c)],
+                    };
+                    for rc in bits(src.digits[d] & r & !cur.digits[d]) {
+                        add(rc, d);
+                    }
+                }
+            }
+        }
+        sig.push(u16::MAX);
+        sig.extend_from_slice(&ids);
+    }
 }
 
 /// Scratch space of [`Net::ancestors`].
@@ -338,12 +439,32 @@ pub(crate) enum Kind {
     Nishio,
     Multiple,
     Dynamic,
-    /// Dynamic chains with serate's nesting `level` (1: Dynamic Forcing
-    /// Chains (+)).
+    /// Dynamic chains with serate's nesting `level`: 1 Dynamic Forcing
+    /// Chains (+), 2 and 3 Nested Forcing Chains, 4 + n level 4 with
+    /// nesting limit n (its nets run Dynamic Forcing Chains of level n).
     Nested(u8),
 }
 
-/// The best hint so far: (complexity, kind), and the hint.
+/// A hint of the all-hints mode, before serate's sort.
+struct Collected {
+    diff: f64,
+    complexity: u32,
+    sort: u8,
+    /// `(cell, digit mask)`: these hints remove from one cell.
+    removals: Vec<(u8, u16)>,
+    parents: Vec<(u8, u8)>,
+    signature: Vec<u16>,
+}
+
+/// The all-hints mode: the grid the outer net started on (rule parents are
+/// counted against it) and the hints found.
+struct All<'a> {
+    src: &'a Grid,
+    hints: Vec<Collected>,
+}
+
+/// The best hint so far: (complexity, kind), and the hint; or, in the
+/// all-hints mode, every hint.
 struct Finder<'a> {
     g: &'a Grid,
     tech: Technique,
@@ -351,11 +472,15 @@ struct Finder<'a> {
     best: Option<((u32, u8), Hint)>,
     scratch: Scratch,
     reg: Registry,
+    all: Option<All<'a>>,
 }
 
 impl Finder<'_> {
     /// The largest complexity still worth computing for a hint of `sort`.
     fn limit(&self, sort: u8) -> u32 {
+        if self.all.is_some() {
+            return u32::MAX;
+        }
         match &self.best {
             None => u32::MAX,
             Some(((c, s), _)) => {
@@ -371,7 +496,17 @@ impl Finder<'_> {
     /// Offers a hint of flat complexity `flat` (its chains' ancestors); the
     /// nested chains met among them add their own complexity, each once
     /// (serate's `getNestedComplexity`).
-    fn offer(&mut self, flat: u32, sort: u8, make: impl FnOnce(Technique, u8) -> Hint) {
+    /// In the all-hints mode the hint is kept with its chains' rule
+    /// parents: `targets` are its chains' ends, `root` the cause of their
+    /// assumptions (see [`Net::rule_parents`]).
+    fn offer(
+        &mut self,
+        flat: u32,
+        sort: u8,
+        targets: &[(&Net, u32)],
+        root: u8,
+        make: impl FnOnce(Technique, u8) -> Hint,
+    ) {
         let nested: u32 = self
             .scratch
             .nested
@@ -381,6 +516,45 @@ impl Finder<'_> {
         self.scratch.nested.clear();
         let complexity = flat + nested;
         let key = (complexity, sort);
+        if let Some(all) = &mut self.all {
+            let diff = self.base + length_difficulty(complexity);
+            let h = make(self.tech, to_tenths(diff));
+            let mut removals: Vec<(u8, u16)> = Vec::new();
+            for (d, &m) in h.elim.iter().enumerate() {
+                for c in bits(m) {
+                    match removals.iter_mut().find(|e| e.0 as usize == c) {
+                        Some(e) => e.1 |= 1 << d,
+                        None => removals.push((c as u8, 1 << d)),
+                    }
+                }
+            }
+            if removals.is_empty() {
+                return;
+            }
+            removals.sort_unstable();
+            let mut parents = Vec::new();
+            let mut signature = vec![sort as u16];
+            for &(net, n) in targets {
+                net.rule_parents(
+                    n,
+                    root,
+                    all.src,
+                    self.g,
+                    &mut parents,
+                    &mut signature,
+                    &mut self.scratch,
+                );
+            }
+            all.hints.push(Collected {
+                diff,
+                complexity,
+                sort,
+                removals,
+                parents,
+                signature,
+            });
+            return;
+        }
         if self.best.as_ref().is_none_or(|(b, _)| key < *b) {
             let rating = to_tenths(self.base + length_difficulty(complexity));
             self.best = Some((key, make(self.tech, rating)));
@@ -410,15 +584,88 @@ impl Finder<'_> {
     }
 }
 
-/// The hint serate's Nishio, Multiple or Dynamic Forcing Chains applies on
-/// `g`, if any.
+/// The chains serate's `getAdvancedPotentials` runs on a net's working
+/// grid `cur` (the net started on `src`) at nesting `level` 2 and up, once
+/// the four techniques of [`advanced::potentials`] found nothing: levels 2
+/// and 3 forcing chains and cycles, then (level 3) multiple forcing
+/// chains; level 4 + n Dynamic Forcing Chains of level n.
+fn nested_rules(src: &Grid, cur: &Grid, level: u8, out: &mut advanced::Found, reg: &mut Registry) {
+    if level >= 4 {
+        let kind = match level - 4 {
+            0 => Kind::Dynamic,
+            n => Kind::Nested(n),
+        };
+        forcing_chains_all(src, cur, kind, out, reg);
+        return;
+    }
+    nested::forcing_chains_cycles(src, cur, out, reg);
+    if out.removals.is_empty() && level >= 3 {
+        forcing_chains_all(src, cur, Kind::Multiple, out, reg);
+    }
+}
+
+/// The hint serate's Nishio, Multiple, Dynamic Forcing Chains or a nested
+/// level applies on `g`, if any.
 pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
+    search(g, kind, None).best.map(|(_, h)| h)
+}
+
+/// Every hint of `kind` on `cur` (a net's working grid, the net started on
+/// `src`) that has rule parents, in serate's order (`getHintList`'s sort,
+/// then one hint per set of removals), appended to `out`, each removal
+/// naming its hint in `reg` (with the hint's complexity, nested chains
+/// included).
+pub(crate) fn forcing_chains_all(
+    src: &Grid,
+    cur: &Grid,
+    kind: Kind,
+    out: &mut advanced::Found,
+    reg: &mut Registry,
+) {
+    let f = search(
+        cur,
+        kind,
+        Some(All {
+            src,
+            hints: Vec::new(),
+        }),
+    );
+    let mut hints = f.all.map(|a| a.hints).unwrap_or_default();
+    hints.sort_by(|a, b| {
+        a.diff
+            .partial_cmp(&b.diff)
+            .unwrap()
+            .then(a.complexity.cmp(&b.complexity))
+            .then(a.sort.cmp(&b.sort))
+    });
+    let mut seen: Vec<&[(u8, u16)]> = Vec::new();
+    for h in &hints {
+        if seen.contains(&h.removals.as_slice()) {
+            continue;
+        }
+        seen.push(&h.removals);
+        if h.parents.is_empty() {
+            continue;
+        }
+        let id = reg.id(h.signature.clone(), h.complexity);
+        let start = out.parents.len() as u32;
+        out.parents.extend_from_slice(&h.parents);
+        let end = out.parents.len() as u32;
+        for &(c, m) in &h.removals {
+            for d in bits(m as u128) {
+                out.removals.push((c, d as u8, start, end, id));
+            }
+        }
+    }
+}
+
+fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>) -> Finder<'a> {
     let (tech, base) = match kind {
         Kind::Nishio => (Technique::NishioForcingChain, 7.5),
         Kind::Multiple => (Technique::MultipleForcingChain, 8.0),
         Kind::Dynamic => (Technique::DynamicForcingChain, 8.5),
         Kind::Nested(1) => (Technique::DynamicForcingChainPlus, 9.0),
-        Kind::Nested(l) => (Technique::NestedForcingChain, 8.5 + 0.5 * l as f64),
+        Kind::Nested(l) => (Technique::NestedForcingChain, 8.5 + 0.5 * l.min(4) as f64),
     };
     let level = match kind {
         Kind::Nested(l) => l,
@@ -439,6 +686,7 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
             nested: Vec::new(),
         },
         reg: Registry::default(),
+        all,
     };
     // Nets of each digit of the cell (on, then off) and of a region's places.
     let mut on_nets: Vec<Net> = (0..9).map(|_| Net::new()).collect();
@@ -467,7 +715,10 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
                     let c = on_net.ancestors(a, &mut f.scratch);
                     if c <= lim {
                         let c = c + on_net.ancestors(b, &mut f.scratch);
-                        f.offer(c, 7, |t, r| f_target(g, t, r, cell, d, false, false));
+                        let ts = [(on_net, a), (on_net, b)];
+                        f.offer(c, 7, &ts, 0, |t, r| {
+                            f_target(g, t, r, cell, d, false, false)
+                        });
                     }
                 }
                 if let Some((a, b)) = off_net.absurd {
@@ -476,7 +727,8 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
                     let c = off_net.ancestors(a, &mut f.scratch);
                     if c <= lim {
                         let c = c + off_net.ancestors(b, &mut f.scratch);
-                        f.offer(c, 7, |t, r| f_target(g, t, r, cell, d, true, true));
+                        let ts = [(&off_net, a), (&off_net, b)];
+                        f.offer(c, 7, &ts, 0, |t, r| f_target(g, t, r, cell, d, true, true));
                     }
                 }
             }
@@ -493,7 +745,8 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
                         let c = on_net.ancestors(n, &mut f.scratch);
                         if c <= lim {
                             let c = c + off_net.ancestors(m, &mut f.scratch);
-                            f.offer(c, 1, |t, r| f_target(g, t, r, pc, pd, true, true));
+                            let ts = [(on_net, n), (&off_net, m)];
+                            f.offer(c, 1, &ts, 0, |t, r| f_target(g, t, r, pc, pd, true, true));
                         }
                     }
                 }
@@ -506,7 +759,8 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
                         let c = on_net.ancestors(n, &mut f.scratch);
                         if c <= lim {
                             let c = c + off_net.ancestors(m, &mut f.scratch);
-                            f.offer(c, 1, |t, r| f_target(g, t, r, pc, pd, false, false));
+                            let ts = [(on_net, n), (&off_net, m)];
+                            f.offer(c, 1, &ts, 0, |t, r| f_target(g, t, r, pc, pd, false, false));
                         }
                     }
                 }
@@ -527,10 +781,10 @@ pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
         }
         if !nishio && (card == 2 || (multiple && card > 2)) {
             let nets: Vec<&Net> = on_nets[..digits.len()].iter().collect();
-            reductions(&mut f, &nets, 5);
+            reductions(&mut f, &nets, 5, CELL);
         }
     }
-    f.best.map(|(_, h)| h)
+    f
 }
 
 /// A hint on the target `(cell, digit)`: off removes it; on removes the
@@ -562,7 +816,7 @@ fn f_target(
 /// serate's cell or region reductions over `nets` (the first holds the
 /// candidates' order): each potential on (then off) in every net, `sort`
 /// 5 (cell) or 6 (region).
-fn reductions(f: &mut Finder, nets: &[&Net], sort: u8) {
+fn reductions(f: &mut Finder, nets: &[&Net], sort: u8, root: u8) {
     let g = f.g;
     let first = nets[0];
     for on in [true, false] {
@@ -578,7 +832,11 @@ fn reductions(f: &mut Finder, nets: &[&Net], sort: u8) {
             }
             let lim = f.limit(sort);
             if let Some(c) = f.sum_ancestors(nets, pc, pd, on, lim) {
-                f.offer(c, sort, |t, r| f_target(g, t, r, pc, pd, on, on));
+                let ts: Vec<(&Net, u32)> = nets
+                    .iter()
+                    .map(|net| (*net, net.get(pc, pd, on).unwrap()))
+                    .collect();
+                f.offer(c, sort, &ts, root, |t, r| f_target(g, t, r, pc, pd, on, on));
             }
         }
     }
@@ -600,7 +858,11 @@ fn region_chains(
     level: u8,
 ) {
     let g = f.g;
-    for r in [box_of(cell), 9 + row_of(cell), 18 + col_of(cell)] {
+    for (r, root) in [
+        (box_of(cell), BOX),
+        (9 + row_of(cell), ROW),
+        (18 + col_of(cell), COL),
+    ] {
         let pos = g.digits[d] & REGION[r];
         let n = pos.count_ones();
         if !(n == 2 || (multiple && n > 2)) || pos.trailing_zeros() as usize != cell {
@@ -619,6 +881,6 @@ fn region_chains(
         all.push(own);
         all.extend(nets[..k].iter());
         // serate's posToOn keeps region order; the sum does not depend on it.
-        reductions(f, &all, 6);
+        reductions(f, &all, 6, root);
     }
 }

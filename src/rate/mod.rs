@@ -102,7 +102,7 @@ techniques! {
     MultipleForcingChain = "Multiple Forcing Chains", true, 80;
     DynamicForcingChain = "Dynamic Forcing Chains", true, 85;
     DynamicForcingChainPlus = "Dynamic Forcing Chains (+)", true, 90;
-    NestedForcingChain = "Nested Forcing Chains", false, 95;
+    NestedForcingChain = "Nested Forcing Chains", true, 95;
 }
 
 impl Technique {
@@ -156,13 +156,10 @@ impl Technique {
             MultipleForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Multiple),
             DynamicForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Dynamic),
             DynamicForcingChainPlus => dynamic::forcing_chains(g, dynamic::Kind::Nested(1)),
-            // Level 2 (forcing chains and cycles inside the nets); levels 3
-            // and 4, which serate tries when level 2 finds nothing, are not
-            // implemented yet.
-            NestedForcingChain => match dynamic::forcing_chains(g, dynamic::Kind::Nested(2)) {
-                Some(h) => Some(h),
-                None => return Err(()),
-            },
+            // serate's levels 2 and 3, then level 4 with nesting limits 0-3.
+            NestedForcingChain => [2, 3, 4, 5, 6, 7]
+                .into_iter()
+                .find_map(|l| dynamic::forcing_chains(g, dynamic::Kind::Nested(l))),
         })
     }
 }

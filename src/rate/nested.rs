@@ -41,7 +41,7 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    fn id(&mut self, signature: Vec<u16>, complexity: u32) -> u32 {
+    pub fn id(&mut self, signature: Vec<u16>, complexity: u32) -> u32 {
         let next = self.complexity.len() as u32;
         let id = *self.ids.entry(signature).or_insert(next);
         if id == next {
