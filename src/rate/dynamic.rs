@@ -638,12 +638,11 @@ pub(crate) fn forcing_chains_all(
             .then(a.complexity.cmp(&b.complexity))
             .then(a.sort.cmp(&b.sort))
     });
-    let mut seen: Vec<&[(u8, u16)]> = Vec::new();
+    let mut seen: std::collections::HashSet<&[(u8, u16)]> = Default::default();
     for h in &hints {
-        if seen.contains(&h.removals.as_slice()) {
+        if !seen.insert(&h.removals) {
             continue;
         }
-        seen.push(&h.removals);
         if h.parents.is_empty() {
             continue;
         }

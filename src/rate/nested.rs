@@ -14,7 +14,7 @@
 //! `FullChain`, so that a hint using nested chains counts each one's
 //! complexity once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::advanced::{java_order, Found};
 use super::chains::length_difficulty;
@@ -175,10 +175,29 @@ impl Loops<'_> {
             cause: START,
             parent: NONE,
         };
-        // doCycles.
+        // doCycles. Its "off"s are not deduplicated (only kept off their own
+        // path), but a repeat of an "off" already queued makes only "on"s
+        // already made, so it can matter only by closing a cycle: repeats
+        // are queued only for the candidates whose "off" makes the start
+        // "on" (`closing`), which yields the same cycles in the same order.
         self.nodes.clear();
         let mut cycles: Vec<u32> = Vec::new();
         {
+            let mut closing = [0u128; 9];
+            if y && self.g.cells[cell].count_ones() == 2 {
+                let o = (self.g.cells[cell] & !(1 << d)).trailing_zeros() as usize;
+                closing[o] |= 1 << cell;
+            }
+            if x {
+                let others = self.g.digits[d] & !(1u128 << cell);
+                for r in [box_of(cell), 9 + row_of(cell), 18 + col_of(cell)] {
+                    let pos = others & REGION[r];
+                    if pos.count_ones() == 1 {
+                        closing[d] |= pos;
+                    }
+                }
+            }
+            self.off_seen = [0; 9];
             self.on_seen = [0; 9];
             self.on_seen[d] |= 1 << cell;
             let mut pending_on = vec![self.push(source)];
@@ -190,7 +209,12 @@ impl Loops<'_> {
                     let p = self.nodes[i as usize];
                     self.on_to_off(&p, y, &mut buf);
                     for &(c, o, cause) in &buf {
+                        let repeat = self.off_seen[o as usize] >> c & 1 != 0;
+                        if repeat && closing[o as usize] >> c & 1 == 0 {
+                            continue;
+                        }
                         if !self.is_parent(i, c, o, false) {
+                            self.off_seen[o as usize] |= 1 << c;
                             let n = self.push(P {
                                 cell: c,
                                 digit: o,
@@ -429,14 +453,13 @@ pub(crate) fn forcing_chains_cycles(src: &Grid, cur: &Grid, out: &mut Found, reg
             .then(a.complexity.cmp(&b.complexity))
             .then(a.sort.cmp(&b.sort))
     });
-    let mut seen: Vec<Vec<(u8, u16)>> = Vec::new();
+    let mut seen: HashSet<Vec<(u8, u16)>> = HashSet::new();
     for (path, h) in paths {
         let mut key = h.removals.clone();
         key.sort_unstable();
-        if seen.contains(&key) {
+        if !seen.insert(key) {
             continue;
         }
-        seen.push(key);
         // Rule parents: each link of the chain whose cause is a cell or a
         // region, on its side "on" (for a cycle both directions are
         // chains, so every link but the start), gives the candidates the
