@@ -27,6 +27,7 @@ use super::chains::{length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, REGION};
 use super::nested::{self, Registry};
 use super::{Hint, Technique};
+use std::collections::HashMap;
 
 const NONE: u32 = u32::MAX;
 
@@ -161,7 +162,7 @@ impl Net {
         y: bool,
         dynamic: bool,
         level: u8,
-        reg: &mut Registry,
+        sh: &mut Shared,
     ) {
         self.clear();
         let n = self.node(cell, digit, on, &[]);
@@ -278,7 +279,7 @@ impl Net {
                 let mut found = std::mem::take(&mut self.found);
                 advanced::potentials(g, &cur, &mut found);
                 if found.removals.is_empty() && level >= 2 {
-                    nested_rules(g, &cur, level, &mut found, reg);
+                    nested_rules(g, &cur, level, &mut found, sh);
                 }
                 let mut any = false;
                 for &(c, d, s, e, chain) in &found.removals {
@@ -471,7 +472,7 @@ struct Finder<'a> {
     base: f64,
     best: Option<((u32, u8), Hint)>,
     scratch: Scratch,
-    reg: Registry,
+    sh: Shared,
     all: Option<All<'a>>,
 }
 
@@ -511,7 +512,7 @@ impl Finder<'_> {
             .scratch
             .nested
             .iter()
-            .map(|&id| self.reg.complexity(id))
+            .map(|&id| self.sh.reg.complexity(id))
             .sum();
         self.scratch.nested.clear();
         let complexity = flat + nested;
@@ -589,25 +590,67 @@ impl Finder<'_> {
 /// the four techniques of [`advanced::potentials`] found nothing: levels 2
 /// and 3 forcing chains and cycles, then (level 3) multiple forcing
 /// chains; level 4 + n Dynamic Forcing Chains of level n.
-fn nested_rules(src: &Grid, cur: &Grid, level: u8, out: &mut advanced::Found, reg: &mut Registry) {
+///
+/// Each rule's result on a working grid is kept in `sh` (the grids repeat:
+/// level 3 meets every grid of level 2 again, and nets of one search meet
+/// the same grid), so it is computed once per step.
+fn nested_rules(src: &Grid, cur: &Grid, level: u8, out: &mut advanced::Found, sh: &mut Shared) {
+    let mut rule = |which: u8, out: &mut advanced::Found| {
+        if let Some(hit) = sh.memo.get(&(cur.cells, which)) {
+            out.removals.extend_from_slice(&hit.removals);
+            out.parents.extend_from_slice(&hit.parents);
+            return;
+        }
+        let mut found = advanced::Found::default();
+        match which {
+            0 => nested::forcing_chains_cycles(src, cur, &mut found, &mut sh.reg),
+            1 => forcing_chains_all(src, cur, Kind::Multiple, &mut found, &mut sh.reg),
+            4 => forcing_chains_all(src, cur, Kind::Dynamic, &mut found, &mut sh.reg),
+            n => forcing_chains_all(src, cur, Kind::Nested(n - 4), &mut found, &mut sh.reg),
+        }
+        out.removals.extend_from_slice(&found.removals);
+        out.parents.extend_from_slice(&found.parents);
+        sh.memo.insert((cur.cells, which), found);
+    };
+    // `out` is empty here: the four techniques found nothing.
     if level >= 4 {
-        let kind = match level - 4 {
-            0 => Kind::Dynamic,
-            n => Kind::Nested(n),
-        };
-        forcing_chains_all(src, cur, kind, out, reg);
+        rule(level, out);
         return;
     }
-    nested::forcing_chains_cycles(src, cur, out, reg);
+    rule(0, out);
     if out.removals.is_empty() && level >= 3 {
-        forcing_chains_all(src, cur, Kind::Multiple, out, reg);
+        rule(1, out);
     }
 }
 
-/// The hint serate's Nishio, Multiple, Dynamic Forcing Chains or a nested
-/// level applies on `g`, if any.
+/// What the searches of one step share: the nested chains' identities and
+/// the chain rules' results per working grid ([`nested_rules`]).
+#[derive(Default)]
+pub(crate) struct Shared {
+    reg: Registry,
+    memo: HashMap<([u16; 81], u8), advanced::Found>,
+}
+
+/// The hint serate's Nishio, Multiple, Dynamic Forcing Chains or Dynamic
+/// Forcing Chains (+) applies on `g`, if any.
 pub(crate) fn forcing_chains(g: &Grid, kind: Kind) -> Option<Hint> {
-    search(g, kind, None).best.map(|(_, h)| h)
+    search(g, kind, None, Shared::default())
+        .best
+        .map(|(_, h)| h)
+}
+
+/// The hint serate's Nested Forcing Chains apply on `g`: levels 2 and 3,
+/// then level 4 with nesting limits 0-3, the first that has one.
+pub(crate) fn nested_forcing_chains(g: &Grid) -> Option<Hint> {
+    let mut sh = Shared::default();
+    for level in 2..=7 {
+        let f = search(g, Kind::Nested(level), None, sh);
+        if let Some((_, h)) = f.best {
+            return Some(h);
+        }
+        sh = f.sh;
+    }
+    None
 }
 
 /// Every hint of `kind` on `cur` (a net's working grid, the net started on
@@ -629,6 +672,7 @@ pub(crate) fn forcing_chains_all(
             src,
             hints: Vec::new(),
         }),
+        Shared::default(),
     );
     let mut hints = f.all.map(|a| a.hints).unwrap_or_default();
     hints.sort_by(|a, b| {
@@ -658,7 +702,7 @@ pub(crate) fn forcing_chains_all(
     }
 }
 
-fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>) -> Finder<'a> {
+fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Finder<'a> {
     let (tech, base) = match kind {
         Kind::Nishio => (Technique::NishioForcingChain, 7.5),
         Kind::Multiple => (Technique::MultipleForcingChain, 8.0),
@@ -684,7 +728,7 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>) -> Finder<'a> {
             stack: Vec::with_capacity(1458),
             nested: Vec::new(),
         },
-        reg: Registry::default(),
+        sh,
         all,
     };
     // Nets of each digit of the cell (on, then off) and of a region's places.
@@ -700,11 +744,11 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>) -> Finder<'a> {
         let digits: Vec<usize> = bits(g.cells[cell] as u128).collect();
         for (vi, &d) in digits.iter().enumerate() {
             // doBinaryChaining
-            on_nets[vi].run(g, cell, d, true, y, dynamic, level, &mut f.reg);
+            on_nets[vi].run(g, cell, d, true, y, dynamic, level, &mut f.sh);
             let contradiction = dynamic;
             let double = card >= 3 && !nishio && dynamic;
             if contradiction || double {
-                off_net.run(g, cell, d, false, y, dynamic, level, &mut f.reg);
+                off_net.run(g, cell, d, false, y, dynamic, level, &mut f.sh);
             }
             let on_net = &on_nets[vi];
             if contradiction {
@@ -872,7 +916,7 @@ fn region_chains(
         let mut k = 0;
         for oc in bits(pos) {
             if oc != cell {
-                nets[k].run(g, oc, d, true, y, dynamic, level, &mut f.reg);
+                nets[k].run(g, oc, d, true, y, dynamic, level, &mut f.sh);
                 k += 1;
             }
         }

@@ -157,9 +157,7 @@ impl Technique {
             DynamicForcingChain => dynamic::forcing_chains(g, dynamic::Kind::Dynamic),
             DynamicForcingChainPlus => dynamic::forcing_chains(g, dynamic::Kind::Nested(1)),
             // serate's levels 2 and 3, then level 4 with nesting limits 0-3.
-            NestedForcingChain => [2, 3, 4, 5, 6, 7]
-                .into_iter()
-                .find_map(|l| dynamic::forcing_chains(g, dynamic::Kind::Nested(l))),
+            NestedForcingChain => dynamic::nested_forcing_chains(g),
         })
     }
 }
