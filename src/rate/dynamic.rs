@@ -732,9 +732,10 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
         all,
     };
     // Nets of each digit of the cell (on, then off) and of a region's places.
-    let mut on_nets: Vec<Net> = (0..9).map(|_| Net::new()).collect();
-    let mut off_net = Net::new();
-    let mut region_nets: Vec<Net> = (0..9).map(|_| Net::new()).collect();
+    // From the thread's pool: nested levels start a search per working grid.
+    let mut on_nets: Vec<Net> = (0..9).map(|_| pooled_net()).collect();
+    let mut off_net = pooled_net();
+    let mut region_nets: Vec<Net> = (0..9).map(|_| pooled_net()).collect();
     let y = !nishio;
     for cell in bits(g.empty) {
         let card = g.cells[cell].count_ones();
@@ -827,7 +828,24 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
             reductions(&mut f, &nets, 5, CELL);
         }
     }
+    NETS.with(|p| {
+        let mut p = p.borrow_mut();
+        p.extend(on_nets);
+        p.push(off_net);
+        p.extend(region_nets);
+    });
     f
+}
+
+thread_local! {
+    /// Nets no search is using, kept for the next (each holds a few
+    /// buffers of a potential per candidate).
+    static NETS: std::cell::RefCell<Vec<Net>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A net from the thread's pool, or a new one.
+fn pooled_net() -> Net {
+    NETS.with(|p| p.borrow_mut().pop()).unwrap_or_else(Net::new)
 }
 
 /// A hint on the target `(cell, digit)`: off removes it; on removes the
