@@ -16,7 +16,8 @@ resumed.
     SERATE=/path/to/serate-wrapper scripts/rate_nested_check.py FILE \\
         [--every K] [--limit N] [--cache FILE] [--timeout SECONDS]
 
---every K checks every K-th such step of each path (the first always).
+--every K checks every K-th such step of each path (the first always);
+--cached-only reports the cache's steps without starting serate.
 --lines OUT writes each equal step that places nothing as a fixture line
 `ID PENCILMARKS RATING REMOVALS` (the format of
 tests/data/rate_serate_chain_steps.txt), from the cache too.
@@ -71,9 +72,10 @@ def main():
     ap.add_argument("--cache", default="/tmp/rate_nested_check.jsonl")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--lines", help="write equal non-placing steps here as fixture lines")
+    ap.add_argument("--cached-only", action="store_true", help="check only cached steps; never run serate")
     a = ap.parse_args()
     serate = os.environ.get("SERATE")
-    if not serate:
+    if not serate and not a.cached_only:
         sys.exit("SERATE is not set: see the docstring")
     done = {}
     if os.path.exists(a.cache):
@@ -107,6 +109,8 @@ def main():
                         ours |= {(j, v) for j in range(81) if rc.peers(c, j) and v in cand[j]}
                     if key in done:
                         r = done[key]
+                    elif a.cached_only:
+                        continue
                     else:
                         got = first_step(serate, pm, POS[s["id"]], a.timeout)
                         r = {"puzzle": o["puzzle"], "step": k, "id": s["id"], "ours": s["rating"],
