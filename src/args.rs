@@ -253,13 +253,17 @@ enum CliCommand {
     ///
     /// Rate every puzzle as Sudoku Explainer does (serate of Sukaku
     /// Explainer v1.18.1, default options): `PUZZLE ER/EP/ED` per line, or
-    /// `er`, `ep`, `ed` columns added to a CSV/TSV or Parquet/Arrow table.
+    /// numeric `er`, `ep`, `ed` columns and a `rate_status` column added to
+    /// a CSV/TSV or Parquet/Arrow table (Float64 in tables).
     ///
     /// ER is the hardest step, EP the hardest up to the first placement, ED
     /// the first step. A puzzle whose solving path needs a technique this
-    /// rater does not implement yet gets `unrated` (never a guessed number);
+    /// rater does not implement yet gets `unrated` (never a guessed number;
+    /// in tables an empty/null number and `rate_status` `unrated`);
     /// puzzles without exactly one solution are bad records (`error:
-    /// multiple solutions`). See docs/rating.md. Exit status as for `solve`.
+    /// multiple solutions`; in tables no numbers and the reason as
+    /// `rate_status`). See docs/rating.md. Exit status as for `solve`; 2
+    /// when a column it would write into holds a value (see --overwrite).
     Rate(Lazy<RateArgs>),
 
     /// Print a shell completion script
