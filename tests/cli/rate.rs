@@ -1489,3 +1489,57 @@ fn er_column_of_a_parquet_dataset_is_refused_when_held_and_replaced_with_overwri
     write_parquet(&empty, &batch(None), 2);
     check(&empty, &[]);
 }
+
+/// The refusal names the first row holding a value in input order,
+/// whatever the threads and chunks (and from a stream), and leaves no
+/// output file.
+#[test]
+fn a_held_value_deep_in_a_csv_is_found_in_input_order_whatever_the_chunking() {
+    let fx = easy();
+    let mut csv = String::from("question,rating\n");
+    for i in 1..=300 {
+        let held = match i {
+            120 => "5",
+            260 => "9",
+            _ => "",
+        };
+        csv += &format!("{},{held}\n", fx[i % fx.len()].0);
+    }
+    let (dir, path) = temp_file("deep.csv", csv.as_bytes());
+    let out = dir.path().join("out.csv");
+    let want = "column \"rating\" already holds a value (\"5\")";
+    for flags in [&["-j", "1"][..], &["-j", "2", "--chunk-size", "300"]] {
+        let o = sb(["rate", "--er-column", "rating"])
+            .args(flags)
+            .arg(&path)
+            .arg("-o")
+            .arg(&out)
+            .code(2);
+        assert!(
+            o.stderr()
+                .contains(&format!("deep.csv:121 (row 120): {want}")),
+            "{flags:?}: {}",
+            o.stderr()
+        );
+        assert_eq!(dir_names(dir.path()), ["deep.csv"], "{flags:?}");
+    }
+    let o = sb([
+        "rate",
+        "-j",
+        "2",
+        "--chunk-size",
+        "500",
+        "--er-column",
+        "rating",
+    ])
+    .stdin(&csv)
+    .code(2);
+    assert!(
+        o.stderr()
+            .contains(&format!("<stdin>:121 (row 120): {want}")),
+        "{}",
+        o.stderr()
+    );
+    // Standard output keeps the rows before it, as with --on-error fail.
+    assert_eq!(o.stdout().lines().count(), 1 + 119, "{}", o.stdout());
+}
