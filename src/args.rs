@@ -253,13 +253,17 @@ enum CliCommand {
     ///
     /// Rate every puzzle as Sudoku Explainer does (serate of Sukaku
     /// Explainer v1.18.1, default options): `PUZZLE ER/EP/ED` per line, or
-    /// `er`, `ep`, `ed` columns added to a CSV/TSV or Parquet/Arrow table.
+    /// numeric `er`, `ep`, `ed` columns and a `rate_status` column added to
+    /// a CSV/TSV or Parquet/Arrow table (Float64 in tables).
     ///
     /// ER is the hardest step, EP the hardest up to the first placement, ED
     /// the first step. A puzzle whose solving path needs a technique this
-    /// rater does not implement yet gets `unrated` (never a guessed number);
+    /// rater does not implement yet gets `unrated` (never a guessed number;
+    /// in tables an empty/null number and `rate_status` `unrated`);
     /// puzzles without exactly one solution are bad records (`error:
-    /// multiple solutions`). See docs/rating.md. Exit status as for `solve`.
+    /// multiple solutions`; in tables no numbers and the reason as
+    /// `rate_status`). See docs/rating.md. Exit status as for `solve`; 2
+    /// when a column it would write into holds a value (see --overwrite).
     Rate(Lazy<RateArgs>),
 
     /// Print a shell completion script
@@ -664,9 +668,27 @@ struct RateArgs {
     #[arg(long, value_name = "FILE")]
     steps: Option<PathBuf>,
 
-    /// Replace the `er`, `ep`, `ed` columns a CSV/TSV or Parquet/Arrow
-    /// table already has, in place (same position; the other columns
-    /// untouched), instead of refusing the table.
+    /// Write ER into column NAME instead of `er` (a CSV/TSV with a header,
+    /// or a table): a new column, or one the input has (in any case), e.g.
+    /// a dataset's own `rating`. An existing column is filled only where
+    /// it is empty; a value there refuses the run (see --overwrite).
+    #[arg(long, value_name = "NAME")]
+    er_column: Option<String>,
+
+    /// Write EP into column NAME instead of `ep` (as --er-column).
+    #[arg(long, value_name = "NAME")]
+    ep_column: Option<String>,
+
+    /// Write ED into column NAME instead of `ed` (as --er-column).
+    #[arg(long, value_name = "NAME")]
+    ed_column: Option<String>,
+
+    /// Replace the values of the columns `rate` writes (`er`, `ep`, `ed`,
+    /// `rate_status`, or those --er-column etc. name) when the CSV/TSV or
+    /// Parquet/Arrow table has them already, in place (same position and
+    /// name; the other columns untouched). Without it, a column that
+    /// exists is filled only where empty, and the first row holding a
+    /// value there refuses the run (no output kept).
     #[arg(long)]
     overwrite: bool,
 
@@ -1464,9 +1486,11 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             };
             let rater = crate::rate::Rater::with_techniques(set);
             // The pipeline takes a `'static` analysis: one per run, leaked.
+            let columns = rate_columns([a.er_column, a.ep_column, a.ed_column])?;
             let analysis: &'static crate::rate::RateAnalysis =
                 Box::leak(Box::new(crate::rate::RateAnalysis {
                     steps: a.steps.is_some(),
+                    columns,
                     ..crate::rate::RateAnalysis::new(rater)
                 }));
             if a.run.stats {
@@ -1555,6 +1579,33 @@ fn forced(
 }
 
 /// A usage error (exit 2) with clap's look.
+/// `rate`'s column names: `er`, `ep`, `ed` unless `named` (`--er-column`,
+/// `--ep-column`, `--ed-column`) says otherwise, then `rate_status`. Names
+/// are leaked: one analysis per run. Refused: an empty name, or two
+/// columns of one name (in any case, as headers are matched).
+fn rate_columns(named: [Option<String>; 3]) -> Result<[&'static str; 4], clap::Error> {
+    let mut columns = crate::rate::RateAnalysis::COLUMNS;
+    for (k, name) in named.into_iter().enumerate() {
+        let Some(name) = name else { continue };
+        if name.trim().is_empty() {
+            return Err(usage(format!(
+                "--{}-column: give a column name",
+                columns[k]
+            )));
+        }
+        columns[k] = Box::leak(name.into_boxed_str());
+    }
+    for (i, a) in columns.iter().enumerate() {
+        if let Some(b) = columns[i + 1..].iter().find(|b| b.eq_ignore_ascii_case(a)) {
+            return Err(usage(format!(
+                "rate would write two columns named {b:?}: give --er-column, --ep-column and \
+                 --ed-column different names (rate_status is taken too)"
+            )));
+        }
+    }
+    Ok(columns)
+}
+
 fn usage(msg: String) -> clap::Error {
     clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, msg + "\n")
 }

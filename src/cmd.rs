@@ -16,7 +16,7 @@ use crate::output::guard::{Outputs, Plan, Role, Slot, Writes};
 use crate::output::{Compress, Named, Output, Reporter};
 use crate::pipeline::{self, Observer, Options, Task};
 use crate::text::detect::{self, Detected};
-use crate::text::{Analysis, Layout, Shape, Symbols};
+use crate::text::{Analysis, Layout, RecordError, Shape, Symbols};
 
 /// Exit status when every record was answered.
 pub const EXIT_OK: u8 = 0;
@@ -594,8 +594,7 @@ fn finish<'a>(
         Task::Solve { .. } => found.preamble.clone(),
         Task::Count { .. } => count_preamble(name, &found.layout, &found.header)?,
         Task::Analyse(a) => {
-            let (preamble, at) =
-                analysis_preamble(name, a, &found.layout, &found.header, cfg.overwrite)?;
+            let (preamble, at) = analysis_preamble(name, a, &found.layout, &found.header)?;
             opts.fields_at = at;
             preamble
         }
@@ -677,6 +676,11 @@ fn finish<'a>(
             abandon(s)?;
         }
         abandon(out)?;
+        if matches!(err, RecordError::Held { .. }) {
+            // A refusal, not a bad record (exit status 2).
+            reporter.clear();
+            anyhow::bail!("{name}:{line}: {err}");
+        }
         reporter.fail(*line, err);
         return Ok(ExitCode::from(EXIT_BAD_RECORDS));
     }
@@ -727,16 +731,17 @@ fn header_position(header: &[u8], delim: u8, column: &str) -> Option<usize> {
 /// analysis's columns added (refused when it has one of them already: a
 /// second `canonical` column would shadow the first), nothing otherwise.
 /// Fields of an analysis that writes grids of several lines have no place
-/// to go: refused. With `overwrite` (`rate --overwrite`, an analysis
-/// without a grid), columns the header has are kept where they are and
-/// their fields replaced: the second value says where each column goes
-/// ([`Options::fields_at`]; empty when all are added).
+/// to go: refused. For an analysis without a grid (`rate`), columns the
+/// header has are kept where they are and their fields written there: the
+/// second value says where each column goes ([`Options::fields_at`];
+/// empty when all are added). Without `--overwrite` the pipeline then stops
+/// at the first row holding a value in one of them
+/// ([`crate::text::RecordError::Held`]), so only empty fields are filled.
 fn analysis_preamble(
     name: &str,
     a: &dyn Analysis,
     layout: &Layout,
     header: &[u8],
-    overwrite: bool,
 ) -> anyhow::Result<(Vec<u8>, &'static [Option<usize>])> {
     let added: Vec<&str> = a
         .grid_column()
@@ -759,11 +764,19 @@ fn analysis_preamble(
     }
     let d = cols.delim;
     let header = header.strip_suffix(b"\r").unwrap_or(header);
-    if overwrite && a.grid_column().is_none() {
-        let at: Vec<Option<usize>> = added
-            .iter()
-            .map(|column| header_position(header, d, column).filter(|&k| k != cols.puzzle))
-            .collect();
+    if a.grid_column().is_none() {
+        let mut at = Vec::new();
+        for column in &added {
+            let k = header_position(header, d, column);
+            if k == Some(cols.puzzle) {
+                anyhow::bail!(
+                    "{name}: the header's column {column:?} is the puzzle column, which {} \
+                     would write its {column} into; name another column",
+                    a.name()
+                );
+            }
+            at.push(k);
+        }
         if at.iter().any(Option::is_some) {
             let mut preamble = header.to_vec();
             for (column, _) in added.iter().zip(&at).filter(|(_, k)| k.is_none()) {

@@ -99,7 +99,8 @@ pub struct Summary {
     /// Totals over the records written.
     pub tally: Tally,
     /// Set when `OnError::Fail` stopped the run: the place and reason of
-    /// the first bad record.
+    /// the first bad record; or a record holding a value where the run
+    /// would write ([`RecordError::Held`]), whatever `on_error` says.
     pub failed: Option<(At, RecordError)>,
 }
 
@@ -162,7 +163,7 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
                     let before = (res.out.len(), res.side.len());
                     let good =
                         one_record(task, opts, layout, k as u64 + 1, raw, &mut bufs, &mut res);
-                    if fail && !good {
+                    if !good && (fail || stops(&res)) {
                         (res.before_bad, res.side_before_bad) = before;
                         break;
                     }
@@ -192,12 +193,19 @@ fn process_chunk(task: Task, opts: &Options, layout: &Layout, data: &[u8]) -> Ch
             res.out.push(b'\n');
         }
         let good = one_record(task, opts, layout, line, raw, &mut bufs, &mut res);
-        if fail && !good {
+        if !good && (fail || stops(&res)) {
             (res.before_bad, res.side_before_bad) = before;
             break;
         }
     }
     res
+}
+
+/// True when the chunk's last bad record stops the run whatever
+/// `--on-error` says: a column the run would write into holds a value
+/// ([`RecordError::Held`]).
+fn stops(res: &ChunkResult) -> bool {
+    matches!(res.errors.last(), Some((_, _, RecordError::Held { .. })))
 }
 
 /// True when `task` writes a grid of several lines per record (`layout`'s
@@ -391,7 +399,15 @@ fn analysed_record(
 ) -> bool {
     let parsed = layout.parse(raw, &mut bufs.cells);
     let read = parsed.is_ok();
+    let held = match (&parsed, layout.shape) {
+        (Err(RecordError::RunOnQuote), _) => None,
+        (_, Shape::Csv(cols)) if !opts.overwrite => {
+            held_field(raw, cols.delim, opts.fields_at, analysis)
+        }
+        _ => None,
+    };
     let verdict = match parsed {
+        _ if held.is_some() => Verdict::Bad(held.expect("checked")),
         Err(err) => Verdict::Bad(err),
         Ok(()) => {
             record::analyse(
@@ -421,11 +437,12 @@ fn analysed_record(
             let mark;
             let values: Vec<&[u8]> = match &verdict {
                 Verdict::Bad(err) => {
-                    // The mark in the first column, the others empty (as
-                    // `write_analysis_error` writes added columns).
-                    mark = format!("error: {err}");
+                    // The mark in the status column (else the first), the
+                    // others empty, as `write_analysis_error` writes added
+                    // columns.
+                    mark = crate::text::error_mark(analysis, err);
                     let mut v = vec![&b""[..]; opts.fields_at.len()];
-                    v[0] = mark.as_bytes();
+                    v[analysis.status().unwrap_or(0)] = mark.as_bytes();
                     v
                 }
                 _ => bufs.fields.iter().map(|f| f.as_bytes()).collect(),
@@ -456,6 +473,44 @@ fn analysed_record(
             true
         }
     }
+}
+
+/// The [`RecordError::Held`] of delimited row `raw` when a field the
+/// analysis writes into in place (`at[k]`, [`Options::fields_at`]) holds a
+/// value: anything but an empty field, blanks or `""`.
+fn held_field(
+    raw: &[u8],
+    delim: u8,
+    at: &[Option<usize>],
+    analysis: &dyn record::Analysis,
+) -> Option<RecordError> {
+    if at.iter().all(Option::is_none) {
+        return None;
+    }
+    let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let mut fields: Vec<&[u8]> = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, &b) in line.iter().enumerate() {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if b == delim && !quoted {
+            fields.push(&line[start..i]);
+            start = i + 1;
+        }
+    }
+    fields.push(&line[start..]);
+    at.iter().enumerate().find_map(|(k, slot)| {
+        let field = fields.get((*slot)?)?.trim_ascii();
+        let value = field
+            .strip_prefix(b"\"")
+            .and_then(|f| f.strip_suffix(b"\""))
+            .unwrap_or(field);
+        (!value.trim_ascii().is_empty()).then(|| RecordError::Held {
+            command: analysis.name(),
+            column: record::quote(analysis.columns()[k].as_bytes()),
+            value: record::quote(value),
+        })
+    })
 }
 
 /// Appends delimited row `raw` with field `at[k]` replaced by `values[k]`
@@ -588,19 +643,30 @@ impl<W: Write, O: Observer> Writer<'_, W, O> {
         let mut out = &res.out[..];
         let mut side = &res.side[..];
         let mut failed = None;
-        if self.on_error == OnError::Fail {
-            if let Some((line, k, err)) = res.errors.into_iter().next() {
+        // The bad record that stops the run: the first with
+        // `OnError::Fail`, else a held column's (the chunk stopped there).
+        let stop = if self.on_error == OnError::Fail {
+            (!res.errors.is_empty()).then_some(0)
+        } else {
+            res.errors
+                .iter()
+                .position(|(_, _, e)| matches!(e, RecordError::Held { .. }))
+        };
+        let mut errors = res.errors.into_iter();
+        if self.on_error == OnError::Mark {
+            for (line, k, err) in errors.by_ref().take(stop.unwrap_or(usize::MAX)) {
+                let at = self.at(line, k);
+                self.obs.bad_record(at, &err);
+            }
+        }
+        if stop.is_some() {
+            if let Some((line, k, err)) = errors.next() {
                 // The answers of the chunk's records before the bad one are
                 // written, so what reaches a stream is every answer before
                 // the bad record, whatever the chunking (`-j`, stdin).
                 out = &out[..res.before_bad];
                 side = &side[..res.side_before_bad];
                 failed = Some((self.at(line, k), err));
-            }
-        } else {
-            for &(line, k, ref err) in &res.errors {
-                let at = self.at(line, k);
-                self.obs.bad_record(at, err);
             }
         }
         if self.drop_lead && !out.is_empty() {

@@ -151,6 +151,23 @@ pub enum RecordError {
     /// puzzle (or not readable as a grid); the old label is kept.
     #[error("existing solution is wrong: {0}")]
     WrongLabel(String),
+    /// A column the run writes into (`rate --er-column rating`) already
+    /// holds a value in this record, and `--overwrite` was not given. Not
+    /// a bad record: it stops the run, whatever `--on-error` says, and no
+    /// output is kept, so a dataset's own label is never replaced
+    /// silently.
+    #[error(
+        "column {column} already holds a value ({value}), which {command} would write over; \
+         give --overwrite to replace the column's values, or name a new or empty column"
+    )]
+    Held {
+        /// The command (`rate`).
+        command: &'static str,
+        /// The column, quoted by [`quote`].
+        column: String,
+        /// The value it holds, quoted by [`quote`].
+        value: String,
+    },
 }
 
 /// Lines a quoted CSV field may span before it counts as an unterminated
@@ -221,15 +238,34 @@ pub trait Analysis: Send + Sync {
     /// write it as a grid, CSV rows and tables add the column (in the
     /// puzzle's symbols), `.npy` arrays give an array of the input's shape.
     fn grid_column(&self) -> Option<&'static str>;
-    /// The text columns it adds after the grid (`er`, `ep`, `ed`), in the
-    /// order [`Analysis::analyse`] fills them.
+    /// The columns it adds after the grid (`er`, `ep`, `ed`,
+    /// `rate_status`), in the order [`Analysis::analyse`] fills them.
     fn columns(&self) -> &[&'static str];
+    /// True when column `k` of [`Analysis::columns`] holds numbers: its
+    /// field is a plain decimal (`9.4`) or empty when there is none.
+    /// Delimited rows write the field as it is; tables write the column
+    /// as nullable Float64 (null for an empty field and a bad row). Other
+    /// columns are text (Utf8 in tables).
+    fn number(&self, k: usize) -> bool {
+        let _ = k;
+        false
+    }
+    /// The column (an index into [`Analysis::columns`]) that holds a bad
+    /// record's reason in delimited rows and tables (`rate_status`:
+    /// `multiple solutions`, as `solve` words it), every other column then
+    /// empty (null in tables). `None`: delimited rows get `error: REASON`
+    /// in the first added column, tables null everywhere (the reason is
+    /// on stderr).
+    fn status(&self) -> Option<usize> {
+        None
+    }
     /// One-line text: true writes the puzzle's line before the fields
     /// (`PUZZLE 3.4/1.2/1.2`), false writes the grid (or the fields alone).
     fn keeps_puzzle(&self) -> bool;
-    /// One-line text: the text between fields (`/` for `ER/EP/ED`).
-    fn line_join(&self) -> &'static str {
-        " "
+    /// One-line text: the fields as the line writes them (after the
+    /// puzzle, or alone). Default: joined by a space.
+    fn line(&self, fields: &[String]) -> String {
+        fields.join(" ")
     }
     /// The blank symbol its grid is written with (`canon --blank`);
     /// `None`: the usual blank of the layout's symbols (`.` for digits),

@@ -534,8 +534,9 @@ fn rate_rows<'py>(
         None => Techniques::all(),
         Some(list) => Techniques::parse(list).map_err(PyValueError::new_err)?,
     };
-    // The CLI's analysis: `4.2` or `unrated` per column, the path as the
-    // side line after them (`batch::analyse_rows` leaves it in the fields).
+    // The CLI's analysis: `4.2` or empty per number, then `rate_status`,
+    // the path as the side line after them (`batch::analyse_rows` leaves
+    // it in the fields).
     let job = RateAnalysis {
         steps,
         not_nine,
@@ -547,7 +548,8 @@ fn rate_rows<'py>(
     for f in &done.fields {
         for k in 0..3 {
             // `4.2` parses to the double nearest the one-decimal number
-            // serate prints; `unrated` (and a bad row's missing field) is NaN.
+            // serate prints; an empty field (unrated, and a bad row's
+            // missing one) is NaN.
             let v = f.get(k).and_then(|s| s.parse::<f64>().ok());
             values.push(v.unwrap_or(f64::NAN));
         }

@@ -56,24 +56,34 @@ def test_rate_columns_hold_serates_numbers(spark):
     data = [(i, p) for i, (p, _) in enumerate(fixtures)] + [(len(fixtures), "." * 81)]
     df = spark.createDataFrame(data, "id long, puzzle string")
     out = sudoku_bulk.spark.rate(df)
-    assert out.columns == ["id", "puzzle", "er", "ep", "ed"]
+    assert out.columns == ["id", "puzzle", "er", "ep", "ed", "rate_status"]
+    types = dict(out.dtypes)
+    assert [types[c] for c in ("er", "ep", "ed", "rate_status")] == ["double"] * 3 + ["string"]
     got = {r["id"]: r for r in out.collect()}
     rated = 0
     for i, (p, want) in enumerate(fixtures):
         r = got[i]
         if r["er"] is None:
             assert want[0] > 4.0, p  # unrated: serate needed more
+            assert r["rate_status"] == "unrated", p
             continue
         assert (r["er"], r["ep"], r["ed"]) == want, p
+        assert r["rate_status"] == "ok", p
         rated += 1
     assert rated * 2 > len(fixtures)
-    # Several solutions: a bad row, null in all three.
+    # Several solutions: a bad row, null in all three, the reason the
+    # local call gives.
     last = got[len(fixtures)]
     assert last["er"] is None and last["ep"] is None and last["ed"] is None
+    assert last["rate_status"] == "multiple solutions"
     singles = sudoku_bulk.spark.rate(df, techniques=["HiddenSingle", "NakedSingle"]).collect()
+    unrated = 0
     for r in singles:
         if r["id"] < len(fixtures) and fixtures[r["id"]][1][0] > 2.3:
             assert r["er"] is None or math.isnan(r["er"])
+            assert r["rate_status"] == "unrated"
+            unrated += 1
+    assert unrated > 0
     with pytest.raises(ValueError, match="unknown technique"):
         sudoku_bulk.spark.rate(df, techniques="Guessing")
     # steps=True: the path of each row as the local call's JSON text, null
@@ -81,7 +91,7 @@ def test_rate_columns_hold_serates_numbers(spark):
     import json
 
     with_steps = sudoku_bulk.spark.rate(df, steps=True)
-    assert with_steps.columns == ["id", "puzzle", "er", "ep", "ed", "steps"]
+    assert with_steps.columns == ["id", "puzzle", "er", "ep", "ed", "rate_status", "steps"]
     rows = {r["id"]: r for r in with_steps.collect()}
     puzzles = [p for p, _ in fixtures]
     paths = sb.rate(puzzles, steps=True)[3]

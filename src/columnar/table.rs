@@ -20,12 +20,12 @@ use std::sync::Arc;
 use anyhow::Context;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    ArrowPrimitiveType, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
-    UInt64Type, UInt8Type,
+    ArrowPrimitiveType, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
+    UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{
-    Array, ArrayRef, FixedSizeListArray, GenericListArray, Int64Array, OffsetSizeTrait,
-    PrimitiveArray, RecordBatch, StringArray,
+    Array, ArrayRef, FixedSizeListArray, Float64Array, GenericListArray, Int64Array,
+    OffsetSizeTrait, PrimitiveArray, RecordBatch, StringArray,
 };
 use arrow_buffer::{ArrowNativeType, NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -238,24 +238,17 @@ impl Plan {
     /// Finds the columns in `schema` and builds the output schema for
     /// `job`'s task.
     pub fn new(job: &Job<'_>, kind: Kind, schema: &Schema) -> anyhow::Result<Plan> {
-        let overwrite = job.overwrite && matches!(job.task, Task::Analyse(_));
-        Plan::for_task(
-            kind,
-            job.name,
-            &job.asked,
-            (job.task, overwrite),
-            job.stats,
-            schema,
-        )
+        Plan::for_task(kind, job.name, &job.asked, job.task, job.stats, schema)
     }
 
-    /// `task` comes with `--overwrite` for an analysis: its columns that the
-    /// table has already are replaced where they are.
+    /// An analysis without a grid (`rate`) writes into the columns the
+    /// table has already, where they are ([`Plan::held`] says when that
+    /// is refused).
     fn for_task(
         kind: Kind,
         name: &str,
         asked: &Asked<'_>,
-        (task, overwrite): (Task, bool),
+        task: Task,
         stats: bool,
         schema: &Schema,
     ) -> anyhow::Result<Plan> {
@@ -363,18 +356,30 @@ impl Plan {
                 DataType::Int64,
             )?,
             // An analysis's grid is typed like the puzzle column (strings
-            // or lists of cells), its fields are strings.
+            // or lists of cells), its fields are Float64 for numbers, else
+            // strings.
             Task::Analyse(a) => {
                 if let Some(grid) = a.grid_column() {
                     add(grid, plain_type(pf.data_type()))?;
                 }
-                for column in a.columns() {
-                    match find(column).filter(|&k| overwrite && k != puzzle) {
-                        // `--overwrite`: the old column's place (and name as
-                        // written) is kept, its values replaced.
+                for (c, column) in a.columns().iter().enumerate() {
+                    let at = find(&column.to_ascii_lowercase());
+                    if at == Some(puzzle) {
+                        anyhow::bail!(
+                            "{}: column {} is the puzzle column, which {} would write its \
+                             {column} into; name another column",
+                            job.name,
+                            shown_name(column),
+                            a.name()
+                        );
+                    }
+                    match at.filter(|_| a.grid_column().is_none()) {
+                        // The old column's place (and name as written) is
+                        // kept, its values replaced: only empty ones
+                        // unless `--overwrite` ([`Plan::held`]).
                         Some(k) => fields_at.push(Some(k)),
                         None => {
-                            add(column, DataType::Utf8)?;
+                            add(column, analysis_type(a, c))?;
                             fields_at.push(None);
                         }
                     }
@@ -385,9 +390,13 @@ impl Plan {
             add("guesses", DataType::Int64)?;
             add("level", DataType::Utf8)?;
         }
-        for &k in fields_at.iter().flatten() {
-            let name = fields[k].name().clone();
-            fields[k] = Arc::new(Field::new(name, DataType::Utf8, true));
+        if let Task::Analyse(a) = job.task {
+            for (c, k) in fields_at.iter().enumerate() {
+                if let Some(k) = *k {
+                    let name = fields[k].name().clone();
+                    fields[k] = Arc::new(Field::new(name, analysis_type(a, c), true));
+                }
+            }
         }
         // A solution column that may now hold nulls (bad rows) must say
         // so; a dictionary or `Null` one is written as plain values.
@@ -724,14 +733,46 @@ impl Plan {
                     columns.push(build(&dt, &solved.answers, n, side, &good, &text, a.blank())?);
                 }
                 let fields = solved.fields.as_deref().unwrap_or(&[]);
+                // A bad row's reason, for the status column.
+                let reasons: Vec<Option<String>> = match a.status() {
+                    Some(_) => solved
+                        .outcomes
+                        .iter()
+                        .map(|o| match &o.verdict {
+                            Verdict::Bad(e) => Some(e.to_string()),
+                            _ => None,
+                        })
+                        .collect(),
+                    None => Vec::new(),
+                };
                 for c in 0..a.columns().len() {
-                    // A bad row's fields are null (its reason is on stderr).
-                    let column: StringArray = (0..rows)
-                        .map(|r| fields.get(r).and_then(|f| f.get(c)).map(String::as_str))
-                        .collect();
+                    let field = |r: usize| fields.get(r).and_then(|f| f.get(c));
+                    // A bad row's fields are null (its reason is on stderr,
+                    // and in the status column when the analysis has one).
+                    let column: ArrayRef = if a.number(c) {
+                        // `9.4` parses to the double nearest the decimal,
+                        // as Python's `float("9.4")`; empty is null.
+                        Arc::new(
+                            (0..rows)
+                                .map(|r| field(r).and_then(|f| f.parse::<f64>().ok()))
+                                .collect::<Float64Array>(),
+                        )
+                    } else if a.status() == Some(c) {
+                        Arc::new(
+                            (0..rows)
+                                .map(|r| field(r).map(String::as_str).or(reasons[r].as_deref()))
+                                .collect::<StringArray>(),
+                        )
+                    } else {
+                        Arc::new(
+                            (0..rows)
+                                .map(|r| field(r).map(String::as_str))
+                                .collect::<StringArray>(),
+                        )
+                    };
                     match self.fields_at.get(c).copied().flatten() {
-                        Some(k) => columns[k] = Arc::new(column),
-                        None => columns.push(Arc::new(column)),
+                        Some(k) => columns[k] = column,
+                        None => columns.push(column),
                     }
                 }
             }
@@ -762,6 +803,90 @@ impl Plan {
         self.grid
             .as_ref()
             .map_or_else(|| Layout::one_line(Boxes::NINE), |g| g.text.clone())
+    }
+}
+
+/// The Arrow type of column `c` of analysis `a`: Float64 for numbers,
+/// else strings.
+fn analysis_type(a: &dyn crate::record::Analysis, c: usize) -> DataType {
+    if a.number(c) {
+        DataType::Float64
+    } else {
+        DataType::Utf8
+    }
+}
+
+impl Plan {
+    /// For an analysis that writes into columns the table has (`rate
+    /// --er-column rating`, or an `er` column already there), without
+    /// `--overwrite`: the first row of `batch` (its first row is row
+    /// `first` of the input, 0-based) holding a value in one of them
+    /// refuses the run, before any of it is rated, so a dataset's own
+    /// values are never replaced silently. Empty values are null, empty
+    /// or blank strings and NaN (pandas' missing float).
+    fn held(&self, job: &Job<'_>, batch: &RecordBatch, first: u64) -> anyhow::Result<()> {
+        let Task::Analyse(a) = job.task else {
+            return Ok(());
+        };
+        if job.overwrite {
+            return Ok(());
+        }
+        let mut found: Option<(usize, usize, String)> = None;
+        for (c, k) in self.fields_at.iter().enumerate() {
+            let Some(k) = *k else { continue };
+            let col = plain(batch.column(k))?;
+            // Rows before the first held one found so far.
+            let end = found.as_ref().map_or(col.len(), |f| f.0);
+            if let Some((r, value)) = (0..end).find_map(|r| Some((r, held_value(&col, r)?))) {
+                found = Some((r, c, value));
+            }
+        }
+        let Some((r, c, value)) = found else {
+            return Ok(());
+        };
+        let err = RecordError::Held {
+            command: a.name(),
+            column: shown_name(a.columns()[c]),
+            value,
+        };
+        anyhow::bail!("{}:row {}: {err}", job.name, first + r as u64 + 1)
+    }
+}
+
+/// The value row `r` of `col` holds, as a message shows it; `None` when it
+/// is empty: null, an empty or blank string, NaN.
+fn held_value(col: &ArrayRef, r: usize) -> Option<String> {
+    if col.is_null(r) {
+        return None;
+    }
+    macro_rules! number {
+        ($($t:ty),*) => {
+            match col.data_type() {
+                $(dt if dt == &<$t>::DATA_TYPE => {
+                    return Some(col.as_primitive::<$t>().value(r).to_string())
+                })*
+                _ => {}
+            }
+        };
+    }
+    number!(
+        Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type
+    );
+    match col.data_type() {
+        DataType::Float64 => {
+            let v = col.as_primitive::<Float64Type>().value(r);
+            (!v.is_nan()).then(|| v.to_string())
+        }
+        DataType::Float32 => {
+            let v = col.as_primitive::<Float32Type>().value(r);
+            (!v.is_nan()).then(|| v.to_string())
+        }
+        DataType::Boolean => Some(col.as_boolean().value(r).to_string()),
+        dt if is_text(dt) => {
+            let v = text_value(col.as_ref(), r)?;
+            (!v.trim_ascii().is_empty()).then(|| crate::text::quote(v))
+        }
+        dt => Some(format!("a {} value", shown_type(dt))),
     }
 }
 
@@ -1320,8 +1445,12 @@ pub fn run_to(
                     let _ = tx.send(work.run(job));
                 });
             };
+            // Rows handed to the pool so far.
+            let mut taken = 0u64;
             let mut inflight: Option<(RecordBatch, bool)> = match batches.next().transpose()? {
                 Some((batch, end)) => {
+                    plan.held(job, &batch, taken)?;
+                    taken += batch.num_rows() as u64;
                     spawn(plan.work(job, &batch)?);
                     Some((batch, end))
                 }
@@ -1331,6 +1460,8 @@ pub fn run_to(
                 let next = batches.next().transpose()?;
                 let solved = rx.recv().expect("the solving task sends its result");
                 if let Some((b, end)) = next {
+                    plan.held(job, &b, taken)?;
+                    taken += b.num_rows() as u64;
                     spawn(plan.work(job, &b)?);
                     inflight = Some((b, end));
                 }
@@ -1419,7 +1550,7 @@ pub fn check(
             kind,
             name,
             spec,
-            (Task::Solve { unique: false }, false),
+            Task::Solve { unique: false },
             false,
             schema,
         )

@@ -1,23 +1,29 @@
 //! The `rate` command's plug into the bulk pipeline ([`crate::record::Analysis`]):
-//! puzzle cells in, `er`, `ep`, `ed` text fields out, and with `steps` each
-//! record's `--steps` JSON object as the analysis's side line (the CLI and
-//! the Python binding both run this). Pure: strings out, no I/O.
+//! puzzle cells in, `er`, `ep`, `ed` (numbers) and `rate_status` fields
+//! out, and with `steps` each record's `--steps` JSON object as the
+//! analysis's side line (the CLI and the Python binding both run this).
+//! Pure: strings out, no I/O.
 
 use super::{Outcome, Rater, Step, Tenths};
 use crate::record::{Analysis, RecordError};
 use crate::solver::Boxes;
 
-/// Rates each record (9x9 only): `4.2`, `1.5`, `1.2` in `er`, `ep`, `ed`.
-/// A puzzle whose path needs a technique the rater does not have gets
-/// `unrated` for ER (EP and ED too when the path stopped before them; they
-/// are exact when given). No or several solutions make the record bad, as
-/// `solve --unique` does. With `steps`, each record also gets its solving
-/// path as a side line ([`steps_json`]; `rate --steps`, Python's
-/// `rate(steps=True)`).
+/// Rates each record (9x9 only): `4.2`, `1.5`, `1.2` in `er`, `ep`, `ed`
+/// and `ok` in `rate_status`. A puzzle whose path needs a technique the
+/// rater does not have has no ER (an empty field: null in tables; EP and
+/// ED too when the path stopped before them, they are exact when given)
+/// and `unrated` in `rate_status`; one-line text writes `unrated` for
+/// each missing number ([`Analysis::line`]). No or several solutions make
+/// the record bad, as `solve --unique` does (its reason in `rate_status`).
+/// With `steps`, each record also gets its solving path as a side line
+/// ([`steps_json`]; `rate --steps`, Python's `rate(steps=True)`).
 #[derive(Debug)]
 pub struct RateAnalysis {
     /// The rater (its technique set).
     pub rater: Rater,
+    /// The names of its columns, [`RateAnalysis::COLUMNS`] unless the user named others
+    /// (`rate --er-column rating`).
+    pub columns: [&'static str; 4],
     /// Write each record's path as the side line ([`Analysis::side`]).
     pub steps: bool,
     /// The error of a grid that is not 9x9 ([`RateAnalysis::new`]: the
@@ -26,12 +32,17 @@ pub struct RateAnalysis {
 }
 
 impl RateAnalysis {
+    /// The columns `rate` adds by default: the three ratings, then the
+    /// status (`ok`, `unrated` or a bad record's reason).
+    pub const COLUMNS: [&'static str; 4] = ["er", "ep", "ed", "rate_status"];
+
     /// Rates with `rater`, no side line; a grid that is not 9x9 is
     /// `expected 81 cells, found N`, as the CLI reports a record of the
     /// wrong length.
     pub fn new(rater: Rater) -> RateAnalysis {
         RateAnalysis {
             rater,
+            columns: RateAnalysis::COLUMNS,
             steps: false,
             not_nine: |boxes| RecordError::WrongLength {
                 expected: 81,
@@ -62,13 +73,25 @@ impl Analysis for RateAnalysis {
         None
     }
     fn columns(&self) -> &[&'static str] {
-        &["er", "ep", "ed"]
+        &self.columns
+    }
+    fn number(&self, k: usize) -> bool {
+        k < 3
+    }
+    fn status(&self) -> Option<usize> {
+        Some(3)
     }
     fn keeps_puzzle(&self) -> bool {
         true
     }
-    fn line_join(&self) -> &'static str {
-        "/"
+    /// `ER/EP/ED`, `unrated` for a missing number; no status.
+    fn line(&self, fields: &[String]) -> String {
+        let shown: Vec<&str> = fields
+            .iter()
+            .take(3)
+            .map(|f| if f.is_empty() { "unrated" } else { f })
+            .collect();
+        shown.join("/")
     }
     fn side(&self) -> bool {
         self.steps
@@ -98,17 +121,16 @@ impl Analysis for RateAnalysis {
         };
         match outcome {
             Outcome::Rated(r) => {
-                fields.extend([tenths(r.er), tenths(r.ep), tenths(r.ed)]);
+                fields.extend([tenths(r.er), tenths(r.ep), tenths(r.ed), "ok".into()]);
             }
             Outcome::Unrated { so_far, .. } => {
-                let known = |t: Tenths| {
-                    if t == 0 {
-                        "unrated".to_string()
-                    } else {
-                        tenths(t)
-                    }
-                };
-                fields.extend(["unrated".to_string(), known(so_far.ep), known(so_far.ed)]);
+                let known = |t: Tenths| if t == 0 { String::new() } else { tenths(t) };
+                fields.extend([
+                    String::new(),
+                    known(so_far.ep),
+                    known(so_far.ed),
+                    "unrated".into(),
+                ]);
             }
             // Clashing givens are named as `solve` names them.
             Outcome::NotUnique { solutions: 0 } => {

@@ -553,7 +553,7 @@ impl Layout {
     /// Appends what an [`Analysis`] gave for record `raw`: the output
     /// `grid` (when it makes one) and its `fields`. One-line text writes the
     /// puzzle's line (when the analysis keeps it) or the grid, then the
-    /// fields joined by [`Analysis::line_join`]; grids of several lines
+    /// fields as [`Analysis::line`] writes them; grids of several lines
     /// write the grid, or the fields on one line; delimited rows get the
     /// grid (in the puzzle's symbols) and the fields as added columns.
     pub fn write_analysed(
@@ -582,7 +582,7 @@ impl Layout {
                 out.push(b'\n');
             }
             _ => {
-                let joined = fields.join(analysis.line_join());
+                let joined = analysis.line(fields);
                 if analysis.keeps_puzzle() && !self.multiline() {
                     let line = raw.strip_suffix(b"\r").unwrap_or(raw);
                     out.extend_from_slice(line);
@@ -750,7 +750,9 @@ impl Layout {
 
     /// Appends the marked record of a bad record under an [`Analysis`]:
     /// `error: REASON` on its own line, or, for delimited rows, the row
-    /// with the mark in the first added column and the others empty.
+    /// with the mark in the first added column and the others empty (the
+    /// reason alone in the analysis's [`Analysis::status`] column, when it
+    /// has one).
     pub fn write_analysis_error(
         &self,
         raw: &[u8],
@@ -762,12 +764,13 @@ impl Layout {
             Shape::Csv(cols) if *err != RecordError::RunOnQuote => {
                 let line = raw.strip_suffix(b"\r").unwrap_or(raw);
                 out.extend_from_slice(line);
-                let added =
-                    analysis.columns().len() + usize::from(analysis.grid_column().is_some());
-                let mark = format!("error: {err}");
+                let grid = usize::from(analysis.grid_column().is_some());
+                let added = analysis.columns().len() + grid;
+                let at = analysis.status().map_or(0, |k| k + grid);
+                let mark = error_mark(analysis, err);
                 for k in 0..added {
                     out.push(cols.delim);
-                    if k == 0 {
+                    if k == at {
                         push_field(mark.as_bytes(), cols.delim, out);
                     }
                 }
@@ -796,6 +799,16 @@ impl Layout {
                 let _ = writeln!(out, "error: {err}");
             }
         }
+    }
+}
+
+/// The mark of a bad record in an [`Analysis`]'s columns of a delimited
+/// row: the reason alone in its [`Analysis::status`] column, else
+/// `error: REASON` (in the first added column).
+pub fn error_mark(analysis: &dyn Analysis, err: &RecordError) -> String {
+    match analysis.status() {
+        Some(_) => err.to_string(),
+        None => format!("error: {err}"),
     }
 }
 

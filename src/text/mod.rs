@@ -31,6 +31,6 @@ mod tests;
 
 pub use crate::record::{quote, Analysis, CellName, Label, RecordError, Shown, MAX_QUOTED_LINES};
 pub use csv::{cr_before_text, cr_ends_text, quote_open_after, walk_quotes, CsvColumns, RowSplit};
-pub use layout::{is_marks_line, Layout, Shape};
+pub use layout::{error_mark, is_marks_line, Layout, Shape};
 pub use records::{classify_line, Item, Line, Records};
 pub use symbols::{char_count, is_rule, shown_path, Symbols};

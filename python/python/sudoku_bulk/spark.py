@@ -422,7 +422,10 @@ def rate(
     puzzle's Sudoku Explainer ratings as :func:`sudoku_bulk.rate` gives
     them, null where it gives NaN (a bad row: unreadable, not 9x9, not
     exactly one solution; ER of an unrated puzzle, EP and ED when its path
-    stopped before them).
+    stopped before them), and a string column ``rate_status``: ``ok``,
+    ``unrated``, or a bad row's reason (``multiple solutions``, as
+    ``rate(return_status=True)`` words it), as ``sudoku-bulk rate`` writes
+    tables.
 
     Args:
         df: a Spark DataFrame with a string column of one-line 9x9 puzzles.
@@ -459,13 +462,21 @@ def rate(
             threads=threads,
             on_error="ignore",
             steps="json" if steps else False,
+            return_status=True,
         )
         out = [pa.array(v, type=pa.float64(), mask=np.isnan(v)) for v in got[:3]]
+        # A good row without ER is unrated (a rated one has all three).
+        status = [
+            why if why is not None else ("unrated" if np.isnan(er) else "ok")
+            for why, er in zip(got[-1], got[0])
+        ]
+        out.append(pa.array(status, type=pa.string()))
         if steps:
             out.append(pa.array(got[3], type=pa.string()))
         return out
 
     outputs = [(n, DoubleType()) for n in ("er", "ep", "ed")]
+    outputs.append(("rate_status", StringType()))
     if steps:
         outputs.append(("steps", StringType()))
     return _with_columns(df, column, outputs, make)

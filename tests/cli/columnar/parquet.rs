@@ -846,3 +846,135 @@ fn blank_text_labels_beside_list_puzzles_are_filled_in_digits() {
         assert_valid(3, p, &cells);
     }
 }
+
+/// `rate` over a Parquet file pyarrow wrote as sudoku-extreme is laid out
+/// (`question,answer,rating,source`, `rating` an int64 backtrack count),
+/// and over one whose `rating` column pandas left empty (float64 NaN):
+/// read back by pyarrow and pandas, `er`/`ep`/`ed` (or the `rating` column
+/// ER goes into) are nullable float64, `rate_status` strings, with
+/// serate's numbers (tests/data/rate_serate.txt), null and `unrated` for a
+/// puzzle the singles-only technique set cannot finish, null and the
+/// reason for bad rows. The int64 `rating` is refused without
+/// `--overwrite`; the NaN one is filled.
+#[test]
+fn rate_columns_read_back_by_pyarrow_and_pandas_are_float64_with_a_status() {
+    let Some(py) = python_with("pyarrow, pyarrow.parquet, pandas") else {
+        return;
+    };
+    let serate: Vec<(String, String)> = include_str!("../../data/rate_serate.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (p, r) = l.split_once(' ').unwrap();
+            (p.to_string(), r.trim().to_string())
+        })
+        .collect();
+    // Two that singles finish (serate 1.5), one they cannot (2.6/1.5/1.5).
+    let mut set: Vec<(String, String)> = serate
+        .iter()
+        .filter(|(_, r)| r.starts_with("1.5/"))
+        .take(2)
+        .cloned()
+        .collect();
+    set.push(
+        serate
+            .iter()
+            .find(|(_, r)| r == "2.6/1.5/1.5")
+            .unwrap()
+            .clone(),
+    );
+    let mut puzzles: Vec<Option<String>> = set.iter().map(|(p, _)| Some(p.clone())).collect();
+    puzzles.push(Some(".".repeat(81)));
+    puzzles.push(None);
+    let py_list: Vec<String> = puzzles
+        .iter()
+        .map(|p| p.as_ref().map_or("None".into(), |p| format!("'{p}'")))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "import pyarrow as pa, pyarrow.parquet as pq, pandas as pd\n\
+         q = [{}]\n\
+         pq.write_table(pa.table({{'question': q, 'answer': [''] * len(q), 'rating': pa.array(range(10, 10 + len(q)), pa.int64()), 'source': ['s'] * len(q)}}), 'extreme.parquet')\n\
+         pd.DataFrame({{'puzzle': q, 'rating': [float('nan')] * len(q)}}).to_parquet('empty.parquet')\n",
+        py_list.join(", ")
+    );
+    run_python(&py, &script, dir.path(), &[]);
+    let rate = |input: &str, out: &str, flags: &[&str]| {
+        sb(["rate", "--techniques", "HiddenSingle,NakedSingle"])
+            .args(flags)
+            .arg(dir.path().join(input))
+            .arg("-o")
+            .arg(dir.path().join(out))
+    };
+    let o = rate(
+        "extreme.parquet",
+        "refused.parquet",
+        &["--er-column", "rating"],
+    )
+    .code(2);
+    assert!(
+        o.stderr()
+            .contains("extreme.parquet:row 1: column \"rating\" already holds a value (10)"),
+        "{}",
+        o.stderr()
+    );
+    assert!(!dir.path().join("refused.parquet").exists());
+    rate("extreme.parquet", "plain.parquet", &[]).code(1);
+    rate("extreme.parquet", "plain.arrow", &[]).code(1);
+    rate(
+        "extreme.parquet",
+        "over.parquet",
+        &["--er-column", "rating", "--overwrite"],
+    )
+    .code(1);
+    rate(
+        "empty.parquet",
+        "filled.parquet",
+        &["--er-column", "rating"],
+    )
+    .code(1);
+    // One line per row: file, then er ep ed status ("-" for null).
+    let stdout = run_python(
+        &py,
+        "import pyarrow as pa, pyarrow.parquet as pq, pyarrow.ipc as ipc, pandas as pd, math\n\
+         for name, er in [('plain.parquet', 'er'), ('plain.arrow', 'er'), ('over.parquet', 'rating'), ('filled.parquet', 'rating')]:\n\
+         \x20 t = ipc.open_file(name).read_all() if name.endswith('.arrow') else pq.read_table(name)\n\
+         \x20 for c in [er, 'ep', 'ed']:\n\
+         \x20   f = t.schema.field(c)\n\
+         \x20   assert f.type == pa.float64() and f.nullable, (name, c, f)\n\
+         \x20 assert t.schema.field('rate_status').type == pa.string(), name\n\
+         \x20 df = t.to_pandas()\n\
+         \x20 assert [str(df[c].dtype) for c in [er, 'ep', 'ed']] == ['float64'] * 3, df.dtypes\n\
+         \x20 for r in t.select([er, 'ep', 'ed', 'rate_status']).to_pylist():\n\
+         \x20   print(name, *('-' if v is None else v for v in r.values()), sep='|')",
+        dir.path(),
+        &[],
+    );
+    let text = String::from_utf8(stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4 * puzzles.len(), "{text}");
+    for (k, line) in lines.iter().enumerate() {
+        let f: Vec<&str> = line.split('|').collect();
+        let row = k % puzzles.len();
+        let got = &f[1..];
+        match row {
+            0..=2 => {
+                let want: Vec<f64> = set[row].1.split('/').map(|v| v.parse().unwrap()).collect();
+                let num = |v: &str| v.parse::<f64>().ok();
+                // The unrated one: no ER, serate's EP and ED.
+                let er = if row == 2 { None } else { Some(want[0]) };
+                assert_eq!(
+                    [num(got[0]), num(got[1]), num(got[2])],
+                    [er, Some(want[1]), Some(want[2])],
+                    "{line}"
+                );
+                assert_eq!(got[3], if row == 2 { "unrated" } else { "ok" }, "{line}");
+            }
+            3 => assert_eq!(got, ["-", "-", "-", "multiple solutions"], "{line}"),
+            _ => {
+                assert_eq!(got[..3], ["-", "-", "-"], "{line}");
+                assert!(got[3].ends_with("no puzzle (null)"), "{line}");
+            }
+        }
+    }
+}
