@@ -1085,3 +1085,17 @@ fn chain_steps_match_serates_own() {
     assert_eq!(lines, steps);
     assert!(lines >= 30, "{lines} lines");
 }
+
+/// serate's own Dynamic Forcing Chains (+) and Nested Forcing Chains steps
+/// on real grids of the hardest list (tests/data/rate_serate_nested_steps.txt:
+/// the grid before a step of our paths on forum hardest 1106, serate with
+/// only that technique on, stopped after its first step), each the same
+/// hint: rating and removals.
+#[test]
+fn nested_steps_match_serates_own() {
+    let (lines, steps) = check_serate_step_lines(include_str!(
+        "../../tests/data/rate_serate_nested_steps.txt"
+    ));
+    assert_eq!(lines, steps);
+    assert!(lines >= 20, "{lines} lines");
+}
