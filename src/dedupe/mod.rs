@@ -473,7 +473,7 @@ impl Loaded {
     }
 
     /// The bytes as the columnar readers take them.
-    fn data(&self) -> Data<'_> {
+    pub(crate) fn data(&self) -> Data<'_> {
         match (&self.path, &self.bytes) {
             (Some(p), Bytes::Map(m)) => Data::File(p, m),
             (_, b) => Data::Owned(match b {
