@@ -810,8 +810,10 @@ struct GenerateArgs {
     stats: bool,
 
     /// Write to FILE (atomically) instead of standard output; compressed
-    /// when its name ends in .gz, .zst, .xz or .bz2. Names of other formats
-    /// (.parquet, .npy, ...; .csv without --with-solution) are refused.
+    /// when its name ends in .gz, .zst, .xz or .bz2. `.parquet`, `.arrow`,
+    /// `.arrows` write a table (`puzzle`, and `solution`, `guesses`,
+    /// `level` as asked), `.npy` a uint8 array of the puzzles (no
+    /// --with-solution or --stats there); .csv needs --with-solution.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 
