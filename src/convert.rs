@@ -670,6 +670,12 @@ mod imp {
                 schema.field(puzzle).name()
             );
         }
+        if to == To::Npy && source.marks {
+            anyhow::bail!(
+                "{out_name}: pencilmark records have no .npy form (a .npy array holds puzzle \
+                 cells); name the output .txt, .csv, .parquet or .arrow"
+            );
+        }
         let (props, codec) = match (&source.props, source.codec, to) {
             (Some(p), _, To::Table(Kind::ArrowFile | Kind::ArrowStream)) => (
                 None,
@@ -693,6 +699,8 @@ mod imp {
 
     /// An opened input: its columns and how to read its steps.
     struct Source<'a> {
+        /// Pencilmark (candidate) records, which have no cells to store.
+        marks: bool,
         schema: SchemaRef,
         puzzle: usize,
         props: Option<parquet::file::properties::WriterProperties>,
@@ -730,6 +738,7 @@ mod imp {
                         .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
                     check_blank(cfg, name, &Layout::one_line(arr.boxes))?;
                     Ok(Source {
+                        marks: false,
                         schema: Arc::new(Schema::new(vec![Field::new(
                             "puzzle",
                             DataType::Utf8,
@@ -761,6 +770,7 @@ mod imp {
                             Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
                     }
                     Ok(Source {
+                        marks: false,
                         schema,
                         puzzle,
                         props: table.props.clone(),
@@ -798,6 +808,7 @@ mod imp {
                         .map(|(i, n)| Field::new(n, DataType::Utf8, i != puzzle))
                         .collect();
                     Ok(Source {
+                        marks: layout.is_pencilmarks(),
                         schema: Arc::new(Schema::new(fields)),
                         puzzle,
                         props: None,

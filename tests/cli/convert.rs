@@ -451,3 +451,65 @@ fn generate_writes_tables_and_arrays_of_unique_puzzles() {
         text.replace('.', "0")
     );
 }
+
+#[test]
+fn grids_and_number_rows_become_one_line_puzzles() {
+    let set = lines(3, 7);
+    // Grids of digits (`0` blanks) and of space-separated numbers, as the
+    // text layouts have them: each record one line, in its own blank.
+    let mut grids = String::new();
+    let mut spaced = String::new();
+    for (k, (p, _)) in set.iter().enumerate() {
+        if k > 0 {
+            grids.push('\n');
+            spaced.push('\n');
+        }
+        for row in p.chunks(9) {
+            grids.push_str(&encode(row, "123456789", '0'));
+            grids.push('\n');
+            let nums: Vec<String> = row.iter().map(u8::to_string).collect();
+            spaced.push_str(&nums.join(" "));
+            spaced.push('\n');
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let want: String = set
+        .iter()
+        .map(|(p, _)| format!("{}\n", encode(p, "123456789", '0')))
+        .collect();
+    for (name, text) in [("g.txt", &grids), ("s.txt", &spaced)] {
+        let input = dir.path().join(name);
+        std::fs::write(&input, text).unwrap();
+        let pq = dir.path().join(format!("{name}.parquet"));
+        sb(["convert", "-q"]).arg(&input).arg("-o").arg(&pq).ok();
+        let back = dir.path().join(format!("{name}.back.txt"));
+        sb(["convert", "-q"]).arg(&pq).arg("-o").arg(&back).ok();
+        assert_eq!(std::fs::read_to_string(&back).unwrap(), want, "{name}");
+    }
+    // Pencilmark records: kept as text, refused as .npy before any output.
+    let marks = std::fs::read_to_string(data("pencilmark_tdoku.txt")).unwrap();
+    let pm = dir.path().join("pm.txt");
+    std::fs::write(&pm, &marks).unwrap();
+    let before = names(dir.path());
+    let r = sb(["convert"])
+        .arg(&pm)
+        .arg("-o")
+        .arg(dir.path().join("pm.npy"))
+        .code(2);
+    assert!(
+        r.stderr().contains("pencilmark records have no .npy form"),
+        "{}",
+        r.stderr()
+    );
+    assert_eq!(names(dir.path()), before);
+    let arrow = dir.path().join("pm.arrow");
+    sb(["convert", "-q"]).arg(&pm).arg("-o").arg(&arrow).ok();
+    let back = dir.path().join("pm.back.txt");
+    sb(["convert", "-q"]).arg(&arrow).arg("-o").arg(&back).ok();
+    let records: String = marks
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(std::fs::read_to_string(&back).unwrap(), records);
+}
