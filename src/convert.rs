@@ -87,6 +87,7 @@ impl Generated {
 
 /// What `generate` writes in a table: the puzzle column (and solution
 /// column) names, the extra columns, the grid, the count.
+#[cfg_attr(not(feature = "columnar"), allow(dead_code))]
 pub(crate) struct GeneratedColumns<'a> {
     /// The puzzle and solution column names.
     pub(crate) names: (&'a str, &'a str),
