@@ -903,7 +903,15 @@ fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Re
     } else {
         ("the answers of", "text (.txt) in the input's layout")
     };
-    Err(named.refuse(path, &format!("{subject} {name} (text input)"), allowed))
+    let allowed = match named {
+        // The run cannot, but another command can.
+        Named::Columnar(_) => format!(
+            "{allowed} (`sudoku-bulk convert {name} -o {}` turns the puzzles into that format)",
+            crate::text::shown_path(path)
+        ),
+        _ => allowed.to_string(),
+    };
+    Err(named.refuse(path, &format!("{subject} {name} (text input)"), &allowed))
 }
 
 /// Runs `bench`: one table row (or JSON object) per file.
