@@ -398,6 +398,65 @@ enum CliCommand {
     ///
     /// Exit status: 0; 1 when some records were bad; 2 on usage or I/O errors.
     Stats(Lazy<StatsArgs>),
+
+    /// Convert a dataset between text, CSV/TSV, Parquet, Arrow IPC and .npy.
+    ///
+    /// Reads any layout `solve` reads (compressed or on stdin too) and
+    /// writes every record, in order, in the format the output's name asks
+    /// for: `.txt` (one puzzle a line), `.csv`/`.tsv` (a header and every
+    /// column), `.parquet`, `.arrow` (IPC file), `.arrows` (IPC stream),
+    /// `.npy` (a `uint8` array of cells, 0 = blank). Puzzles keep their
+    /// bytes (grids become one-line strings); other CSV columns become
+    /// string columns and back; a table's columns are copied as they are.
+    /// `.npy` and `.txt` hold the puzzles alone: an input with other
+    /// columns is refused unless --column names the puzzle column. A bad
+    /// record stops the run (`FILE:LINE (row R): reason`) and nothing is
+    /// written.
+    ///
+    /// Example: `sudoku-bulk convert train.csv -o train.parquet`.
+    ///
+    /// Exit status: 0; 1 when a bad record stopped it; 2 on usage or I/O
+    /// errors.
+    Convert(Lazy<ConvertArgs>),
+}
+
+#[derive(Args, Debug)]
+struct ConvertArgs {
+    /// Dataset file (any layout `solve` reads). `-` or nothing reads
+    /// standard input.
+    input: Option<PathBuf>,
+
+    /// Write to FILE (atomically); its name picks the format (.txt, .csv,
+    /// .tsv, .parquet, .arrow, .arrows, .npy; a text name may end in .gz,
+    /// .zst, .xz or .bz2).
+    #[arg(short, long, value_name = "FILE", required = true)]
+    output: PathBuf,
+
+    /// Blank symbol of the written puzzles: `.` or `0` [default: each
+    /// record's own; `.` for a .npy input].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
+
+    /// Compress a text output with this codec whatever its name.
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compress: Option<CompressName>,
+
+    /// Directory for the copy of a streamed input [default: beside the
+    /// output].
+    #[arg(long, value_name = "DIR")]
+    temp_dir: Option<PathBuf>,
+
+    /// Input layout and cell symbols, as for `solve`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    format: Vec<FormatName>,
+
+    /// CSV or table input: the column holding the puzzles (for .npy and
+    /// .txt outputs: write it alone).
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+
+    #[command(flatten)]
+    grid: GridArgs,
 }
 
 /// `--by` of dedupe and overlap.
@@ -773,8 +832,10 @@ struct GenerateArgs {
     stats: bool,
 
     /// Write to FILE (atomically) instead of standard output; compressed
-    /// when its name ends in .gz, .zst, .xz or .bz2. Names of other formats
-    /// (.parquet, .npy, ...; .csv without --with-solution) are refused.
+    /// when its name ends in .gz, .zst, .xz or .bz2. `.parquet`, `.arrow`,
+    /// `.arrows` write a table (`puzzle`, and `solution`, `guesses`,
+    /// `level` as asked), `.npy` a uint8 array of the puzzles (no
+    /// --with-solution or --stats there); .csv needs --with-solution.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 
@@ -1238,6 +1299,8 @@ pub enum Command {
     Augment(crate::augment::AugmentConfig),
     /// Print a dataset card.
     Stats(crate::dedupe::StatsConfig),
+    /// Convert between layouts.
+    Convert(crate::convert::ConvertConfig),
 }
 
 /// Writes the completion script for `shell` (all subcommands and flags).
@@ -1399,6 +1462,14 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             threads: threads(a.with.threads),
             progress: show && !a.with.no_progress,
             forced: forced(&a.with.format, a.with.column, &a.with.grid)?,
+        }),
+        CliCommand::Convert(Lazy(a)) => Command::Convert(crate::convert::ConvertConfig {
+            input: a.input,
+            output: a.output,
+            blank: a.blank.map(|b| b.as_bytes()[0]),
+            compress: compress(a.compress),
+            temp_dir: a.temp_dir,
+            forced: forced(&a.format, a.column, &a.grid)?,
         }),
         CliCommand::Augment(Lazy(a)) => Command::Augment(crate::augment::AugmentConfig {
             input: a.input,

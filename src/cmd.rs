@@ -916,7 +916,15 @@ fn text_output_fits(cfg: &BulkConfig, name: &str, layout: &Layout) -> anyhow::Re
     } else {
         ("the answers of", "text (.txt) in the input's layout")
     };
-    Err(named.refuse(path, &format!("{subject} {name} (text input)"), allowed))
+    let allowed = match named {
+        // The run cannot, but another command can.
+        Named::Columnar(_) => format!(
+            "{allowed} (`sudoku-bulk convert {name} -o {}` turns the puzzles into that format)",
+            crate::text::shown_path(path)
+        ),
+        _ => allowed.to_string(),
+    };
+    Err(named.refuse(path, &format!("{subject} {name} (text input)"), &allowed))
 }
 
 /// Runs `bench`: one table row (or JSON object) per file.
@@ -1222,15 +1230,29 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     if let Some(note) = note.filter(|_| cfg.spec.clues.is_none()) {
         crate::output::note(format_args!("{note}"));
     }
-    if let (Some(path), Some(named)) = (cfg.output.as_deref(), Named::of(cfg.output.as_deref())) {
+    let named = Named::of(cfg.output.as_deref());
+    if let (Some(path), Some(named)) = (cfg.output.as_deref(), named) {
         let csv = cfg.with_solution && named == Named::Csv;
-        if named != Named::Text && !csv {
+        if !matches!(named, Named::Text | Named::Columnar(_)) && !csv {
             let allowed = if cfg.with_solution {
-                "CSV (.csv) or text (.txt)"
+                "CSV (.csv), text (.txt), Parquet (.parquet) or Arrow IPC (.arrow, .arrows)"
             } else {
-                "text (.txt), one puzzle per line (CSV with --with-solution)"
+                "text (.txt), one puzzle per line (CSV with --with-solution), Parquet \
+                 (.parquet), Arrow IPC (.arrow, .arrows) or NumPy (.npy)"
             };
             return Err(named.refuse(path, "generated puzzles", allowed));
+        }
+        if named == Named::Columnar(input::Kind::Npy) && (cfg.with_solution || cfg.stats) {
+            return Err(named.refuse(
+                path,
+                if cfg.with_solution {
+                    "generated puzzles with their solutions"
+                } else {
+                    "generated puzzles with --stats"
+                },
+                "Parquet (.parquet), Arrow IPC (.arrow, .arrows), CSV (.csv) or text (.txt): \
+                 a .npy array holds only puzzles",
+            ));
         }
     }
     if let Some(band) = cfg.rating {
@@ -1240,10 +1262,10 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         band.check(&crate::rate::Rater::new(), &cfg.spec)
             .map_err(|e| anyhow::anyhow!(e))?;
     }
-    let writes = if cfg.with_solution {
-        Writes::Rows(b',')
-    } else {
-        Writes::Lines
+    let writes = match named {
+        Some(Named::Columnar(k)) => Writes::Table(k),
+        _ if cfg.with_solution => Writes::Rows(b','),
+        _ => Writes::Lines,
     };
     let mut plan = Plan::new();
     let slot = plan.output(Role::OUTPUT, cfg.output.as_deref(), writes, cfg.compress);
@@ -1277,9 +1299,24 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
     let mut levels = [0u64; 4];
     let (mut clues, mut off_target) = (0u64, 0u64);
     let start = std::time::Instant::now();
-    let run = (|| -> std::io::Result<()> {
+    let columns = crate::convert::GeneratedColumns {
+        names: (&cfg.header.0, &cfg.header.1),
+        with_solution: cfg.with_solution,
+        stats: cfg.stats,
+        boxes: b,
+        blank: cfg.blank,
+        count: cfg.count,
+    };
+    let run = (|| -> anyhow::Result<()> {
         let w = out.writer();
-        if cfg.with_solution {
+        // A table or `.npy` name: the same batches through convert's sink.
+        let (mut table, mut lines) = match cfg.output.as_deref() {
+            Some(path) if matches!(named, Some(Named::Columnar(_))) => {
+                (crate::convert::Generated::new(path, w, &columns)?, None)
+            }
+            _ => (None, Some(w)),
+        };
+        if let (true, Some(w)) = (cfg.with_solution, lines.as_mut()) {
             let (p, s) = &cfg.header;
             let stats = if cfg.stats { ",guesses,level" } else { "" };
             w.write_all(format!("{p},{s}{stats}\n").as_bytes())?;
@@ -1305,6 +1342,9 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
                 },
                 None => pool.install(|| puzzles.take_until(end)),
             };
+            if let Some(t) = table.as_mut() {
+                t.write(&batch)?;
+            }
             for p in batch {
                 let mut line = text(&p.cells);
                 if cfg.with_solution {
@@ -1315,7 +1355,9 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
                     line.push_str(&format!("{sep}{}{sep}{}", p.guesses, p.level.name()));
                 }
                 line.push('\n');
-                w.write_all(line.as_bytes())?;
+                if let Some(w) = lines.as_mut() {
+                    w.write_all(line.as_bytes())?;
+                }
                 written += line.len() as u64;
                 levels[p.level as usize] += 1;
                 clues += p.cells.iter().filter(|&&v| v != 0).count() as u64;
@@ -1324,10 +1366,13 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
             index = end;
             reporter.progress(written, index);
         }
+        if let Some(t) = table {
+            t.finish()?;
+        }
         Ok(())
     })();
     match run {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::SUCCESS),
         r => r.with_context(|| write_what(cfg.output.as_deref()))?,
     }
     if let Some(e) = dry {

@@ -53,6 +53,8 @@ pub mod args;
 /// `augment`: random disguises of every record.
 pub mod augment;
 pub mod cmd;
+/// `convert`: a dataset from one layout to another.
+pub mod convert;
 /// `dedupe`, `overlap` and `split`: repeats within a dataset, leaks between
 /// two, and a split without them.
 pub mod dedupe;

@@ -32,6 +32,7 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Split(cfg) => sudoku_bulk::dedupe::split(&cfg),
         args::Command::Augment(cfg) => sudoku_bulk::augment::augment(&cfg),
         args::Command::Stats(cfg) => sudoku_bulk::dedupe::stats(&cfg),
+        args::Command::Convert(cfg) => sudoku_bulk::convert::convert(&cfg),
         args::Command::Completions(shell) => {
             let mut out = Vec::new();
             args::write_completions(shell, &mut out);

@@ -43,6 +43,8 @@ pub mod npy;
 #[cfg(feature = "columnar")]
 mod batches;
 #[cfg(feature = "columnar")]
+pub mod copy;
+#[cfg(feature = "columnar")]
 mod guard;
 #[cfg(feature = "columnar")]
 pub mod ipc;

@@ -1520,6 +1520,114 @@ fn written(job: &Job<'_>, r: anyhow::Result<()>) -> anyhow::Result<()> {
     })
 }
 
+/// The grid and the cells (`rows × cells`) of a batch's puzzles.
+pub type Cells = (Boxes, Vec<u8>);
+
+/// A table's puzzle column as `solve` finds it (`--column`, else the known
+/// names) and reads it (strings in the layout its first values show, or
+/// lists of integers), for callers that move rows instead of answering
+/// them (`convert`): each row's cells, or the first bad row and why.
+pub struct Puzzles {
+    plan: Plan,
+}
+
+/// The analysis a [`Puzzles`] plan is made for: no column added.
+struct NoColumns;
+
+impl crate::record::Analysis for NoColumns {
+    fn name(&self) -> &'static str {
+        "convert"
+    }
+    fn grid_column(&self) -> Option<&'static str> {
+        None
+    }
+    fn columns(&self) -> &[&'static str] {
+        &[]
+    }
+    fn keeps_puzzle(&self) -> bool {
+        true
+    }
+    fn analyse(
+        &self,
+        _: Boxes,
+        _: &[u8],
+        _: &mut [u8],
+        _: &mut Vec<String>,
+    ) -> Result<(), RecordError> {
+        Ok(())
+    }
+}
+
+impl Puzzles {
+    /// Finds the puzzle column of `schema` (a `kind` table named `name`).
+    pub fn new(name: &str, kind: Kind, asked: &Asked<'_>, schema: &Schema) -> anyhow::Result<Puzzles> {
+        let task = Task::Analyse(&NoColumns);
+        let plan = Plan::for_task(kind, name, asked, task, false, schema)?;
+        Ok(Puzzles { plan })
+    }
+
+    /// The puzzle column's index.
+    pub fn column(&self) -> usize {
+        self.plan.puzzle
+    }
+
+    /// True when the puzzle column holds strings (a dictionary of them
+    /// too), not lists of integers.
+    pub fn is_text(&self) -> bool {
+        let dt = self.plan.schema.field(self.plan.puzzle).data_type();
+        is_text(dt) || is_text_dictionary(dt)
+    }
+
+    /// The cells of every row of `batch` (`rows × cells`, in the grid the
+    /// first values decided), or the first bad row (0-based in the batch)
+    /// and why.
+    pub fn cells(
+        &mut self,
+        name: &str,
+        batch: &RecordBatch,
+    ) -> anyhow::Result<Result<Cells, (usize, RecordError)>> {
+        let (col, _) = self.columns(name, batch)?;
+        self.plan.decide(name, col.as_ref(), None)?;
+        let format = self.plan.kind.row_name();
+        let Some(grid) = &self.plan.grid else {
+            return Ok(match batch.num_rows() {
+                0 => Ok((Boxes::NINE, Vec::new())),
+                _ => Err((0, null_puzzle(format))),
+            });
+        };
+        let n = grid.text.cells();
+        let mut cells = vec![0u8; batch.num_rows() * n];
+        for (r, row) in cells.chunks_exact_mut(n.max(1)).enumerate() {
+            if let Err(e) = decode(col.as_ref(), r, &grid.text, n, row, format) {
+                return Ok(Err((r, e)));
+            }
+        }
+        Ok(Ok((grid.boxes, cells)))
+    }
+
+    /// The one-line layout string puzzles are written in (the column's
+    /// own for strings), once a value decided it.
+    pub fn layout(&self) -> Option<&Layout> {
+        self.plan.grid.as_ref().map(|g| &g.text)
+    }
+
+    fn columns(&self, name: &str, batch: &RecordBatch) -> anyhow::Result<(ArrayRef, Option<ArrayRef>)> {
+        self.plan.columns(name, batch)
+    }
+}
+
+/// `col` with a dictionary of values read as its values and a `Null`
+/// column as null strings (as the table engine reads every column).
+pub fn values(col: &ArrayRef) -> Result<ArrayRef, arrow_schema::ArrowError> {
+    plain(col)
+}
+
+/// The bytes of row `i` of a string or binary column; `None` for a null
+/// or a column of another type.
+pub fn text_at(col: &dyn Array, i: usize) -> Option<&[u8]> {
+    text_value(col, i)
+}
+
 /// `check` for a table: its puzzle column against its solution column, or
 /// against the solution column of an answers table.
 pub fn check(

@@ -271,6 +271,61 @@ impl Tables {
     }
 }
 
+/// The key pass as every command on it sets it up (`dedupe`, `overlap`,
+/// `split`, `stats`): the per-record job, its key tables within a memory
+/// budget spilling to a directory, and the worker pool the pass and the
+/// merges after it run on.
+struct KeyPass<'f> {
+    job: &'static KeyJob,
+    tables: Tables,
+    pool: rayon::ThreadPool,
+    threads: usize,
+    progress: bool,
+    forced: &'f Forced,
+}
+
+impl<'f> KeyPass<'f> {
+    /// Tables for `job`'s keys within `budget` bytes, spilling to `dir`;
+    /// a pool of `threads`.
+    fn new(
+        job: KeyJob,
+        budget: u64,
+        dir: &Path,
+        threads: usize,
+        progress: bool,
+        forced: &'f Forced,
+    ) -> anyhow::Result<KeyPass<'f>> {
+        // The job outlives the pass's workers (`Task::Analyse` holds a
+        // `&'static`): one small value a run.
+        let job: &'static KeyJob = Box::leak(Box::new(job));
+        Ok(KeyPass {
+            job,
+            tables: Tables::new(*job, budget, dir),
+            pool: rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()?,
+            threads,
+            progress,
+            forced,
+        })
+    }
+
+    /// Pass 1 over `input`: every record's key(s) into the tables,
+    /// positions tagged with `tag`.
+    fn keys(&mut self, input: &Loaded, tag: u64) -> anyhow::Result<Keyed> {
+        keys(
+            input,
+            self.job,
+            &mut self.tables,
+            tag,
+            &self.pool,
+            self.threads,
+            self.progress,
+            self.forced,
+        )
+    }
+}
+
 /// Where pass 1's key lines come from.
 enum Source<'a> {
     /// Text records, walked beside the pipeline's output to learn, for
@@ -418,7 +473,7 @@ impl Loaded {
     }
 
     /// The bytes as the columnar readers take them.
-    fn data(&self) -> Data<'_> {
+    pub(crate) fn data(&self) -> Data<'_> {
         match (&self.path, &self.bytes) {
             (Some(p), Bytes::Map(m)) => Data::File(p, m),
             (_, b) => Data::Owned(match b {
@@ -527,25 +582,24 @@ enum Found {
 
 /// Pass 1 over one input: every record's key(s) into `tables`, positions
 /// tagged with `tag`.
+#[allow(clippy::too_many_arguments)]
 fn keys(
     input: &Loaded,
     job: &'static KeyJob,
     tables: &mut Tables,
     tag: u64,
+    pool: &rayon::ThreadPool,
     threads: usize,
     progress: bool,
     forced: &Forced,
 ) -> anyhow::Result<Keyed> {
     let name = &input.name;
     let data = input.bytes();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
     if let Some(kind) = crate::input::sniff(data) {
         let asked = Asked::of(forced);
         asked.fits(name, kind)?;
         let cjob = Job {
-            pool: &pool,
+            pool,
             name,
             task: Task::Analyse(job),
             threads,
@@ -736,20 +790,22 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     let input = load(cfg.input.as_deref(), &dir)?;
     let name = input.name.clone();
     let mut out = outs.take(main, writes_of(&input, &cfg.forced)?)?;
-    let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
+    let job = KeyJob {
         iso: (cfg.by == By::Iso).then_some(cfg.form),
         exact: cfg.by == By::Exact,
-    }));
-    let mut tables = Tables::new(*job, cfg.memory / 2, &dir);
-    let keyed = keys(
-        &input,
+    };
+    let mut pass = KeyPass::new(
         job,
-        &mut tables,
-        0,
+        cfg.memory / 2,
+        &dir,
         cfg.threads,
         cfg.progress,
         &cfg.forced,
     )?;
+    let keyed = pass.keys(&input, 0)?;
+    let KeyPass {
+        mut tables, pool, ..
+    } = pass;
     let spilled = tables.spilled();
     let keys = match cfg.by {
         By::Iso => tables.iso.take(),
@@ -760,9 +816,6 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     // The merge: the first record of each key stays, the others go.
     let mut dropped = Runs::<16>::new(cfg.memory / 2, &dir);
     let mut last: Option<([u8; KEY], u64)> = None;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()?;
     let sorted = pool.install(|| keys.sorted()).map_err(spill_err)?;
     for e in sorted {
         let e = e.map_err(spill_err)?;
@@ -1024,38 +1077,17 @@ fn copy_table(
     mut report: Option<&mut BufWriter<File>>,
 ) -> anyhow::Result<()> {
     use arrow_array::BooleanArray;
-    let name = &input.name;
-    let (schema, batches, props) = match kind {
-        Kind::Parquet => {
-            let (schema, batches, props, _) = columnar::parquet::open(name, input.data())?;
-            (schema, batches, Some(props))
-        }
-        _ => {
-            let (schema, batches) = columnar::ipc::open(name, kind, input.data())?;
-            (schema, batches, None)
-        }
-    };
-    let codec = match kind {
-        Kind::Parquet => None,
-        _ => columnar::ipc::compression(input.bytes()),
-    };
-    enum W<'o> {
-        Parquet(Box<parquet::arrow::ArrowWriter<SendWrite<'o>>>),
-        File(arrow_ipc::writer::FileWriter<&'o mut dyn Write>),
-        Stream(arrow_ipc::writer::StreamWriter<&'o mut dyn Write>),
-    }
-    let mut w = match kind {
-        Kind::Parquet => W::Parquet(Box::new(parquet::arrow::ArrowWriter::try_new(
-            SendWrite(out),
-            schema.clone(),
-            props,
-        )?)),
-        Kind::ArrowFile => W::File(columnar::ipc::file_writer(out, &schema, codec)?),
-        _ => W::Stream(columnar::ipc::stream_writer(out, &schema, codec)?),
-    };
+    let table = columnar::copy::open(&input.name, kind, input.data())?;
+    let mut w = columnar::copy::Writers::new(
+        kind,
+        [out],
+        &table.schema,
+        table.props.as_ref(),
+        table.codec,
+    )?;
     let mut next = dropped.next().transpose()?;
     let mut row = 0u64;
-    for item in batches {
+    for item in table.batches {
         let (batch, ends_group) = item?;
         let n = batch.num_rows() as u64;
         let mut keep = vec![true; n as usize];
@@ -1072,28 +1104,15 @@ fn copy_table(
         } else {
             arrow_select::filter::filter_record_batch(&batch, &BooleanArray::from(keep))?
         };
-        match &mut w {
-            W::Parquet(p) => {
-                p.write(&batch)?;
-                if ends_group {
-                    p.flush()?;
-                }
-            }
-            W::File(f) => f.write(&batch)?,
-            W::Stream(s) => s.write(&batch)?,
+        w.write(0, &batch)?;
+        if ends_group {
+            w.end_group(0)?;
         }
     }
     if next.is_some() {
         return Err(mismatch("a dropped row the copy pass did not meet").into());
     }
-    match w {
-        W::Parquet(p) => {
-            p.close()?;
-        }
-        W::File(mut f) => f.finish()?,
-        W::Stream(mut s) => s.finish()?,
-    }
-    Ok(())
+    w.finish()
 }
 
 #[cfg(not(feature = "columnar"))]
@@ -1109,26 +1128,6 @@ fn copy_table(
         input.name,
         kind.name()
     )
-}
-
-/// The output's writer, marked `Send` for `ArrowWriter`'s bound.
-#[cfg(feature = "columnar")]
-struct SendWrite<'o>(&'o mut dyn Write);
-
-// SAFETY: `ArrowWriter` asks for `W: Send` only so that the writer may
-// move between threads; it is used on this thread alone, from creation to
-// `close`, and never sent anywhere.
-#[cfg(feature = "columnar")]
-unsafe impl Send for SendWrite<'_> {}
-
-#[cfg(feature = "columnar")]
-impl Write for SendWrite<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.write(buf)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
-    }
 }
 
 /// Runs `overlap`: exit status 1 when a TEST record has a match in TRAIN,
@@ -1153,30 +1152,29 @@ pub fn overlap(cfg: &OverlapConfig) -> anyhow::Result<ExitCode> {
         .then(|| plan.output(Role::RESULT, None, Writes::Text, Compress::None));
     let mut outs = plan.check()?;
     let dir = outs.scratch_dir(rep, cfg.temp_dir.as_deref());
-    let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
+    let job = KeyJob {
         iso: (cfg.by == By::Iso).then_some(cfg.form),
         exact: true,
-    }));
-    let mut tables = Tables::new(*job, cfg.memory / 2, &dir);
+    };
+    let mut pass = KeyPass::new(
+        job,
+        cfg.memory / 2,
+        &dir,
+        cfg.threads,
+        cfg.progress,
+        &cfg.forced,
+    )?;
     let mut keyed = Vec::new();
     let mut names = Vec::new();
     for (path, tag) in [(&cfg.train, 0), (&cfg.test, TEST)] {
         let input = load(Some(path), &dir)?;
-        keyed.push(keys(
-            &input,
-            job,
-            &mut tables,
-            tag,
-            cfg.threads,
-            cfg.progress,
-            &cfg.forced,
-        )?);
+        keyed.push(pass.keys(&input, tag)?);
         names.push(input.name);
     }
     let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()?;
+    let KeyPass {
+        mut tables, pool, ..
+    } = pass;
     // Each table: per key, TRAIN's first position, then every TEST record
     // of that key is a match.
     let matched = |t: Option<Runs<ENTRY>>| -> anyhow::Result<Option<runs::Sorted<16>>> {

@@ -211,21 +211,16 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|&s| guard.take(s, writes))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
+    let job = KeyJob {
         iso: (cfg.by == By::Iso).then_some(cfg.form),
         exact: cfg.by == By::Exact,
-    }));
+    };
     let budget = cfg.memory / 3;
-    let mut tables = Tables::new(*job, budget, &dir);
-    let keyed = keys(
-        &input,
-        job,
-        &mut tables,
-        0,
-        cfg.threads,
-        cfg.progress,
-        &cfg.forced,
-    )?;
+    let mut pass = KeyPass::new(job, budget, &dir, cfg.threads, cfg.progress, &cfg.forced)?;
+    let keyed = pass.keys(&input, 0)?;
+    let KeyPass {
+        mut tables, pool, ..
+    } = pass;
     let mut spilled = tables.spilled();
     let keys = match cfg.by {
         By::Iso => tables.iso.take(),
@@ -233,9 +228,6 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     }
     .expect("the table of the asked key");
     let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()?;
     // Classes under their seeded hash; records per stratum.
     let mut by_class = Runs::<CLASS>::new(budget, &dir);
     let mut strata = [0u64; 256];
@@ -491,42 +483,18 @@ fn route_table(
     outs: &mut [&mut dyn Write],
 ) -> anyhow::Result<()> {
     use arrow_array::BooleanArray;
-    let name = &input.name;
-    let (schema, batches, props) = match kind {
-        Kind::Parquet => {
-            let (schema, batches, props, _) = columnar::parquet::open(name, input.data())?;
-            (schema, batches, Some(props))
-        }
-        _ => {
-            let (schema, batches) = columnar::ipc::open(name, kind, input.data())?;
-            (schema, batches, None)
-        }
-    };
-    let codec = match kind {
-        Kind::Parquet => None,
-        _ => columnar::ipc::compression(input.bytes()),
-    };
-    enum W<'o> {
-        Parquet(Box<parquet::arrow::ArrowWriter<SendWrite<'o>>>),
-        File(arrow_ipc::writer::FileWriter<&'o mut dyn Write>),
-        Stream(arrow_ipc::writer::StreamWriter<&'o mut dyn Write>),
-    }
-    let mut ws = Vec::new();
-    for out in outs.iter_mut() {
-        let out: &mut dyn Write = &mut **out;
-        ws.push(match kind {
-            Kind::Parquet => W::Parquet(Box::new(parquet::arrow::ArrowWriter::try_new(
-                SendWrite(out),
-                schema.clone(),
-                props.clone(),
-            )?)),
-            Kind::ArrowFile => W::File(columnar::ipc::file_writer(out, &schema, codec)?),
-            _ => W::Stream(columnar::ipc::stream_writer(out, &schema, codec)?),
-        });
-    }
+    let n_outs = outs.len();
+    let table = columnar::copy::open(&input.name, kind, input.data())?;
+    let mut ws = columnar::copy::Writers::new(
+        kind,
+        outs.iter_mut().map(|o| &mut **o as &mut dyn Write),
+        &table.schema,
+        table.props.as_ref(),
+        table.codec,
+    )?;
     let mut next = routes.next().transpose()?;
     let mut row = 0u64;
-    for item in batches {
+    for item in table.batches {
         let (batch, _) = item?;
         let n = batch.num_rows() as u64;
         let mut part = vec![Part::Train; n as usize];
@@ -535,32 +503,19 @@ fn route_table(
             next = routes.next().transpose()?;
         }
         row += n;
-        for (k, w) in ws.iter_mut().enumerate() {
+        for k in 0..n_outs {
             let keep: BooleanArray = part.iter().map(|&p| Some(p as usize == k)).collect();
             if keep.true_count() == 0 {
                 continue;
             }
             let b = arrow_select::filter::filter_record_batch(&batch, &keep)?;
-            match w {
-                W::Parquet(p) => p.write(&b)?,
-                W::File(f) => f.write(&b)?,
-                W::Stream(s) => s.write(&b)?,
-            }
+            ws.write(k, &b)?;
         }
     }
     if next.is_some() {
         return Err(mismatch("a routed row the copy pass did not meet").into());
     }
-    for w in ws {
-        match w {
-            W::Parquet(p) => {
-                p.close()?;
-            }
-            W::File(mut f) => f.finish()?,
-            W::Stream(mut s) => s.finish()?,
-        }
-    }
-    Ok(())
+    ws.finish()
 }
 
 #[cfg(not(feature = "columnar"))]

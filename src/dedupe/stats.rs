@@ -161,43 +161,34 @@ fn card(
     against: Option<&Loaded>,
     dir: &Path,
 ) -> anyhow::Result<Card> {
-    let job: &'static KeyJob = Box::leak(Box::new(KeyJob {
+    let job = KeyJob {
         iso: Some(Form::Pattern),
         exact: true,
-    }));
+    };
     let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
-    let mut tables = Tables::new(*job, cfg.memory / 2, dir);
-    let keyed = keys(
-        input,
+    let mut pass = KeyPass::new(
         job,
-        &mut tables,
-        0,
+        cfg.memory / 2,
+        dir,
         cfg.threads,
         cfg.progress,
         &cfg.forced,
     )?;
+    let keyed = pass.keys(input, 0)?;
     // The other set's keys, tagged, into the same tables: a class or a
     // cell string that holds both counts as a match.
     if let Some(other) = against {
-        keys(
-            other,
-            job,
-            &mut tables,
-            TEST,
-            cfg.threads,
-            cfg.progress,
-            &cfg.forced,
-        )?;
+        pass.keys(other, TEST)?;
     }
+    let KeyPass {
+        mut tables, pool, ..
+    } = pass;
     let mut card = Card {
         name: input.name.clone(),
         records: keyed.records,
         bad: keyed.bad,
         ..Card::default()
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()?;
     // Classes: runs of one iso key. Keys of the other set (tagged) sort
     // after ours within a key (the tag is the top bit of the position).
     let (mut iso_matched, mut exact_matched) = (0u64, 0u64);

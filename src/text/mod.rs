@@ -30,7 +30,10 @@ mod symbols;
 mod tests;
 
 pub use crate::record::{quote, Analysis, CellName, Label, RecordError, Shown, MAX_QUOTED_LINES};
-pub use csv::{cr_before_text, cr_ends_text, quote_open_after, walk_quotes, CsvColumns, RowSplit};
+pub use csv::{
+    cr_before_text, cr_ends_text, push_field, quote_open_after, row_fields, walk_quotes,
+    CsvColumns, RowSplit,
+};
 pub use layout::{error_mark, is_marks_line, Layout, Shape};
 pub use records::{classify_line, Item, Line, Records};
 pub use symbols::{char_count, is_rule, shown_path, Symbols};

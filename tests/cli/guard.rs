@@ -101,6 +101,12 @@ fn writers() -> Vec<Writer> {
             stdout_args: |i| s(&["dedupe", i, "-o", "kept.txt", "--report", "-"]),
         },
         Writer {
+            name: "convert",
+            args: |i, o| s(&["convert", i, "-o", o]),
+            // No standard output: the name picks the format.
+            stdout_args: |i| s(&["convert", i, "-o", "-"]),
+        },
+        Writer {
             name: "overlap --report",
             args: |i, o| s(&["overlap", "train.txt", i, "--report", o]),
             stdout_args: |i| s(&["overlap", "train.txt", i, "--report", "-"]),

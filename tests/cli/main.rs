@@ -3,6 +3,8 @@
 mod canon;
 mod columnar;
 mod conventions;
+#[cfg(feature = "columnar")]
+mod convert;
 mod dedupe;
 mod detect;
 mod docs;

@@ -170,22 +170,30 @@ fn text_input_is_written_as_text_or_refused() {
     );
 }
 
-/// `generate` writes lines of puzzles (CSV with `--with-solution`).
+/// `generate` writes lines of puzzles (CSV with `--with-solution`), tables
+/// and `.npy` arrays (puzzles only: issue 42; read back in convert.rs).
 #[test]
 fn generate_refuses_names_of_formats_it_does_not_write() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("keep.txt");
     std::fs::write(&marker, b"x").unwrap();
     let gen = ["generate", "-n", "3", "-o", "OUT"];
-    for out in ["g.parquet", "g.npy", "g.csv", "g.tsv"] {
+    for out in ["g.csv", "g.tsv"] {
         assert_refused(&gen, dir.path(), out, "one puzzle per line", &marker);
     }
     let with = ["generate", "-n", "3", "--with-solution", "-o", "OUT"];
     assert_refused(
         &with,
         dir.path(),
-        "g.arrows",
-        "CSV (.csv) or text (.txt)",
+        "g.tsv",
+        "CSV (.csv), text (.txt), Parquet (.parquet) or Arrow IPC (.arrow, .arrows)",
+        &marker,
+    );
+    assert_refused(
+        &with,
+        dir.path(),
+        "g.npy",
+        "a .npy array holds only puzzles",
         &marker,
     );
     let g = dir.path().join("g.csv.gz");

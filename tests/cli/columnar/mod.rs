@@ -44,7 +44,7 @@ pub fn clashing() -> Vec<u8> {
 }
 
 /// Reads back a `.npy` answer file: (descr, shape, elements as u64).
-fn read_npy(path: impl AsRef<Path>) -> (String, String, Vec<u64>) {
+pub fn read_npy(path: impl AsRef<Path>) -> (String, String, Vec<u64>) {
     let bytes = &std::fs::read(path).unwrap()[..];
     assert!(bytes.starts_with(b"\x93NUMPY\x01\x00"));
     let len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
@@ -71,7 +71,7 @@ fn read_npy(path: impl AsRef<Path>) -> (String, String, Vec<u64>) {
 }
 
 /// A Python that imports `modules`, or `None` (the test then skips).
-fn python_with(modules: &str) -> Option<PathBuf> {
+pub fn python_with(modules: &str) -> Option<PathBuf> {
     let py = std::env::var_os("SUDOKU_BULK_PYTHON")
         .map_or_else(|| PathBuf::from("python3"), PathBuf::from);
     let ok = Std::new(&py)
@@ -90,7 +90,7 @@ fn python_with(modules: &str) -> Option<PathBuf> {
 /// shuts down (`terminate called without an active exception`, about one
 /// Parquet-reading process in 400 here; apache/arrow#34314), after the work
 /// is done. A script that raises still fails with its traceback.
-fn run_python(py: &Path, script: &str, dir: &Path, args: &[&OsStr]) -> Vec<u8> {
+pub fn run_python(py: &Path, script: &str, dir: &Path, args: &[&OsStr]) -> Vec<u8> {
     let o = Std::new(py)
         .arg("-c")
         .arg(format!(
