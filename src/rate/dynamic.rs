@@ -277,7 +277,7 @@ impl Net {
                     empty: g.empty,
                 };
                 let mut found = std::mem::take(&mut self.found);
-                advanced::potentials(g, &cur, &mut found);
+                basic_rules(g, &cur, &mut found);
                 if found.removals.is_empty() && level >= 2 {
                     nested_rules(g, &cur, level, &mut found, sh);
                 }
@@ -837,7 +837,35 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
     f
 }
 
+/// [`advanced::potentials`], memoised per (start grid, working grid) on
+/// the thread: the nets of every level of a step (Dynamic Forcing Chains
+/// (+) and each nested level) first drain on the same grids, and the
+/// result holds no nested chain, so it does not depend on the search.
+fn basic_rules(src: &Grid, cur: &Grid, out: &mut advanced::Found) {
+    BASIC.with(|m| {
+        let mut m = m.borrow_mut();
+        let key = (src.cells, cur.cells);
+        if let Some(hit) = m.get(&key) {
+            out.clear();
+            out.removals.extend_from_slice(&hit.removals);
+            out.parents.extend_from_slice(&hit.parents);
+            return;
+        }
+        advanced::potentials(src, cur, out);
+        if m.len() >= 1 << 16 {
+            m.clear();
+        }
+        let mut keep = advanced::Found::default();
+        keep.removals.extend_from_slice(&out.removals);
+        keep.parents.extend_from_slice(&out.parents);
+        m.insert(key, keep);
+    })
+}
+
+type BasicMemo = HashMap<([u16; 81], [u16; 81]), advanced::Found>;
+
 thread_local! {
+    static BASIC: std::cell::RefCell<BasicMemo> = std::cell::RefCell::new(HashMap::new());
     /// Nets no search is using, kept for the next (each holds a few
     /// buffers of a potential per candidate).
     static NETS: std::cell::RefCell<Vec<Net>> = const { std::cell::RefCell::new(Vec::new()) };

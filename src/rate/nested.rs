@@ -93,9 +93,60 @@ struct Loops<'a> {
     hints: Vec<H>,
     on_seen: [u128; 9],
     off_seen: [u128; 9],
+    /// Per candidate (cell * 9 + digit), what its "off" makes on: the Y
+    /// one (the other digit of a bivalue cell, or [`NO`]) and the X ones
+    /// (`(cell, cause)`, count in `x_n`). Made once per grid: the searches
+    /// ask for them again and again.
+    y_on: Vec<u8>,
+    x_on: Vec<[(u8, u8); 3]>,
+    x_n: Vec<u8>,
 }
 
+/// No Y "on" ([`Loops::y_on`]).
+const NO: u8 = u8::MAX;
+
 impl Loops<'_> {
+    fn new(g: &Grid) -> Loops<'_> {
+        let mut y_on = vec![NO; 729];
+        let mut x_on = vec![[(0u8, 0u8); 3]; 729];
+        let mut x_n = vec![0u8; 729];
+        for c in bits(g.empty) {
+            let m = g.cells[c];
+            for d in bits(m as u128) {
+                let k = c * 9 + d;
+                if m.count_ones() == 2 {
+                    y_on[k] = (m & !(1 << d)).trailing_zeros() as u8;
+                }
+                let others = g.digits[d] & !(1u128 << c);
+                for (r, cause) in [
+                    (box_of(c), BOX),
+                    (9 + row_of(c), ROW),
+                    (18 + col_of(c), COL),
+                ] {
+                    let pos = others & REGION[r];
+                    if pos.count_ones() == 1 {
+                        let t = pos.trailing_zeros() as u8;
+                        let n = x_n[k] as usize;
+                        if !x_on[k][..n].iter().any(|e| e.0 == t) {
+                            x_on[k][n] = (t, cause);
+                            x_n[k] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        Loops {
+            g,
+            nodes: Vec::with_capacity(4096),
+            hints: Vec::new(),
+            on_seen: [0; 9],
+            off_seen: [0; 9],
+            y_on,
+            x_on,
+            x_n,
+        }
+    }
+
     fn push(&mut self, p: P) -> u32 {
         self.nodes.push(p);
         (self.nodes.len() - 1) as u32
@@ -125,26 +176,13 @@ impl Loops<'_> {
     /// parents).
     fn off_to_on(&self, p: &P, y: bool, x: bool, out: &mut Vec<(u8, u8, u8)>) {
         out.clear();
-        let (c, d) = (p.cell as usize, p.digit as usize);
-        let g = self.g;
-        if y && g.cells[c].count_ones() == 2 {
-            let o = (g.cells[c] & !(1 << d)).trailing_zeros() as u8;
-            out.push((c as u8, o, CELL));
+        let k = p.cell as usize * 9 + p.digit as usize;
+        if y && self.y_on[k] != NO {
+            out.push((p.cell, self.y_on[k], CELL));
         }
         if x {
-            let others = g.digits[d] & !(1u128 << c);
-            for (r, cause) in [
-                (box_of(c), BOX),
-                (9 + row_of(c), ROW),
-                (18 + col_of(c), COL),
-            ] {
-                let pos = others & REGION[r];
-                if pos.count_ones() == 1 {
-                    let t = pos.trailing_zeros() as u8;
-                    if !out.iter().any(|e| e.0 == t && e.1 == d as u8) {
-                        out.push((t, d as u8, cause));
-                    }
-                }
+            for &(t, cause) in &self.x_on[k][..self.x_n[k] as usize] {
+                out.push((t, p.digit, cause));
             }
         }
     }
@@ -422,13 +460,7 @@ impl Loops<'_> {
 /// parents against `src`, in serate's order, appended to `out` with each
 /// removal naming its chain in `reg`.
 pub(crate) fn forcing_chains_cycles(src: &Grid, cur: &Grid, out: &mut Found, reg: &mut Registry) {
-    let mut s = Loops {
-        g: cur,
-        nodes: Vec::with_capacity(4096),
-        hints: Vec::new(),
-        on_seen: [0; 9],
-        off_seen: [0; 9],
-    };
+    let mut s = Loops::new(cur);
     // Per start its nodes are rebuilt, so each hint keeps its own path.
     let mut paths: Vec<(Vec<P>, H)> = Vec::new();
     for (y, x, sort) in [(false, true, 2u8), (true, false, 3), (true, true, 4)] {
