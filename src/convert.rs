@@ -3,9 +3,9 @@
 //! (mapped, or a stream spilled to disk); a source turns it into steps of
 //! rows (an Arrow batch of every column, and each row's puzzle cells,
 //! parsed: a bad record ends the run, naming it, with nothing written);
-//! a [`Sink`] writes the steps as text lines, delimited rows, a Parquet or
+//! a `Sink` writes the steps as text lines, delimited rows, a Parquet or
 //! Arrow IPC table (through the copy passes' writers,
-//! [`columnar::copy::Writers`]) or a `.npy` array. `generate -o x.parquet`
+//! `columnar::copy::Writers`) or a `.npy` array. `generate -o x.parquet`
 //! writes through the same sink.
 //!
 //! ```text

@@ -172,7 +172,7 @@ pub(super) fn parse_csv_record(line: &[u8], delim: u8) -> Result<csv::ByteRecord
 
 /// Every field of delimited row `line` (no line end), unquoted: sliced
 /// at the delimiters when the row has no quote, else read by the csv
-/// reader as [`csv_field`] reads a quoted row.
+/// reader as `csv_field` reads a quoted row.
 pub fn row_fields(line: &[u8], delim: u8) -> Result<Vec<Vec<u8>>, RecordError> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if memchr::memchr(b'"', line).is_none() {
