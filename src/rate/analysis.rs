@@ -113,6 +113,12 @@ impl Analysis for RateAnalysis {
             // serate's ratings exist for 9x9 only.
             return Err((self.not_nine)(boxes));
         }
+        if cells.len() != 81 || cells.iter().any(|&v| v > 9) {
+            // A pencilmark record: serate rates puzzles from their givens.
+            return Err(RecordError::Unsupported(
+                "a pencilmark record cannot be rated: rate takes puzzles (givens only)".into(),
+            ));
+        }
         let mut path = Vec::new();
         let outcome = if self.steps {
             self.rater.rate_steps(cells, &mut path)

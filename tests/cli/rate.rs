@@ -1536,3 +1536,30 @@ fn a_held_value_deep_in_a_csv_is_found_in_input_order_whatever_the_chunking() {
     // Standard output keeps the rows before it, as with --on-error fail.
     assert_eq!(o.stdout().lines().count(), 1 + 119, "{}", o.stdout());
 }
+
+/// A pencilmark record (729 characters) is a bad record with its reason,
+/// not a crash: serate rates puzzles from their givens.
+#[test]
+fn a_pencilmark_record_is_a_bad_record_not_a_crash() {
+    // Every candidate of every cell open: a valid pencilmark line.
+    let marks = "123456789".repeat(81);
+    let o = sb(["rate"]).stdin(format!("{marks}\n{marks}\n")).code(1);
+    assert!(
+        o.stderr()
+            .contains("<stdin>:1: a pencilmark record cannot be rated"),
+        "{}",
+        o.stderr()
+    );
+    assert!(!o.stderr().contains("panicked"), "{}", o.stderr());
+    let out = o.stdout();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "one line per record: {out}");
+    for l in lines {
+        assert!(
+            l.ends_with(
+                "error: a pencilmark record cannot be rated: rate takes puzzles (givens only)"
+            ),
+            "{l}"
+        );
+    }
+}
