@@ -349,8 +349,9 @@ def _technique_list(techniques: Any) -> Optional[str]:
 def techniques() -> List[dict]:
     """The rater's techniques in serate's order: ``{"id", "name",
     "implemented"}`` each. ``id`` is what ``rate(techniques=...)`` takes;
-    a puzzle whose path needs a technique not implemented yet is unrated
-    (ER NaN), never given a guessed number."""
+    every one is implemented today; a puzzle whose path needs one left
+    out of ``rate(techniques=...)`` is unrated (ER NaN), never given a
+    guessed number."""
     return [
         {"id": i, "name": n, "implemented": impl} for i, n, impl in _native.techniques()
     ]
@@ -391,8 +392,8 @@ def rate(
         ``(er, ep, ed)``: float64 NumPy arrays (pandas Series with the
         puzzles' index for a Series), one decimal as serate prints them
         (``4.2``). NaN marks what has no number: every field of a bad row;
-        ER of an unrated puzzle (its path needs a technique the rater does
-        not implement yet, or one left out by ``techniques``), and its EP
+        ER of an unrated puzzle (its path needs a technique left out by
+        ``techniques``; every serate technique is implemented), and its EP
         and ED when the path stopped before them (they are exact when
         given). With ``steps=True`` a fourth item: per row a dict as a line
         of the command's ``--steps`` JSONL (``puzzle``, ``status``
