@@ -192,8 +192,9 @@ def test_generate_rating_is_the_clis_and_each_puzzle_rates_in_the_band(cli):
 
 
 def test_generate_rating_refuses_what_the_cli_refuses():
-    with pytest.raises(ValueError, match=r"rating=4\.0\.\.11\.0: the rater gives exact ratings up to ER"):
-        sb.generate(1, rating=(4.0, 11.0))
+    # Every band is rated exactly now; one no minimal puzzle reaches is refused.
+    with pytest.raises(ValueError, match=r"rating=1\.0\.\.1\.1: no puzzle can have an ER in this band"):
+        sb.generate(1, rating=(1.0, 1.1))
     with pytest.raises(ValueError, match="MIN..MAX"):
         sb.generate(1, rating=(4.4, 2.0))
     with pytest.raises(ValueError, match="one decimal"):
