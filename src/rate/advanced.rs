@@ -5,8 +5,9 @@
 //! On the net's working grid (the puzzle's candidates minus every "off" the
 //! net has served) serate runs whole techniques, in this order, and takes
 //! every hint of the first one that has a hint with rule parents:
-//! generalised intersections (`VLocking`), hidden pairs, generalised naked
-//! pairs (`NakedSetGen(2)`), X-Wings. A hint's rule parents are the
+//! pointing and claiming (`Locking(false)`), hidden pairs, naked pairs,
+//! X-Wings (the rules of its default "vanilla" grid; its variants branch
+//! uses generalised ones instead). A hint's rule parents are the
 //! candidates the net removed that the pattern relies on (serate's
 //! `getRuleParents` per hint class); each candidate the hint removes becomes
 //! an "off" of the net with those parents. The order of the removals is
@@ -14,7 +15,7 @@
 //! (see [`java_order`]), because the first parent set a candidate gets is
 //! the one its chains are counted with.
 
-use super::grid::{bits, col_of, region, row_of, Grid, PEERS, REGION};
+use super::grid::{bits, col_of, region, row_of, Grid, REGION};
 use super::singles::SCAN;
 use super::subsets::combos;
 
@@ -72,7 +73,7 @@ pub(crate) fn java_order<T>(entries: &mut [(u8, T)]) {
 pub(crate) fn potentials(src: &Grid, cur: &Grid, out: &mut Found) {
     out.clear();
     let mut rem: Vec<(u8, u16)> = Vec::with_capacity(16);
-    vlocking(src, cur, out, &mut rem);
+    locking(src, cur, out, &mut rem);
     if !out.removals.is_empty() {
         return;
     }
@@ -95,34 +96,36 @@ fn put(rem: &mut Vec<(u8, u16)>, c: usize, d: usize) {
     }
 }
 
-/// `VLocking`: a digit's 2-6 places in a box, row or column, and every
-/// cell that sees them all loses it. Parents: the region's places of the
-/// digit the net removed.
-fn vlocking(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
-    for t in 0..3 {
+/// `Locking(false)`: a digit's places in a region all inside one crossing
+/// region (box with column, box with row, column with box, row with box,
+/// serate's order); the crossing region loses it elsewhere. Parents: the
+/// first region's places of the digit the net removed outside the second.
+fn locking(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
+    for (t1, t2) in [(0usize, 2usize), (0, 1), (2, 0), (1, 0)] {
         for d in 0..9 {
-            for i in 0..9 {
-                let reg = REGION[region(t, i)];
-                let pos = cur.digits[d] & reg;
-                let n = pos.count_ones();
-                if !(2..=6).contains(&n) {
+            for i1 in 0..9 {
+                let r1 = REGION[region(t1, i1)];
+                let pos = cur.digits[d] & r1;
+                if pos.count_ones() < 2 {
                     continue;
                 }
-                let mut victims = u128::MAX;
-                for c in bits(pos) {
-                    victims &= PEERS[c];
+                for i2 in 0..9 {
+                    let r2 = REGION[region(t2, i2)];
+                    if r1 & r2 == 0 || pos & !r2 != 0 {
+                        continue;
+                    }
+                    let hit = cur.digits[d] & r2 & !r1;
+                    if hit == 0 {
+                        continue;
+                    }
+                    rem.clear();
+                    for c in bits(hit) {
+                        put(rem, c, d);
+                    }
+                    java_order(rem);
+                    let gone = src.digits[d] & r1 & !cur.digits[d] & !r2;
+                    out.hint(bits(gone).map(|c| (c, d)), rem);
                 }
-                let hit = victims & !pos & cur.digits[d];
-                if hit == 0 {
-                    continue;
-                }
-                rem.clear();
-                for c in bits(hit) {
-                    put(rem, c, d);
-                }
-                java_order(rem);
-                let gone = src.digits[d] & reg & !cur.digits[d];
-                out.hint(bits(gone).map(|c| (c, d)), rem);
             }
         }
     }
@@ -172,9 +175,9 @@ fn hidden_pairs(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)
     }
 }
 
-/// `NakedSetGen(2)`: two cells of a region holding the same two digits;
-/// every cell seeing both loses them. Parents: the pair cells' other
-/// digits the net removed.
+/// `NakedSet(2)`: two cells of a region holding the same two digits; the
+/// region's other cells lose them. Parents: the pair cells' other digits
+/// the net removed.
 fn naked_pairs(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
     for t in SCAN {
         for i in 0..9 {
@@ -198,15 +201,10 @@ fn naked_pairs(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>
                     continue;
                 }
                 rem.clear();
-                for d in bits(union as u128) {
-                    let mut victims = u128::MAX;
-                    for (c, v) in [(ca, va), (cb, vb)] {
-                        if v >> d & 1 != 0 {
-                            victims &= PEERS[c];
-                        }
-                    }
-                    for c in bits(victims & cur.digits[d]) {
-                        put(rem, c, d);
+                for c in bits(reg & !(1u128 << ca) & !(1u128 << cb)) {
+                    let m = cur.cells[c] & union;
+                    if m != 0 {
+                        rem.push((c as u8, m));
                     }
                 }
                 if rem.is_empty() {
