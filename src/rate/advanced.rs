@@ -1,6 +1,7 @@
 //! The non-trivial implications serate's nested chaining adds to a forcing
 //! net when its queues run dry (`Chaining.getAdvancedPotentials`), for
-//! `Dynamic Forcing Chains (+)` and the nested levels in [`super::dynamic`].
+//! `Dynamic Forcing Chains (+)` and the nested levels of the forcing nets
+//! (`dynamic.rs`, which runs the chains nested in them through `nested.rs`).
 //!
 //! On the net's working grid (the puzzle's candidates minus every "off" the
 //! net has served) serate runs whole techniques, in this order, and takes
@@ -15,14 +16,15 @@
 //! (see [`java_order`]), because the first parent set a candidate gets is
 //! the one its chains are counted with.
 
-use super::grid::{bits, col_of, region, row_of, Grid, REGION};
+use super::grid::{bits, box_of, col_of, region, row_of, Grid, REGION};
 use super::singles::SCAN;
 use super::subsets::combos;
 
 /// Removals found on the working grid: `(cell, digit 0-8, parents start,
 /// parents end, nested chain)`, the parents being `(cell, digit 0-8)`
 /// "off"s in [`Found::parents`], the chain an id of the
-/// [`super::nested::Registry`] (or `u32::MAX` for a pattern that is no chain).
+/// nested chains' registry (`nested::Registry`; `u32::MAX` for a pattern
+/// that is no chain).
 #[derive(Default)]
 pub(crate) struct Found {
     pub removals: Vec<(u8, u8, u32, u32, u32)>,
@@ -36,19 +38,75 @@ impl Found {
     }
 
     /// One hint: its rule parents, then its removals (`(cell, digit mask)`
-    /// per cell, in the order serate's map iterates them). A hint without
-    /// rule parents is skipped, as serate skips it.
-    fn hint(&mut self, parents: impl Iterator<Item = (usize, usize)>, removals: &[(u8, u16)]) {
+    /// per cell, in the order serate's map iterates them), each naming
+    /// `chain` (a nested chain's id, or `u32::MAX`). A hint without rule
+    /// parents is skipped, as serate skips it.
+    pub fn add(
+        &mut self,
+        parents: impl IntoIterator<Item = (u8, u8)>,
+        removals: &[(u8, u16)],
+        chain: u32,
+    ) {
         let start = self.parents.len() as u32;
-        self.parents
-            .extend(parents.map(|(c, d)| (c as u8, d as u8)));
+        self.parents.extend(parents);
         let end = self.parents.len() as u32;
         if start == end {
             return;
         }
         for &(c, m) in removals {
             for d in bits(m as u128) {
-                self.removals.push((c, d as u8, start, end, u32::MAX));
+                self.removals.push((c, d as u8, start, end, chain));
+            }
+        }
+    }
+
+    /// [`Found::add`] for a pattern (no nested chain).
+    fn hint(&mut self, parents: impl Iterator<Item = (usize, usize)>, removals: &[(u8, u16)]) {
+        self.add(parents.map(|(c, d)| (c as u8, d as u8)), removals, u32::MAX);
+    }
+}
+
+/// How a chain's "on" follows from its parents (serate's `Potential.Cause`
+/// for the links whose rule parents count): the cell's last digit, or the
+/// last place of its digit in its box, row, column. 0 is none (an
+/// assumption, an "off").
+pub(crate) const CELL: u8 = 1;
+pub(crate) const BOX: u8 = 2;
+pub(crate) const ROW: u8 = 3;
+pub(crate) const COL: u8 = 4;
+
+/// serate's rule parents of one link of a chain nested in a net started on
+/// `src` whose working grid is `cur` (`ChainingHint.collectRuleParents`):
+/// what the net removed in the link's cell (cause [`CELL`]), or of its
+/// digit in the link's region; added to `out` once each.
+pub(crate) fn link_parents(
+    src: &Grid,
+    cur: &Grid,
+    cell: usize,
+    digit: usize,
+    cause: u8,
+    out: &mut Vec<(u8, u8)>,
+) {
+    let mut add = |pc: usize, pd: usize| {
+        if !out.contains(&(pc as u8, pd as u8)) {
+            out.push((pc as u8, pd as u8));
+        }
+    };
+    match cause {
+        0 => {}
+        CELL => {
+            for v in bits((src.cells[cell] & !cur.cells[cell]) as u128) {
+                add(cell, v);
+            }
+        }
+        _ => {
+            let r = match cause {
+                BOX => REGION[box_of(cell)],
+                ROW => REGION[9 + row_of(cell)],
+                _ => REGION[18 + col_of(cell)],
+            };
+            for rc in bits(src.digits[digit] & r & !cur.digits[digit]) {
+                add(rc, digit);
             }
         }
     }
@@ -69,7 +127,7 @@ pub(crate) fn java_order<T>(entries: &mut [(u8, T)]) {
 /// serate's advanced implications on `cur` (the working grid) for a net
 /// started on `src`: the removals of the first of the four techniques
 /// with a hint that has rule parents. (From level 2 on, chains come after
-/// them: [`super::dynamic`] runs those.)
+/// them: `dynamic.rs` runs those.)
 pub(crate) fn potentials(src: &Grid, cur: &Grid, out: &mut Found) {
     out.clear();
     let mut rem: Vec<(u8, u16)> = Vec::with_capacity(16);

@@ -63,6 +63,16 @@ pub(crate) fn to_tenths(d: f64) -> Tenths {
     ((d + 0.05) * 10.0) as Tenths
 }
 
+/// serate's `getHintList` order of two chaining hints given as
+/// (difficulty, complexity, kind): stable sorts with it keep ties in the
+/// order found.
+pub(crate) fn hint_order(a: (f64, u32, u8), b: (f64, u32, u8)) -> std::cmp::Ordering {
+    a.0.partial_cmp(&b.0)
+        .unwrap()
+        .then(a.1.cmp(&b.1))
+        .then(a.2.cmp(&b.2))
+}
+
 /// serate's sort key of a chaining hint: difficulty, complexity, kind.
 #[derive(Clone, Copy, Debug)]
 struct Key {

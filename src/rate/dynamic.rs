@@ -22,8 +22,8 @@
 //! complexity, kind, then its order) is complexity, kind, order: we keep
 //! the first hint of the smallest (complexity, kind) in serate's order.
 
-use super::advanced;
-use super::chains::{length_difficulty, to_tenths};
+use super::advanced::{self, BOX, CELL, COL, ROW};
+use super::chains::{hint_order, length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, REGION};
 use super::nested::{self, Registry};
 use super::{Hint, Technique};
@@ -47,11 +47,6 @@ struct Node {
     /// (the assumption; every "off").
     cause: u8,
 }
-
-const CELL: u8 = 1;
-const BOX: u8 = 2;
-const ROW: u8 = 3;
-const COL: u8 = 4;
 
 impl Node {
     /// Potential id: candidate * 2 + on.
@@ -395,29 +390,7 @@ impl Net {
                 node.cause
             };
             let (c, d) = (node.cell as usize, node.digit as usize);
-            let mut add = |pc: usize, pd: usize| {
-                if !out.contains(&(pc as u8, pd as u8)) {
-                    out.push((pc as u8, pd as u8));
-                }
-            };
-            match cause {
-                0 => {}
-                CELL => {
-                    for v in bits((src.cells[c] & !cur.cells[c]) as u128) {
-                        add(c, v);
-                    }
-                }
-                _ => {
-                    let r = match cause {
-                        BOX => REGION[box_of(c)],
-                        ROW => REGION[9 + row_of(c)],
-                        _ => REGION[18 + col_of(c)],
-                    };
-                    for rc in bits(src.digits[d] & r & !cur.digits[d]) {
-                        add(rc, d);
-                    }
-                }
-            }
+            advanced::link_parents(src, cur, c, d, cause, out);
         }
         sig.push(u16::MAX);
         sig.extend_from_slice(&ids);
@@ -676,11 +649,10 @@ pub(crate) fn forcing_chains_all(
     );
     let mut hints = f.all.map(|a| a.hints).unwrap_or_default();
     hints.sort_by(|a, b| {
-        a.diff
-            .partial_cmp(&b.diff)
-            .unwrap()
-            .then(a.complexity.cmp(&b.complexity))
-            .then(a.sort.cmp(&b.sort))
+        hint_order(
+            (a.diff, a.complexity, a.sort),
+            (b.diff, b.complexity, b.sort),
+        )
     });
     let mut seen: std::collections::HashSet<&[(u8, u16)]> = Default::default();
     for h in &hints {
@@ -691,14 +663,7 @@ pub(crate) fn forcing_chains_all(
             continue;
         }
         let id = reg.id(h.signature.clone(), h.complexity);
-        let start = out.parents.len() as u32;
-        out.parents.extend_from_slice(&h.parents);
-        let end = out.parents.len() as u32;
-        for &(c, m) in &h.removals {
-            for d in bits(m as u128) {
-                out.removals.push((c, d as u8, start, end, id));
-            }
-        }
+        out.add(h.parents.iter().copied(), &h.removals, id);
     }
 }
 

@@ -1,6 +1,6 @@
 //! Chains run inside chains: serate's `Forcing Chains & Cycles` in its
 //! all-hints mode on a forcing net's working grid, for the nested levels
-//! (2 and up) of [`super::dynamic`] through [`super::advanced`].
+//! (2 and up) of the forcing nets (`dynamic.rs`).
 //!
 //! [`super::chains`] finds only the best hint of a grid, with shortcuts
 //! that keep its result but not the others. Here every cycle and forcing
@@ -16,18 +16,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::advanced::{java_order, Found};
-use super::chains::length_difficulty;
+use super::advanced::{self, java_order, Found, BOX, CELL, COL, ROW};
+use super::chains::{hint_order, length_difficulty};
 use super::grid::{bits, box_of, col_of, row_of, Grid, PEERS, REGION};
 
-/// A link's cause (serate's `Potential.Cause`): none (a start), the cell
-/// (naked single), or the region of the link (hidden single in box, row,
-/// column).
+/// A link's cause (serate's `Potential.Cause`): none (a start), else the
+/// cell (naked single) or the region of the link (hidden single in box,
+/// row, column), [`advanced::CELL`] and on.
 const START: u8 = 0;
-const CELL: u8 = 1;
-const BOX: u8 = 2;
-const ROW: u8 = 3;
-const COL: u8 = 4;
 
 const NONE: u32 = u32::MAX;
 
@@ -221,18 +217,16 @@ impl Loops<'_> {
         self.nodes.clear();
         let mut cycles: Vec<u32> = Vec::new();
         {
+            // The links are symmetric: the "off"s that make the start "on"
+            // are the start's own off-to-on targets.
             let mut closing = [0u128; 9];
-            if y && self.g.cells[cell].count_ones() == 2 {
-                let o = (self.g.cells[cell] & !(1 << d)).trailing_zeros() as usize;
-                closing[o] |= 1 << cell;
+            let k = cell * 9 + d;
+            if y && self.y_on[k] != NO {
+                closing[self.y_on[k] as usize] |= 1 << cell;
             }
             if x {
-                let others = self.g.digits[d] & !(1u128 << cell);
-                for r in [box_of(cell), 9 + row_of(cell), 18 + col_of(cell)] {
-                    let pos = others & REGION[r];
-                    if pos.count_ones() == 1 {
-                        closing[d] |= pos;
-                    }
+                for &(t, _) in &self.x_on[k][..self.x_n[k] as usize] {
+                    closing[d] |= 1 << t;
                 }
             }
             self.off_seen = [0; 9];
@@ -320,50 +314,59 @@ impl Loops<'_> {
                     let p = self.nodes[i as usize];
                     self.on_to_off(&p, y, &mut buf);
                     for &(c, o, cause) in &buf {
-                        let q = P {
-                            cell: c,
-                            digit: o,
-                            on: false,
-                            cause,
-                            parent: i,
-                        };
                         let hit = start_on && c as usize == cell && o as usize == d;
-                        if hit && target == NONE {
-                            target = self.push(q);
-                        }
-                        if self.off_seen[o as usize] >> c & 1 == 0 {
-                            self.off_seen[o as usize] |= 1 << c;
-                            let n = self.push(q);
-                            pending_off.push(n);
-                        }
+                        self.reach(c, o, false, cause, i, hit, &mut target, &mut pending_off);
                     }
                 }
                 for &i in &std::mem::take(&mut pending_off) {
                     let p = self.nodes[i as usize];
                     self.off_to_on(&p, y, true, &mut buf);
                     for &(c, o, cause) in &buf {
-                        let q = P {
-                            cell: c,
-                            digit: o,
-                            on: true,
-                            cause,
-                            parent: i,
-                        };
                         let hit = !start_on && c as usize == cell && o as usize == d;
-                        if hit && target == NONE {
-                            target = self.push(q);
-                        }
-                        if self.on_seen[o as usize] >> c & 1 == 0 {
-                            self.on_seen[o as usize] |= 1 << c;
-                            let n = self.push(q);
-                            pending_on.push(n);
-                        }
+                        self.reach(c, o, true, cause, i, hit, &mut target, &mut pending_on);
                     }
                 }
             }
             if target != NONE {
                 self.chain_hint(target, y, x, sort);
             }
+        }
+    }
+
+    /// `doForcingChains` reaching `(cell, digit)`, on or off, from node
+    /// `parent`: the chain's end if it is the first `hit` (the start's
+    /// opposite), and queued in `pending` the first time it is reached.
+    #[allow(clippy::too_many_arguments)]
+    fn reach(
+        &mut self,
+        cell: u8,
+        digit: u8,
+        on: bool,
+        cause: u8,
+        parent: u32,
+        hit: bool,
+        target: &mut u32,
+        pending: &mut Vec<u32>,
+    ) {
+        let q = P {
+            cell,
+            digit,
+            on,
+            cause,
+            parent,
+        };
+        if hit && *target == NONE {
+            *target = self.push(q);
+        }
+        let seen = if on {
+            &mut self.on_seen
+        } else {
+            &mut self.off_seen
+        };
+        if seen[digit as usize] >> cell & 1 == 0 {
+            seen[digit as usize] |= 1 << cell;
+            let n = self.push(q);
+            pending.push(n);
         }
     }
 
@@ -477,13 +480,11 @@ pub(crate) fn forcing_chains_cycles(src: &Grid, cur: &Grid, out: &mut Found, reg
         }
     }
     // getHintList's stable sort, then its LinkedHashSet by removals.
-    paths.sort_by(|a, b| {
-        let (a, b) = (&a.1, &b.1);
-        a.diff
-            .partial_cmp(&b.diff)
-            .unwrap()
-            .then(a.complexity.cmp(&b.complexity))
-            .then(a.sort.cmp(&b.sort))
+    paths.sort_by(|(_, a), (_, b)| {
+        hint_order(
+            (a.diff, a.complexity, a.sort),
+            (b.diff, b.complexity, b.sort),
+        )
     });
     let mut seen: HashSet<Vec<(u8, u16)>> = HashSet::new();
     for (path, h) in paths {
@@ -501,26 +502,14 @@ pub(crate) fn forcing_chains_cycles(src: &Grid, cur: &Grid, out: &mut Found, reg
             if p.cause == START || (!h.cycle && !p.on) {
                 continue;
             }
-            let (c, d) = (p.cell as usize, p.digit as usize);
-            let mut add = |pc: usize, pd: usize| {
-                if !parents.contains(&(pc as u8, pd as u8)) {
-                    parents.push((pc as u8, pd as u8));
-                }
-            };
-            if p.cause == CELL {
-                for v in bits((src.cells[c] & !cur.cells[c]) as u128) {
-                    add(c, v);
-                }
-            } else {
-                let r = match p.cause {
-                    BOX => REGION[box_of(c)],
-                    ROW => REGION[9 + row_of(c)],
-                    _ => REGION[18 + col_of(c)],
-                };
-                for rc in bits(src.digits[d] & r & !cur.digits[d]) {
-                    add(rc, d);
-                }
-            }
+            advanced::link_parents(
+                src,
+                cur,
+                p.cell as usize,
+                p.digit as usize,
+                p.cause,
+                &mut parents,
+            );
         }
         if parents.is_empty() {
             continue;
@@ -528,13 +517,6 @@ pub(crate) fn forcing_chains_cycles(src: &Grid, cur: &Grid, out: &mut Found, reg
         let mut signature: Vec<u16> = vec![h.cycle as u16];
         signature.extend(path.iter().map(|p| p.pid()));
         let id = reg.id(signature, h.complexity);
-        let start = out.parents.len() as u32;
-        out.parents.extend_from_slice(&parents);
-        let end = out.parents.len() as u32;
-        for &(c, m) in &h.removals {
-            for d in bits(m as u128) {
-                out.removals.push((c, d as u8, start, end, id));
-            }
-        }
+        out.add(parents, &h.removals, id);
     }
 }
