@@ -696,11 +696,13 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
         sh,
         all,
     };
-    // Nets of each digit of the cell (on, then off) and of a region's places.
-    // From the thread's pool: nested levels start a search per working grid.
-    let mut on_nets: Vec<Net> = (0..9).map(|_| pooled_net()).collect();
+    // The "on" net of each candidate, made once: a candidate's own binary
+    // chaining, its cell's reductions and the region chainings of its
+    // region's first place all use it. The "off" net of the candidate at
+    // hand. From the thread's pool: nested levels start a search per
+    // working grid.
+    let mut on_nets: Vec<Option<Net>> = (0..729).map(|_| None).collect();
     let mut off_net = pooled_net();
-    let mut region_nets: Vec<Net> = (0..9).map(|_| pooled_net()).collect();
     let y = !nishio;
     for cell in bits(g.empty) {
         let card = g.cells[cell].count_ones();
@@ -708,15 +710,15 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
             continue;
         }
         let digits: Vec<usize> = bits(g.cells[cell] as u128).collect();
-        for (vi, &d) in digits.iter().enumerate() {
+        for &d in &digits {
             // doBinaryChaining
-            on_nets[vi].run(g, cell, d, true, y, dynamic, level, &mut f.sh);
+            on_net(&mut on_nets, g, cell, d, y, dynamic, level, &mut f.sh);
             let contradiction = dynamic;
             let double = card >= 3 && !nishio && dynamic;
             if contradiction || double {
                 off_net.run(g, cell, d, false, y, dynamic, level, &mut f.sh);
             }
-            let on_net = &on_nets[vi];
+            let on_net = on_nets[cell * 9 + d].as_ref().expect("made above");
             if contradiction {
                 if let Some((a, b)) = on_net.absurd {
                     let lim = f.limit(7);
@@ -775,31 +777,44 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
                 }
             }
             if !nishio {
-                region_chains(
-                    &mut f,
-                    &on_nets[vi],
-                    &mut region_nets,
-                    cell,
-                    d,
-                    y,
-                    dynamic,
-                    multiple,
-                    level,
-                );
+                region_chains(&mut f, &mut on_nets, cell, d, y, dynamic, multiple, level);
             }
         }
         if !nishio && (card == 2 || (multiple && card > 2)) {
-            let nets: Vec<&Net> = on_nets[..digits.len()].iter().collect();
+            let nets: Vec<&Net> = digits
+                .iter()
+                .map(|&d| on_nets[cell * 9 + d].as_ref().expect("made above"))
+                .collect();
             reductions(&mut f, &nets, 5, CELL);
         }
     }
     NETS.with(|p| {
         let mut p = p.borrow_mut();
-        p.extend(on_nets);
+        p.extend(on_nets.into_iter().flatten());
         p.push(off_net);
-        p.extend(region_nets);
     });
     f
+}
+
+/// The "on" net of candidate `d` of `cell` in `nets`, run the first time
+/// it is asked for (a net depends only on its start and the search).
+#[allow(clippy::too_many_arguments)]
+fn on_net(
+    nets: &mut [Option<Net>],
+    g: &Grid,
+    cell: usize,
+    d: usize,
+    y: bool,
+    dynamic: bool,
+    level: u8,
+    sh: &mut Shared,
+) {
+    let slot = &mut nets[cell * 9 + d];
+    if slot.is_none() {
+        let mut net = pooled_net();
+        net.run(g, cell, d, true, y, dynamic, level, sh);
+        *slot = Some(net);
+    }
 }
 
 /// [`advanced::potentials`], memoised per (start grid, working grid) on
@@ -896,14 +911,14 @@ fn reductions(f: &mut Finder, nets: &[&Net], sort: u8, root: u8) {
     }
 }
 
-/// serate's `doRegionChainings` for digit index `d` of `cell`, whose "on"
-/// net is `own`: each box, row, column where the cell is the digit's first
-/// place (and the digit has 2 places, or more for multiple chains).
+/// serate's `doRegionChainings` for digit index `d` of `cell`, with the
+/// "on" nets of the search in `nets`: each box, row, column where the cell
+/// is the digit's first place (and the digit has 2 places, or more for
+/// multiple chains).
 #[allow(clippy::too_many_arguments)]
 fn region_chains(
     f: &mut Finder,
-    own: &Net,
-    nets: &mut [Net],
+    nets: &mut [Option<Net>],
     cell: usize,
     d: usize,
     y: bool,
@@ -924,16 +939,17 @@ fn region_chains(
         }
         // Region cells in serate's order: a box row by row, a line along
         // it; both are ascending cell numbers.
-        let mut k = 0;
+        for oc in bits(pos) {
+            on_net(nets, g, oc, d, y, dynamic, level, &mut f.sh);
+        }
+        // The cell's own net first: it holds the candidates' order.
+        let mut all: Vec<&Net> = Vec::with_capacity(9);
+        all.push(nets[cell * 9 + d].as_ref().expect("made above"));
         for oc in bits(pos) {
             if oc != cell {
-                nets[k].run(g, oc, d, true, y, dynamic, level, &mut f.sh);
-                k += 1;
+                all.push(nets[oc * 9 + d].as_ref().expect("made above"));
             }
         }
-        let mut all: Vec<&Net> = Vec::with_capacity(9);
-        all.push(own);
-        all.extend(nets[..k].iter());
         // serate's posToOn keeps region order; the sum does not depend on it.
         reductions(f, &all, 6, root);
     }
