@@ -189,6 +189,7 @@ impl Reach {
 }
 
 /// A hint before sorting.
+#[derive(Clone)]
 struct H {
     diff: f64,
     complexity: u32,
@@ -286,14 +287,17 @@ impl Loops<'_> {
     /// component reaches (a bit set per component, sinks first), instead
     /// of a search per start ([`Loops::reaches`], kept as the tests'
     /// oracle).
-    fn closure(&mut self, y: bool) {
+    ///
+    /// Only the candidates of the digits in `only` are nodes: without Y
+    /// links, no link leaves a digit.
+    fn closure(&mut self, y: bool, only: u16) {
         let g = self.g;
         let r = &mut self.reach;
         r.id.clear();
         r.id.resize(729, u16::MAX);
         r.cand.clear();
         for c in bits(g.empty) {
-            for d in bits(g.cells[c] as u128) {
+            for d in bits((g.cells[c] & only) as u128) {
                 r.id[c * 9 + d] = r.cand.len() as u16;
                 r.cand.push((c as u8, d as u8));
             }
@@ -855,6 +859,91 @@ impl Loops<'_> {
     }
 }
 
+/// The hints of one digit's X cycles and X forcing chains on a grid, in
+/// the order they are found, each with its start cell and path.
+type XHints = Vec<XHint>;
+
+/// One of [`XHints`]: start cell, path, hint.
+type XHint = (u8, Vec<P>, H);
+
+/// A digit's X pass depends only on its places and which of them are a
+/// cell's last candidate (those start nothing): the key of [`X_MEMO`].
+type XKey = (u8, u128, u128);
+
+thread_local! {
+    /// The X pass per digit, kept between grids on the thread: the nets
+    /// of a step drain on many grids that share most digits' places.
+    static X_MEMO: std::cell::RefCell<HashMap<XKey, std::rc::Rc<XHints>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// The X pass (sort 2: X cycles and X forcing chains) of `s`'s grid,
+/// appended to `paths` in serate's order (starts by cell, then digit). A
+/// digit whose places were seen before on the thread reuses its hints;
+/// an "on" target's removals (the rest of its cell) are taken from this
+/// grid.
+fn x_pass(s: &mut Loops, paths: &mut Vec<(Vec<P>, H)>) {
+    let g = s.g;
+    let mut single = 0u128;
+    for c in bits(g.empty) {
+        if g.cells[c].count_ones() <= 1 {
+            single |= 1 << c;
+        }
+    }
+    let key = |d: usize| (d as u8, g.digits[d], g.digits[d] & single);
+    let mut per: Vec<std::rc::Rc<XHints>> = Vec::with_capacity(9);
+    let mut miss = 0u16;
+    X_MEMO.with(|m| {
+        let m = m.borrow();
+        for d in 0..9 {
+            match m.get(&key(d)) {
+                Some(h) => per.push(h.clone()),
+                None => {
+                    miss |= 1 << d;
+                    per.push(Default::default());
+                }
+            }
+        }
+    });
+    if miss != 0 {
+        s.closure(false, miss);
+        let mut made: Vec<XHints> = (0..9).map(|_| Vec::new()).collect();
+        for cell in bits(g.empty & !single) {
+            for d in bits((g.cells[cell] & miss) as u128) {
+                s.unary(cell, d, false, true, 2);
+                for h in std::mem::take(&mut s.hints) {
+                    made[d].push((cell as u8, s.path(h.end), h));
+                }
+            }
+        }
+        X_MEMO.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= 1 << 15 {
+                m.clear();
+            }
+            for d in bits(miss as u128) {
+                let h = std::rc::Rc::new(std::mem::take(&mut made[d]));
+                m.insert(key(d), h.clone());
+                per[d] = h;
+            }
+        });
+    }
+    let mut all: Vec<(u8, u8, &XHint)> = Vec::new();
+    for (d, hints) in per.iter().enumerate() {
+        all.extend(hints.iter().map(|e| (e.0, d as u8, e)));
+    }
+    // Stable: a start's hints keep their order.
+    all.sort_by_key(|e| (e.0, e.1));
+    for &(_, _, (_, path, h)) in &all {
+        let mut h = h.clone();
+        let t = path[0];
+        if !h.cycle && t.on {
+            h.removals = vec![(t.cell, g.cells[t.cell as usize] & !(1 << t.digit))];
+        }
+        paths.push((path.clone(), h));
+    }
+}
+
 /// Every hint of serate's `Forcing Chains & Cycles` on `cur` that has rule
 /// parents against `src`, in serate's order, appended to `out` with each
 /// removal naming its chain in `reg`.
@@ -862,9 +951,10 @@ pub(crate) fn forcing_chains_cycles(src: &Grid, cur: &Grid, out: &mut Found, reg
     let mut s = Loops::new(cur);
     // Per start its nodes are rebuilt, so each hint keeps its own path.
     let mut paths: Vec<(Vec<P>, H)> = Vec::new();
-    for (y, x, sort) in [(false, true, 2u8), (true, false, 3), (true, true, 4)] {
+    x_pass(&mut s, &mut paths);
+    for (y, x, sort) in [(true, false, 3), (true, true, 4)] {
         if x {
-            s.closure(y);
+            s.closure(y, 0x1ff);
         }
         for cell in bits(cur.empty) {
             if cur.cells[cell].count_ones() <= 1 {
@@ -955,7 +1045,7 @@ mod tests {
                 }
                 let mut s = Loops::new(&g);
                 for y in [false, true] {
-                    s.closure(y);
+                    s.closure(y, 0x1ff);
                     for c in bits(g.empty) {
                         for d in bits(g.cells[c] as u128) {
                             for on in [true, false] {
