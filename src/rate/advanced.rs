@@ -167,23 +167,28 @@ fn locking(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
                 if pos.count_ones() < 2 {
                     continue;
                 }
-                for i2 in 0..9 {
-                    let r2 = REGION[region(t2, i2)];
-                    if r1 & r2 == 0 || pos & !r2 != 0 {
-                        continue;
-                    }
-                    let hit = cur.digits[d] & r2 & !r1;
-                    if hit == 0 {
-                        continue;
-                    }
-                    rem.clear();
-                    for c in bits(hit) {
-                        put(rem, c, d);
-                    }
-                    java_order(rem);
-                    let gone = src.digits[d] & r1 & !cur.digits[d] & !r2;
-                    out.hint(bits(gone).map(|c| (c, d)), rem);
+                // Only the crossing region of the first place can hold them all.
+                let first = pos.trailing_zeros() as usize;
+                let i2 = match t2 {
+                    0 => box_of(first),
+                    1 => row_of(first),
+                    _ => col_of(first),
+                };
+                let r2 = REGION[region(t2, i2)];
+                if pos & !r2 != 0 {
+                    continue;
                 }
+                let hit = cur.digits[d] & r2 & !r1;
+                if hit == 0 {
+                    continue;
+                }
+                rem.clear();
+                for c in bits(hit) {
+                    put(rem, c, d);
+                }
+                java_order(rem);
+                let gone = src.digits[d] & r1 & !cur.digits[d] & !r2;
+                out.hint(bits(gone).map(|c| (c, d)), rem);
             }
         }
     }
