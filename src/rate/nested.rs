@@ -505,6 +505,38 @@ impl Loops<'_> {
                     closing[d] |= 1 << t;
                 }
             }
+            // A cycle is an "on" past the start that makes a closing "off"
+            // off its own path. With the pass's closure at hand (X
+            // links), those "on"s the start reaches are known: once all
+            // are expanded no cycle is left, and the search stops there.
+            let mut wait = [0u128; 9];
+            let mut left = u32::MAX;
+            if x {
+                let g = self.g;
+                for (td, &m) in closing.iter().enumerate() {
+                    for tc in bits(m) {
+                        wait[td] |= PEERS[tc] & g.digits[td];
+                        if y {
+                            for od in bits(g.cells[tc] as u128 & !(1 << td)) {
+                                wait[od] |= 1 << tc;
+                            }
+                        }
+                    }
+                }
+                wait[d] &= !(1 << cell);
+                let r = &self.reach;
+                let from = 2 * r.id[cell * 9 + d] as usize + 1;
+                left = 0;
+                for (dd, w) in wait.iter_mut().enumerate() {
+                    for c in bits(*w) {
+                        if r.reaches(from, 2 * r.id[c * 9 + dd] as usize + 1) {
+                            left += 1;
+                        } else {
+                            *w &= !(1 << c);
+                        }
+                    }
+                }
+            }
             self.off_seen = [0; 9];
             self.on_seen = [0; 9];
             self.on_seen[d] |= 1 << cell;
@@ -512,13 +544,17 @@ impl Loops<'_> {
             pending_off.clear();
             pending_on.push(self.push(source));
             let mut length = 0;
-            while !pending_on.is_empty() || !pending_off.is_empty() {
+            while left > 0 && (!pending_on.is_empty() || !pending_off.is_empty()) {
                 length += 1;
                 std::mem::swap(&mut level, &mut pending_on);
                 pending_on.clear();
                 for &i in &level {
                     let p = self.nodes[i as usize];
                     let (pc, pd) = (p.cell as usize, p.digit as usize);
+                    if wait[pd] >> pc & 1 != 0 {
+                        wait[pd] &= !(1 << pc);
+                        left -= 1;
+                    }
                     // getOnToOff's order: the cell's other digits, then the
                     // digit in the box, row, column. Offs seen before that
                     // close no cycle are skipped as sets (the three masks
