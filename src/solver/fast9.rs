@@ -354,7 +354,19 @@
 //!   bit-sliced planes: serg 16.53k -> 16.12k / 18.71k -> 18.25k, but 11+
 //!   180.8k -> 181.4k / 341.0k -> 342.1k, 1106 256.4k -> 257.2k / 573.5k
 //!   -> 575.2k, top1465 +0.1%; CPU time serg 0.988 / 0.980, the rest
-//!   1.000 +- 0.02.
+//!   1.000 +- 0.02;
+//! - kept: the naked-single scan's bit-sliced counts (cells with 1, 2, 3+
+//!   candidates) of a band's digits 0..8 folded in one register (halves,
+//!   then quarters, then neighbours: `Isa::counts`), digit 8 scalar,
+//!   instead of 9 scalar steps: 17-clue 15.65k -> 15.57k / 16.66k ->
+//!   16.54k, serg 16.53k -> 15.52k / 18.71k -> 17.59k, top1465 40.13k ->
+//!   38.97k / 61.96k -> 60.12k, 11+ 180.8k -> 175.2k / 341.0k -> 330.5k,
+//!   1106 256.4k -> 247.9k / 573.5k -> 554.4k; CPU time 17-clue 1.000 /
+//!   1.000, serg 0.988 / 0.981, top1465 0.978 / 0.986, 11+ 1.000 / 1.000,
+//!   1106 1.000 / 0.985 (within the noise, none above 1);
+//! - tried, dropped: the logical-to-storage index by a 64-entry table
+//!   (`update`'s shifts and masks looked like 7 instructions an access in
+//!   the line counts): 1106 256.4k -> 260.3k, serg 16.53k -> 16.62k.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
@@ -1037,6 +1049,19 @@ trait Isa {
         }
         hit
     }
+    /// Bit-sliced candidate counts of a band's cells: the cells with at
+    /// least 1, 2 and 3 candidate digits.
+    #[inline(always)]
+    fn counts(band: &[u32; BW]) -> [u32; 3] {
+        let (mut ge1, mut ge2, mut ge3) = (0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let w = band[d];
+            ge3 |= ge2 & w;
+            ge2 |= ge1 & w;
+            ge1 |= w;
+        }
+        [ge1, ge2, ge3]
+    }
     /// The candidate digits (bit d) of bit `i` of a band.
     #[inline(always)]
     fn digits_at(band: &[u32; BW], i: u32) -> u32 {
@@ -1165,6 +1190,41 @@ impl Isa for Pext {
             band[8] = x8 & !cells;
             let hit = low | ((x8 & cells != 0) as u32) << 8;
             _pdep_u64(hit as u64, 0x1_1111_1111)
+        }
+    }
+    /// Digits 0..8 in one register, folded in halves (lanes i and i + 4,
+    /// then i + 2, then i + 1: saturating counts merged bit-sliced), digit
+    /// 8 scalar.
+    #[inline(always)]
+    fn counts(band: &[u32; BW]) -> [u32; 3] {
+        use std::arch::x86_64::*;
+        // SAFETY: AVX2 as for `triads` above; the load reads words 0..8
+        // of the 16.
+        unsafe {
+            let x = _mm256_loadu_si256(band.as_ptr() as *const __m256i);
+            let (or, and) = (_mm256_or_si256, _mm256_and_si256);
+            // Pairs: at least one, two.
+            let h = _mm256_permute2x128_si256::<1>(x, x);
+            let (a1, a2) = (or(x, h), and(x, h));
+            // Quads: at least one, two, three.
+            let (b1, b2) = (
+                _mm256_shuffle_epi32::<0x4E>(a1),
+                _mm256_shuffle_epi32::<0x4E>(a2),
+            );
+            let c1 = or(a1, b1);
+            let c2 = or(or(a2, b2), and(a1, b1));
+            let c3 = or(and(a2, b1), and(a1, b2));
+            // Eights.
+            let (d1, d2, d3) = (
+                _mm256_shuffle_epi32::<0xB1>(c1),
+                _mm256_shuffle_epi32::<0xB1>(c2),
+                _mm256_shuffle_epi32::<0xB1>(c3),
+            );
+            let e1 = _mm256_cvtsi256_si32(or(c1, d1)) as u32;
+            let e2 = _mm256_cvtsi256_si32(or(or(c2, d2), and(c1, d1))) as u32;
+            let e3 = _mm256_cvtsi256_si32(or(or(c3, d3), or(and(c2, d1), and(c1, d2)))) as u32;
+            let w = band[8];
+            [e1 | w, e2 | (e1 & w), e3 | (e2 & w)]
         }
     }
     /// Digits 0..8 by one shift of the band's register (the cell's bit to
@@ -1594,13 +1654,7 @@ impl State {
             let mut pair: Option<(usize, u32)> = None;
             for b in 0..3 {
                 // Bit-sliced candidate counts per cell: ≥1, ≥2, ≥3.
-                let (mut ge1, mut ge2, mut ge3) = (0u32, 0u32, 0u32);
-                for d in 0..9 {
-                    let w = self.f[b][d];
-                    ge3 |= ge2 & w;
-                    ge2 |= ge1 & w;
-                    ge1 |= w;
-                }
+                let [ge1, ge2, ge3] = I::counts(&self.f[b]);
                 if ge1 != BAND {
                     return Err(()); // a cell with no candidate
                 }
@@ -2287,6 +2341,51 @@ mod tests {
                 let w = (x as u32 & BAND) & !(0x1FF << (9 * r)) | row << (9 * r);
                 assert_eq!(Pext::occupancy(w), occupancy_tables(w), "word {w:#x}");
             }
+        }
+    }
+
+    /// The AVX2 band operations (`counts`, `clear_band`, `digits_at`)
+    /// equal the scalar ones on random bands, sparse to dense, and leave
+    /// the padding words alone.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_band_ops_match_scalar() {
+        if !has_fast_features() {
+            return;
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..4000 {
+            // Each word keeps a random subset of about 1/8 .. 8/8 of a
+            // random word's bits; padding words hold a marker.
+            let mut band = [0u32; BW];
+            for (d, w) in band.iter_mut().enumerate() {
+                *w = if d < 9 {
+                    let mut v = rnd() as u32 & BAND;
+                    for _ in 0..round % 4 {
+                        v &= rnd() as u32 | rnd() as u32;
+                    }
+                    v
+                } else {
+                    0xDEAD_0000 | d as u32
+                };
+            }
+            assert_eq!(Pext::counts(&band), Tables::counts(&band), "{band:x?}");
+            for i in 0..27 {
+                assert_eq!(Pext::digits_at(&band, i), Tables::digits_at(&band, i));
+            }
+            let cells = rnd() as u32 & rnd() as u32 & BAND;
+            let (mut a, mut b) = (band, band);
+            assert_eq!(
+                Pext::clear_band(&mut a, cells),
+                Tables::clear_band(&mut b, cells)
+            );
+            assert_eq!(a, b);
         }
     }
 
