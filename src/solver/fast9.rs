@@ -366,7 +366,18 @@
 //!   1106 1.000 / 0.985 (within the noise, none above 1);
 //! - tried, dropped: the logical-to-storage index by a 64-entry table
 //!   (`update`'s shifts and masks looked like 7 instructions an access in
-//!   the line counts): 1106 256.4k -> 260.3k, serg 16.53k -> 16.62k.
+//!   the line counts): 1106 256.4k -> 260.3k, serg 16.53k -> 16.62k;
+//! - tried, dropped: each digit's current column view cached by `update`
+//!   (which computes the word's columns anyway), so that the vertical
+//!   closure reads one word instead of three `cols`: 17-clue 15.57k ->
+//!   15.81k, serg 15.52k -> 15.66k, 1106 247.9k -> 250.8k / 554.4k ->
+//!   560.9k (the state grows to 448 bytes, and every update pays the
+//!   cache write);
+//! - the table path (`SUDOKU_BULK_NO_PEXT=1`, CPUs without fast BMI2)
+//!   keeps scalar `clear_band`, `counts` and `digits_at`, and gains from
+//!   the layout alone: main -> branch 17-clue 21.20k -> 19.91k / 22.56k ->
+//!   21.20k, serg 21.47k -> 20.30k / 24.45k -> 23.03k, 1106 346.0k ->
+//!   334.6k / 773.3k -> 747.9k.
 //!
 //! The two kept steps together, whole process (`REPS=2
 //! scripts/callgrind.sh`, main 4ede40a -> branch, first / count 2):
