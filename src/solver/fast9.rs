@@ -373,6 +373,16 @@
 //!   15.81k, serg 15.52k -> 15.66k, 1106 247.9k -> 250.8k / 554.4k ->
 //!   560.9k (the state grows to 448 bytes, and every update pays the
 //!   cache write);
+//! - kept: `Pext::occupancy` masked to 9 bits (a no-op on a 9-selector
+//!   `pext`), so LLVM drops the bounds checks of the KEEP / SUPPORT /
+//!   FITS lookups: 17-clue 15.57k -> 15.28k / 16.54k -> 16.23k, serg
+//!   15.52k -> 15.22k / 17.59k -> 17.24k, top1465 38.97k -> 38.31k /
+//!   60.12k -> 59.07k, 11+ 175.2k -> 172.2k / 330.5k -> 324.7k, 1106
+//!   247.9k -> 243.8k / 554.4k -> 545.0k; CPU time the same (medians
+//!   1.000, 9 rounds on 17-clue and top1465, 0.98-1.03 elsewhere: the
+//!   checks were predicted branches). Checking the word index once at the
+//!   top of `update` instead (to drop the `occ`, `vcols`, `solved`
+//!   checks) cost more than it saved: 1106 243.8k -> 244.9k;
 //! - the table path (`SUDOKU_BULK_NO_PEXT=1`, CPUs without fast BMI2)
 //!   keeps scalar `clear_band`, `counts` and `digits_at`, and gains from
 //!   the layout alone: main -> branch 17-clue 21.20k -> 19.91k / 22.56k ->
@@ -1306,8 +1316,11 @@ impl Isa for Pext {
         let t = w | w >> 1 | w >> 2;
         // SAFETY: `Pext` is only used where BMI2 was detected: inside
         // `solve_pext` / `search_pext`, which run only after `fast_pext`
-        // said yes, and by tests that check for BMI2 first.
-        (unsafe { std::arch::x86_64::_pext_u32(t, 0o111_111_111) }) as usize
+        // said yes, and by tests that check for BMI2 first. The mask (a
+        // no-op: 9 selector bits) tells LLVM the index is below 512, so
+        // the table lookups lose their bounds checks (1106 247.9k ->
+        // 243.8k instructions a puzzle first, serg 15.52k -> 15.22k).
+        (unsafe { std::arch::x86_64::_pext_u32(t, 0o111_111_111) }) as usize & 0x1FF
     }
     fn search<V: Vec8, const EASY: bool>(
         parent: &State,
