@@ -389,16 +389,16 @@
 //!   21.20k, serg 21.47k -> 20.30k / 24.45k -> 23.03k, 1106 346.0k ->
 //!   334.6k / 773.3k -> 747.9k.
 //!
-//! The two kept steps together, whole process (`REPS=2
+//! The kept steps together, whole process (`REPS=2
 //! scripts/callgrind.sh`, main 4ede40a -> branch, first / count 2):
-//! 17-clue 17.64k -> 16.20k / 18.53k -> 16.96k, top1465 43.77k -> 40.05k /
-//! 67.11k -> 60.92k, 11+ 192.7k -> 176.0k / 363.4k -> 331.1k, 1106 273.8k
-//! -> 250.6k / 610.3k -> 557.2k, serg 18.45k -> 16.43k / 20.78k -> 18.31k;
-//! per guess counting to 2, 1106 5,509 -> 5,031 (tdoku 4,864), 11+ 5,886
-//! -> 5,364 (5,337). CPU time, whole process, branch / main (each shared
+//! 17-clue 17.64k -> 15.91k / 18.53k -> 16.65k, top1465 43.77k -> 39.39k /
+//! 67.11k -> 59.86k, 11+ 192.7k -> 173.0k / 363.4k -> 325.3k, 1106 273.8k
+//! -> 246.5k / 610.3k -> 547.8k, serg 18.45k -> 16.13k / 20.78k -> 17.95k;
+//! per guess counting to 2, 1106 5,509 -> 4,946 (tdoku 4,864), 11+ 5,886
+//! -> 5,270 (5,337). CPU time, whole process, branch / main (each shared
 //! set repeated to about 1 s, median of 5 alternating rounds): 17-clue
-//! 0.916 / 0.917, top1465 0.930 / 0.931, 11+ 0.892 / 0.923, 1106 0.921 /
-//! 0.894, serg 0.962 / 0.951. The table against the peers is in
+//! 0.909 / 0.889, top1465 0.932 / 0.915, 11+ 0.926 / 0.926, 1106 0.941 /
+//! 0.926, serg 0.961 / 0.964. The table against the peers is in
 //! docs/solver.md. The 17-clue root is still ~77% of that set's work
 //! (12.0k of 15.6k a puzzle, solver alone): fewer word updates, not
 //! cheaper ones, is what it needs.
