@@ -383,6 +383,15 @@
 //!   checks were predicted branches). Checking the word index once at the
 //!   top of `update` instead (to drop the `occ`, `vcols`, `solved`
 //!   checks) cost more than it saved: 1106 243.8k -> 244.9k;
+//! - tried, dropped: `solved` with a fourth (always 0) entry so that
+//!   `solved[s % W]` needs no bounds check, and `vcols` moved into the
+//!   cell-less band 3 row of `f` (`f[3][d % 16]`, no check either) to keep
+//!   the state at 384 bytes: 17-clue 15.28k -> 15.14k / 16.23k -> 16.08k,
+//!   serg 15.22k -> 15.16k / 17.24k -> 17.19k, top1465 38.31k -> 37.90k /
+//!   59.07k -> 58.42k, 11+ 172.2k -> 170.2k / 324.7k -> 321.0k, 1106
+//!   243.8k -> 241.1k / 545.0k -> 538.9k, but CPU time the same (medians
+//!   1.000, serg count 2 1.012): not worth a row of `f` that is not
+//!   candidates;
 //! - the table path (`SUDOKU_BULK_NO_PEXT=1`, CPUs without fast BMI2)
 //!   keeps scalar `clear_band`, `counts` and `digits_at`, and gains from
 //!   the layout alone: main -> branch 17-clue 21.20k -> 19.91k / 22.56k ->
