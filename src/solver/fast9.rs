@@ -1,11 +1,14 @@
 //! Fastest 9x9 core: `solver::solve` sends every box-size-3 puzzle here
 //! (cells in, solution count + first solution out). Pure: no I/O, no heap,
-//! no threads; the search state (a 320-byte struct) is copied on the
+//! no threads; the search state (a 384-byte struct) is copied on the
 //! stack once per guess.
 //!
-//! Layout: one `u32` per (digit, band), index `digit * 4 + band` (word 3 of
-//! each digit is padding, always 0). Bit `r*9 + c` is set while the digit
-//! may still stand at row `r` (0..3) of the band, column `c` (0..9):
+//! Layout: one `u32` per (digit, band), named by the logical index `digit
+//! * 4 + band` (the dirty bits, the `occ` cache and the 3-of-9 lanes use
+//! it; band 3 is padding) and stored band-major, `f[band][digit]`, so a
+//! band's nine digits are one 32-byte register and a scalar word. Bit
+//! `r*9 + c` is set while the digit may still stand at row `r` (0..3) of
+//! the band, column `c` (0..9):
 //!
 //! ```text
 //!   bit:  26 ......... 18   17 ......... 9    8 ......... 0
@@ -318,6 +321,96 @@
 //! Per guess (instructions a puzzle over guesses a puzzle, count to 2,
 //! guesses level with tdoku's `num_guesses`): 1106 5,509 against tdoku's
 //! 4,864, 11+ 5,886 against 5,337.
+//!
+//! Issue 44, second pass (branch core9, the same VM; callgrind of a
+//! scratch driver calling `solve` over the parsed file, marginal
+//! instructions a puzzle of the solver alone, first / count 2; thread
+//! CPU time (user + system) of the same driver, median of 5 alternating
+//! rounds, ratio to the state before; same answers and guesses on every
+//! set). Where the root's instructions go first: on 17-clue the root
+//! (everything before the first guess) is 13.4k of 17.0k a puzzle; in it
+//! ~117 horizontal word updates (~42 instructions each), ~84 vertical
+//! closures (~48) and ~50 `clear_cells` (a placed row single or naked
+//! single leaving the band's other digits: 9 scalar read-modify-writes
+//! and a changed-word bit each, ~56 instructions), for the ~64 cells the
+//! root places.
+//! - kept: the band-major layout above, with the placed cells cleared
+//!   from a band's nine words in one 32-byte and, compare, mask and
+//!   store plus a scalar word (the hit mask spread to dirty bits by one
+//!   `pdep`: `Isa::clear_band`), and a bivalue cell's digits read by one
+//!   shift and sign mask (`Isa::digits_at`); `update` stores its word after
+//!   the vector clear, not before (a 32-byte load of a word just stored as
+//!   u32 would wait for the store; the SSE2 attempt above, on the
+//!   digit-major layout, had to gather the words and lost). 17-clue 17.01k
+//!   -> 15.65k / 18.11k -> 16.66k, serg 17.53k -> 16.53k / 20.06k ->
+//!   18.71k, top1465 42.68k -> 40.13k / 66.33k -> 61.96k, 11+ 191.9k ->
+//!   180.8k / 362.7k -> 341.0k, 1106 271.1k -> 256.4k / 607.4k -> 573.5k
+//!   (5-8% fewer everywhere); CPU time 17-clue 0.902 / 0.899, serg 0.989 /
+//!   0.971, top1465 0.932 / 0.930, 11+ 0.915 / 0.912, 1106 0.933 / 0.918.
+//!   The state grows from 320 to 384 bytes (a padding band keeps the
+//!   logical index a shift and a mask), 12 registers to copy instead of
+//!   10;
+//! - tried, dropped: a naked single's digit by `digits_at` instead of the
+//!   bit-sliced planes: serg 16.53k -> 16.12k / 18.71k -> 18.25k, but 11+
+//!   180.8k -> 181.4k / 341.0k -> 342.1k, 1106 256.4k -> 257.2k / 573.5k
+//!   -> 575.2k, top1465 +0.1%; CPU time serg 0.988 / 0.980, the rest
+//!   1.000 +- 0.02;
+//! - kept: the naked-single scan's bit-sliced counts (cells with 1, 2, 3+
+//!   candidates) of a band's digits 0..8 folded in one register (halves,
+//!   then quarters, then neighbours: `Isa::counts`), digit 8 scalar,
+//!   instead of 9 scalar steps: 17-clue 15.65k -> 15.57k / 16.66k ->
+//!   16.54k, serg 16.53k -> 15.52k / 18.71k -> 17.59k, top1465 40.13k ->
+//!   38.97k / 61.96k -> 60.12k, 11+ 180.8k -> 175.2k / 341.0k -> 330.5k,
+//!   1106 256.4k -> 247.9k / 573.5k -> 554.4k; CPU time 17-clue 1.000 /
+//!   1.000, serg 0.988 / 0.981, top1465 0.978 / 0.986, 11+ 1.000 / 1.000,
+//!   1106 1.000 / 0.985 (within the noise, none above 1);
+//! - tried, dropped: the logical-to-storage index by a 64-entry table
+//!   (`update`'s shifts and masks looked like 7 instructions an access in
+//!   the line counts): 1106 256.4k -> 260.3k, serg 16.53k -> 16.62k;
+//! - tried, dropped: each digit's current column view cached by `update`
+//!   (which computes the word's columns anyway), so that the vertical
+//!   closure reads one word instead of three `cols`: 17-clue 15.57k ->
+//!   15.81k, serg 15.52k -> 15.66k, 1106 247.9k -> 250.8k / 554.4k ->
+//!   560.9k (the state grows to 448 bytes, and every update pays the
+//!   cache write);
+//! - kept: `Pext::occupancy` masked to 9 bits (a no-op on a 9-selector
+//!   `pext`), so LLVM drops the bounds checks of the KEEP / SUPPORT /
+//!   FITS lookups: 17-clue 15.57k -> 15.28k / 16.54k -> 16.23k, serg
+//!   15.52k -> 15.22k / 17.59k -> 17.24k, top1465 38.97k -> 38.31k /
+//!   60.12k -> 59.07k, 11+ 175.2k -> 172.2k / 330.5k -> 324.7k, 1106
+//!   247.9k -> 243.8k / 554.4k -> 545.0k; CPU time the same (medians
+//!   1.000, 9 rounds on 17-clue and top1465, 0.98-1.03 elsewhere: the
+//!   checks were predicted branches). Checking the word index once at the
+//!   top of `update` instead (to drop the `occ`, `vcols`, `solved`
+//!   checks) cost more than it saved: 1106 243.8k -> 244.9k;
+//! - tried, dropped: `solved` with a fourth (always 0) entry so that
+//!   `solved[s % W]` needs no bounds check, and `vcols` moved into the
+//!   cell-less band 3 row of `f` (`f[3][d % 16]`, no check either) to keep
+//!   the state at 384 bytes: 17-clue 15.28k -> 15.14k / 16.23k -> 16.08k,
+//!   serg 15.22k -> 15.16k / 17.24k -> 17.19k, top1465 38.31k -> 37.90k /
+//!   59.07k -> 58.42k, 11+ 172.2k -> 170.2k / 324.7k -> 321.0k, 1106
+//!   243.8k -> 241.1k / 545.0k -> 538.9k, but CPU time the same (medians
+//!   1.000, serg count 2 1.012): not worth a row of `f` that is not
+//!   candidates;
+//! - the table path (`SUDOKU_BULK_NO_PEXT=1`, CPUs without fast BMI2)
+//!   keeps scalar `clear_band`, `counts` and `digits_at`, and gains from
+//!   the layout alone: main -> branch 17-clue 21.20k -> 19.91k / 22.56k ->
+//!   21.20k, serg 21.47k -> 20.30k / 24.45k -> 23.03k, 1106 346.0k ->
+//!   334.6k / 773.3k -> 747.9k.
+//!
+//! The kept steps together, whole process (`REPS=2
+//! scripts/callgrind.sh`, main 4ede40a -> branch, first / count 2):
+//! 17-clue 17.64k -> 15.91k / 18.53k -> 16.65k, top1465 43.77k -> 39.39k /
+//! 67.11k -> 59.86k, 11+ 192.7k -> 173.0k / 363.4k -> 325.3k, 1106 273.8k
+//! -> 246.5k / 610.3k -> 547.8k, serg 18.45k -> 16.13k / 20.78k -> 17.95k;
+//! per guess counting to 2, 1106 5,509 -> 4,946 (tdoku 4,864), 11+ 5,886
+//! -> 5,270 (5,337). CPU time, whole process, branch / main (each shared
+//! set repeated to about 1 s, median of 5 alternating rounds): 17-clue
+//! 0.909 / 0.889, top1465 0.932 / 0.915, 11+ 0.926 / 0.926, 1106 0.941 /
+//! 0.926, serg 0.961 / 0.964. The table against the peers is in
+//! docs/solver.md. The 17-clue root is still ~77% of that set's work
+//! (12.0k of 15.6k a puzzle, solver alone): fewer word updates, not
+//! cheaper ones, is what it needs.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
@@ -987,6 +1080,41 @@ trait Isa {
     fn copy(s: &State) -> State {
         *s
     }
+    /// Removes `cells` from a band's nine digit words (`band[d]`),
+    /// branch-free; returns the words that held one of them as dirty bits
+    /// of band 0 (bit `digit * W`).
+    #[inline(always)]
+    fn clear_band(band: &mut [u32; BW], cells: u32) -> u64 {
+        let mut hit = 0u64;
+        for d in 0..9 {
+            let x = band[d];
+            hit |= ((x & cells != 0) as u64) << (d * W);
+            band[d] = x & !cells;
+        }
+        hit
+    }
+    /// Bit-sliced candidate counts of a band's cells: the cells with at
+    /// least 1, 2 and 3 candidate digits.
+    #[inline(always)]
+    fn counts(band: &[u32; BW]) -> [u32; 3] {
+        let (mut ge1, mut ge2, mut ge3) = (0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let w = band[d];
+            ge3 |= ge2 & w;
+            ge2 |= ge1 & w;
+            ge1 |= w;
+        }
+        [ge1, ge2, ge3]
+    }
+    /// The candidate digits (bit d) of bit `i` of a band.
+    #[inline(always)]
+    fn digits_at(band: &[u32; BW], i: u32) -> u32 {
+        let mut digits = 0u32;
+        for d in 0..9 {
+            digits |= ((band[d] >> i) & 1) << d;
+        }
+        digits
+    }
     /// The given (non-zero) cells of each band (bit `9 * row + column`).
     #[inline(always)]
     fn given_bits(cells: &[u8; 81]) -> [u32; 3] {
@@ -1007,11 +1135,13 @@ trait Isa {
     ) -> bool;
 }
 
-/// The state as ten 32-byte registers.
-const _: () = assert!(std::mem::size_of::<State>() == 320 && std::mem::align_of::<State>() == 64);
+/// The state as twelve 32-byte registers.
+const STATE_YMM: usize = 12;
+const _: () =
+    assert!(std::mem::size_of::<State>() == 32 * STATE_YMM && std::mem::align_of::<State>() == 64);
 
-/// [`Isa::copy`] in ten AVX loads and stores, inline, instead of a call
-/// to `memcpy`.
+/// [`Isa::copy`] in twelve AVX loads and stores, inline, instead of a
+/// call to `memcpy`.
 ///
 /// # Safety
 /// The CPU must have AVX.
@@ -1024,11 +1154,12 @@ unsafe fn copy_avx(s: &State) -> State {
         s as *const State as *const __m256i,
         out.as_mut_ptr() as *mut __m256i,
     );
-    // SAFETY: `State` is 320 bytes aligned to 64 (asserted above) and
-    // plain integers, so ten aligned 32-byte loads read it whole and ten
-    // stores write all of `out`; AVX as the caller promises.
+    // SAFETY: `State` is 32 * STATE_YMM bytes aligned to 64 (asserted
+    // above) and plain integers, so that many aligned 32-byte loads read
+    // it whole and as many stores write all of `out`; AVX as the caller
+    // promises.
     unsafe {
-        let v: [__m256i; 10] = std::array::from_fn(|k| _mm256_load_si256(src.add(k)));
+        let v: [__m256i; STATE_YMM] = std::array::from_fn(|k| _mm256_load_si256(src.add(k)));
         for (k, x) in v.iter().enumerate() {
             _mm256_store_si256(dst.add(k), *x);
         }
@@ -1085,6 +1216,74 @@ impl Isa for Pext {
         // `triads` above).
         unsafe { copy_avx(s) }
     }
+    /// Digits 0..8 in one 32-byte register (and, compare, mask), digit 8
+    /// scalar; the hit mask spread to dirty bits by one `pdep`.
+    #[inline(always)]
+    fn clear_band(band: &mut [u32; BW], cells: u32) -> u64 {
+        use std::arch::x86_64::*;
+        // SAFETY: AVX2 and BMI2 as for `triads` above; `band` is 16 u32s,
+        // so the 32-byte load and store touch its words 0..8 only.
+        unsafe {
+            let p = band.as_mut_ptr() as *mut __m256i;
+            let x = _mm256_loadu_si256(p);
+            let c = _mm256_set1_epi32(cells as i32);
+            let kept = _mm256_cmpeq_epi32(_mm256_and_si256(x, c), _mm256_setzero_si256());
+            _mm256_storeu_si256(p, _mm256_andnot_si256(c, x));
+            let low = !_mm256_movemask_ps(_mm256_castsi256_ps(kept)) as u32 & 0xFF;
+            let x8 = band[8];
+            band[8] = x8 & !cells;
+            let hit = low | ((x8 & cells != 0) as u32) << 8;
+            _pdep_u64(hit as u64, 0x1_1111_1111)
+        }
+    }
+    /// Digits 0..8 in one register, folded in halves (lanes i and i + 4,
+    /// then i + 2, then i + 1: saturating counts merged bit-sliced), digit
+    /// 8 scalar.
+    #[inline(always)]
+    fn counts(band: &[u32; BW]) -> [u32; 3] {
+        use std::arch::x86_64::*;
+        // SAFETY: AVX2 as for `triads` above; the load reads words 0..8
+        // of the 16.
+        unsafe {
+            let x = _mm256_loadu_si256(band.as_ptr() as *const __m256i);
+            let (or, and) = (_mm256_or_si256, _mm256_and_si256);
+            // Pairs: at least one, two.
+            let h = _mm256_permute2x128_si256::<1>(x, x);
+            let (a1, a2) = (or(x, h), and(x, h));
+            // Quads: at least one, two, three.
+            let (b1, b2) = (
+                _mm256_shuffle_epi32::<0x4E>(a1),
+                _mm256_shuffle_epi32::<0x4E>(a2),
+            );
+            let c1 = or(a1, b1);
+            let c2 = or(or(a2, b2), and(a1, b1));
+            let c3 = or(and(a2, b1), and(a1, b2));
+            // Eights.
+            let (d1, d2, d3) = (
+                _mm256_shuffle_epi32::<0xB1>(c1),
+                _mm256_shuffle_epi32::<0xB1>(c2),
+                _mm256_shuffle_epi32::<0xB1>(c3),
+            );
+            let e1 = _mm256_cvtsi256_si32(or(c1, d1)) as u32;
+            let e2 = _mm256_cvtsi256_si32(or(or(c2, d2), and(c1, d1))) as u32;
+            let e3 = _mm256_cvtsi256_si32(or(or(c3, d3), or(and(c2, d1), and(c1, d2)))) as u32;
+            let w = band[8];
+            [e1 | w, e2 | (e1 & w), e3 | (e2 & w)]
+        }
+    }
+    /// Digits 0..8 by one shift of the band's register (the cell's bit to
+    /// each lane's sign) and a sign mask; digit 8 scalar.
+    #[inline(always)]
+    fn digits_at(band: &[u32; BW], i: u32) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: AVX2 as for `triads` above; the load reads words 0..8
+        // of the 16.
+        unsafe {
+            let x = _mm256_loadu_si256(band.as_ptr() as *const __m256i);
+            let up = _mm256_sll_epi32(x, _mm_cvtsi32_si128(31 - i as i32));
+            _mm256_movemask_ps(_mm256_castsi256_ps(up)) as u32 | ((band[8] >> i) & 1) << 8
+        }
+    }
     /// Three 32-byte compares instead of a loop over the 81 bytes (about
     /// 100 instructions a puzzle).
     #[inline(always)]
@@ -1126,8 +1325,11 @@ impl Isa for Pext {
         let t = w | w >> 1 | w >> 2;
         // SAFETY: `Pext` is only used where BMI2 was detected: inside
         // `solve_pext` / `search_pext`, which run only after `fast_pext`
-        // said yes, and by tests that check for BMI2 first.
-        (unsafe { std::arch::x86_64::_pext_u32(t, 0o111_111_111) }) as usize
+        // said yes, and by tests that check for BMI2 first. The mask (a
+        // no-op: 9 selector bits) tells LLVM the index is below 512, so
+        // the table lookups lose their bounds checks (1106 247.9k ->
+        // 243.8k instructions a puzzle first, serg 15.52k -> 15.22k).
+        (unsafe { std::arch::x86_64::_pext_u32(t, 0o111_111_111) }) as usize & 0x1FF
     }
     fn search<V: Vec8, const EASY: bool>(
         parent: &State,
@@ -1236,8 +1438,12 @@ const EASY_GUESSES: u64 = 12;
 /// divisions by 3 (the `s / 3, s % 3` at the top of `update` sat on every
 /// address's critical path).
 const W: usize = 4;
-/// Words in the state, padding included.
+/// Logical word indices (`digit * W + band`), padding included.
 const NW: usize = 9 * W;
+/// Storage stride per band: `f[band][digit]`, digits 0..9 of a band in
+/// one 64-byte line (9 used, 7 always 0), so that a band's words are
+/// one 32-byte register and a scalar word.
+const BW: usize = 16;
 /// Copies of 9 bits at offsets 0, 13 and 26: bits 3k.. land at 16k..
 const SPREAD: u64 = 1 | 1 << 13 | 1 << 26;
 /// The low 3 bits of u16 lanes 0..3.
@@ -1259,8 +1465,12 @@ const IDLE_LANES: [u16; NW] = {
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct State {
-    /// Candidates per (digit, band): index `digit * W + band`.
-    f: [u32; NW],
+    /// Candidates per (digit, band): `f[band][digit]`, band-major so that
+    /// one band's nine words sit side by side (clearing placed cells from
+    /// them, reading a cell's digits: vector operations). Band 3 and
+    /// digits 9.. are padding, always 0: a logical index `digit * W +
+    /// band` of a padding word reads 0 (see [`State::word`]).
+    f: [[u32; BW]; W],
     /// Placed cells per band.
     solved: [u32; 3],
     /// Minirow occupancy of `f` as last closed (valid for every word once `settle`
@@ -1335,48 +1545,50 @@ impl State {
     #[inline(always)]
     fn update<I: Isa>(&mut self, s: usize, dirty: &mut u64, vdirty: &mut u32) -> bool {
         let (d, b) = (s / W, s % W);
-        let w = self.f[s];
+        let w = self.word(s);
         let occ = I::occupancy(w);
         let w = w & KEEP[occ];
-        self.f[s] = w;
         // The minirows KEEP left are exactly the fitting configurations'.
         self.occ[s] = SUPPORT[occ];
         *vdirty |= ((cols(w) != (self.vcols[d] >> (9 * b)) & 0x1FF) as u32) << d;
         if w == 0 {
+            // A contradiction: the state is dropped, `f` need not hold it.
             return false;
         }
         // A row down to one cell places the digit there; the cell leaves
         // the band's other eight digits.
         let new = row_singles_full(w) & !self.solved[b];
-        if new == 0 {
-            return true;
+        if new != 0 {
+            self.solved[b] |= new;
+            // Every digit of the band loses the cells (the band's words
+            // read before `w` is stored: a vector load of a word just
+            // stored as u32 waits for the store), then the word keeps its
+            // own (and is not marked again).
+            let hit = I::clear_band(&mut self.f[b], new) << b;
+            *dirty |= hit & !(1 << s);
         }
-        self.solved[b] |= new;
-        // Every digit of the band loses the cells, then the word keeps its
-        // own (and is not marked again).
-        let hit = self.clear_cells(b, new);
-        self.f[s] = w;
-        *dirty |= hit & !(1 << s);
+        *self.word_mut(s) = w;
         true
     }
 
-    /// Removes `cells` from all 9 digits' words of band `b`, branch-free;
-    /// returns the words that held one of them (bits `digit * W + b`).
+    /// Word `s` (logical index `digit * W + band`; a padding index reads
+    /// a padding word, 0). The masks keep the index in bounds without a
+    /// check.
     #[inline(always)]
-    fn clear_cells(&mut self, b: usize, cells: u32) -> u64 {
-        let mut hit = 0u64;
-        for e in 0..9 {
-            let x = self.f[e * W + b];
-            hit |= ((x & cells != 0) as u64) << (e * W);
-            self.f[e * W + b] = x & !cells;
-        }
-        hit << b
+    fn word(&self, s: usize) -> u32 {
+        self.f[s % W][(s / W) % BW]
+    }
+
+    /// Word `s` to write, as [`State::word`].
+    #[inline(always)]
+    fn word_mut(&mut self, s: usize) -> &mut u32 {
+        &mut self.f[s % W][(s / W) % BW]
     }
 
     /// Digit `d`'s column view (bit `9*band + column`) as `f` holds it.
     #[inline(always)]
     fn column_view(&self, d: usize) -> u32 {
-        cols(self.f[d * W]) | cols(self.f[d * W + 1]) << 9 | cols(self.f[d * W + 2]) << 18
+        cols(self.f[0][d]) | cols(self.f[1][d]) << 9 | cols(self.f[2][d]) << 18
     }
 
     /// Closes digit `d` vertically: each stack keeps the (band, column)
@@ -1385,7 +1597,7 @@ impl State {
     #[inline(always)]
     fn update_vertical<I: Isa>(&mut self, d: usize, dirty: &mut u64) -> bool {
         let base = d * W;
-        let (w0, w1, w2) = (self.f[base], self.f[base + 1], self.f[base + 2]);
+        let (w0, w1, w2) = (self.f[0][d], self.f[1][d], self.f[2][d]);
         let c = self.column_view(d);
         let [m0, m1, m2] = I::stack_matrices(c);
         let (v0, v1, v2) = (
@@ -1399,9 +1611,9 @@ impl State {
             w1 & rep((a >> 9) & 0x1FF),
             w2 & rep(a >> 18),
         );
-        self.f[base] = n0;
-        self.f[base + 1] = n1;
-        self.f[base + 2] = n2;
+        self.f[0][d] = n0;
+        self.f[1][d] = n1;
+        self.f[2][d] = n2;
         self.vcols[d] = c & a;
         *dirty |=
             (((n0 != w0) as u64) | ((n1 != w1) as u64) << 1 | ((n2 != w2) as u64) << 2) << base;
@@ -1449,7 +1661,7 @@ impl State {
         (0..9).all(|d| {
             self.column_view(d) == self.vcols[d]
                 && (0..3).all(|b| {
-                    let w = self.f[d * W + b];
+                    let w = self.f[b][d];
                     let occ = occupancy_tables(w);
                     w & KEEP[occ] == w
                         && self.occ[d * W + b] as usize == occ
@@ -1460,13 +1672,13 @@ impl State {
 
     /// Places digit `d` at bit `i` of band `b`.
     #[inline(always)]
-    fn place(&mut self, d: usize, b: usize, i: u32) {
+    fn place<I: Isa>(&mut self, d: usize, b: usize, i: u32) {
         let bit = 1u32 << i;
-        let own = self.f[d * W + b] & PLACE[i as usize];
+        let own = self.f[b][d] & PLACE[i as usize];
         self.solved[b] |= bit;
         // Every digit loses the cell, then `d` gets its word.
-        self.dirty |= self.clear_cells(b, bit);
-        self.f[d * W + b] = own;
+        self.dirty |= I::clear_band(&mut self.f[b], bit) << b;
+        self.f[b][d] = own;
     }
 
     #[inline(always)]
@@ -1489,13 +1701,7 @@ impl State {
             let mut pair: Option<(usize, u32)> = None;
             for b in 0..3 {
                 // Bit-sliced candidate counts per cell: ≥1, ≥2, ≥3.
-                let (mut ge1, mut ge2, mut ge3) = (0u32, 0u32, 0u32);
-                for d in 0..9 {
-                    let w = self.f[d * W + b];
-                    ge3 |= ge2 & w;
-                    ge2 |= ge1 & w;
-                    ge1 |= w;
-                }
+                let [ge1, ge2, ge3] = I::counts(&self.f[b]);
                 if ge1 != BAND {
                     return Err(()); // a cell with no candidate
                 }
@@ -1503,7 +1709,7 @@ impl State {
                 let mut singles = open & !ge2;
                 // Each single's digit, bit-sliced: bit j of the digit
                 // index at a cell is its bit in plane j (one candidate).
-                let f = |d: usize| self.f[d * W + b];
+                let f = |d: usize| self.f[b][d];
                 let p3 = f(3) | f(7);
                 let planes = [
                     f(1) | f(5) | p3,
@@ -1520,10 +1726,10 @@ impl State {
                         | ((planes[3] >> i) & 1) << 3) as usize;
                     // A placement earlier in this loop may have taken the
                     // cell's last digit.
-                    if self.f[(d & 15) * W + b] & (1 << i) == 0 {
+                    if self.f[b][d % BW] & (1 << i) == 0 {
                         return Err(());
                     }
-                    self.place(d, b, i);
+                    self.place::<I>(d, b, i);
                     placed = true;
                 }
                 let pairs = open & ge2 & !ge3;
@@ -1561,7 +1767,7 @@ impl State {
                 return Ok(Some(Branch::Cell {
                     b,
                     i,
-                    digits: self.digits_at(b, i),
+                    digits: self.digits_at::<I>(b, i),
                 }));
             }
             match self.triad_pass::<V, I>() {
@@ -1577,7 +1783,7 @@ impl State {
                 return Ok(Some(Branch::Cell {
                     b,
                     i,
-                    digits: self.digits_at(b, i),
+                    digits: self.digits_at::<I>(b, i),
                 }));
             }
             return Ok(Some(self.fallback_branch::<I>()));
@@ -1595,7 +1801,11 @@ impl State {
     /// about 350 instructions a puzzle).
     #[inline(always)]
     fn looks_easy(&self) -> bool {
-        let total: u32 = self.f.iter().map(|w| w.count_ones()).sum();
+        let total: u32 = self.f[..3]
+            .iter()
+            .flat_map(|band| &band[..9])
+            .map(|w| w.count_ones())
+            .sum();
         let solved: u32 = self.solved.iter().map(|w| w.count_ones()).sum();
         // Every placed cell keeps exactly its own digit.
         let (open, cands) = (81 - solved, total - solved);
@@ -1640,9 +1850,9 @@ impl State {
                         | VKEEP[m[d][5] as usize & 0x1FF] << 3
                         | VKEEP[m[d][6] as usize & 0x1FF] << 6;
                     for b in 0..3 {
-                        let (s, x) = (d * W + b, self.f[d * W + b]);
+                        let (s, x) = (d * W + b, self.f[b][d]);
                         let y = x & KEEP[m[d][b] as usize & 0x1FF] & rep((a >> (9 * b)) & 0x1FF);
-                        self.f[s] = y;
+                        self.f[b][d] = y;
                         self.dirty |= ((x != y) as u64) << s;
                     }
                 }
@@ -1699,19 +1909,15 @@ impl State {
         let stack = (7 | 7 << 9 | 7 << 18) << (3 * k);
         let allowed = VKEEP[perm_bits(p) as usize] << (3 * k) | (!stack & BAND);
         for b in 0..3 {
-            self.f[d * W + b] &= rep((allowed >> (9 * b)) & 0x1FF);
+            self.f[b][d] &= rep((allowed >> (9 * b)) & 0x1FF);
         }
         self.dirty |= 7 << (d * W);
     }
 
     /// Candidate digits (bit d) of cell `i` in band `b`.
     #[inline(always)]
-    fn digits_at(&self, b: usize, i: u32) -> u32 {
-        let mut digits = 0u32;
-        for d in 0..9 {
-            digits |= ((self.f[d * W + b] >> i) & 1) << d;
-        }
-        digits
+    fn digits_at<I: Isa>(&self, b: usize, i: u32) -> u32 {
+        I::digits_at(&self.f[b], i)
     }
 
     /// No bivalue cell: the unfixed (digit, band) with the fewest
@@ -1722,7 +1928,7 @@ impl State {
         let mut best_n = u32::MAX;
         let mut best_fits = 0u32;
         for s in 0..NW {
-            let fits = FITS[I::occupancy(self.f[s])] as u32;
+            let fits = FITS[I::occupancy(self.word(s))] as u32;
             let n = fits & 0xFF;
             if n >= 2 && n < best_n {
                 best_n = n;
@@ -1737,7 +1943,7 @@ impl State {
             while open != 0 {
                 let i = open.trailing_zeros();
                 open &= open - 1;
-                let digits = self.digits_at(b, i);
+                let digits = self.digits_at::<I>(b, i);
                 let n = digits.count_ones();
                 if n < best_n && cell.is_none_or(|(_, _, c)| n < c.count_ones()) {
                     cell = Some((b, i, digits));
@@ -1760,7 +1966,7 @@ impl State {
         debug_assert!(self.all_solved());
         for d in 0..9 {
             for b in 0..3 {
-                let w = self.f[d * W + b];
+                let w = self.f[b][d];
                 for r in 0..3 {
                     let row = (w >> (9 * r)) & 0x1FF;
                     debug_assert_eq!(row.count_ones(), 1);
@@ -1791,11 +1997,11 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
     match step {
         Step::Root => {}
         Step::Word { s, keep } => {
-            st.f[s] &= keep;
+            *st.word_mut(s) &= keep;
             st.dirty |= 1 << s;
         }
         Step::Stack { d, k, p } => st.keep_stack_config(d, k, p),
-        Step::Place { d, b, i } => st.place(d, b, i),
+        Step::Place { d, b, i } => st.place::<I>(d, b, i),
     }
     loop {
         match st.propagate::<V, I>(EASY && ctx.guesses < EASY_GUESSES, settled.take()) {
@@ -1822,7 +2028,7 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
                         return true;
                     }
                 }
-                st.f[s] &= CONFIG_CELLS[configs.trailing_zeros() as usize];
+                *st.word_mut(s) &= CONFIG_CELLS[configs.trailing_zeros() as usize];
                 st.dirty |= 1 << s;
             }
             Ok(Some(Branch::VConfig { d, k, mut configs })) => {
@@ -1845,7 +2051,7 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
                     if I::search::<V, EASY>(&st, Step::Place { d, b, i }, ctx, None) {
                         return true;
                     }
-                    st.f[d * W + b] &= !bit;
+                    st.f[b][d] &= !bit;
                     st.dirty |= 1 << (d * W + b);
                 }
             }
@@ -1880,9 +2086,9 @@ fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81])
     let mut st = State {
         // Padding words stay 0: never dirty, never a candidate.
         f: {
-            let mut f = [0; NW];
-            for d in 0..9 {
-                f[d * W..d * W + 3].copy_from_slice(&[BAND; 3]);
+            let mut f = [[0; BW]; W];
+            for band in &mut f[..3] {
+                band[..9].fill(BAND);
             }
             f
         },
@@ -1899,7 +2105,7 @@ fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81])
     // per given, and that pass also finds the clashes (a test and branch
     // per given cost more: serg 18.53k -> 18.43k instructions a puzzle).
     let mut given = [0u32; 3];
-    let mut own = [0u32; NW];
+    let mut own = [[0u32; BW]; 3];
     // The givens of each band as a bit set first, then a loop over its
     // bits: a test per cell mispredicted about every other given.
     let bits = I::given_bits(cells);
@@ -1910,20 +2116,21 @@ fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81])
         while g != 0 {
             let i = g.trailing_zeros() as usize;
             g &= g - 1;
-            let v = band[i] as usize;
-            let s = (v - 1) * W + b;
-            st.f[s] &= PLACE[i];
-            own[s] |= 1 << i;
+            let d = (band[i] as usize - 1) % BW;
+            st.f[b][d] &= PLACE[i];
+            own[b][d] |= 1 << i;
             let colmask = NOT_COLUMN[i];
-            st.f[(v - 1) * W + (b + 1) % 3] &= colmask;
-            st.f[(v - 1) * W + (b + 2) % 3] &= colmask;
+            st.f[(b + 1) % 3][d] &= colmask;
+            st.f[(b + 2) % 3][d] &= colmask;
         }
     }
     let mut clash = 0;
-    for s in 0..NW {
-        let x = st.f[s] & (!given[s % W % 3] | own[s]);
-        clash |= own[s] & !x;
-        st.f[s] = x;
+    for b in 0..3 {
+        for d in 0..9 {
+            let x = st.f[b][d] & (!given[b] | own[b][d]);
+            clash |= own[b][d] & !x;
+            st.f[b][d] = x;
+        }
     }
     if clash != 0 {
         return Search::default();
@@ -2001,12 +2208,12 @@ unsafe fn solve_marks_pext(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) ->
 /// [`solve_marks`] with a chosen lane type and instruction-set flavour.
 #[inline(always)]
 fn solve_marks_with<V: Vec8, I: Isa>(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
-    let mut f = [0u32; NW];
+    let mut f = [[0u32; BW]; W];
     for b in 0..3 {
         for i in 0..27 {
             let m = marks[b * 27 + i] as u32;
             for d in 0..9 {
-                f[d * W + b] |= ((m >> d) & 1) << i;
+                f[b][d] |= ((m >> d) & 1) << i;
             }
         }
     }
@@ -2181,6 +2388,51 @@ mod tests {
                 let w = (x as u32 & BAND) & !(0x1FF << (9 * r)) | row << (9 * r);
                 assert_eq!(Pext::occupancy(w), occupancy_tables(w), "word {w:#x}");
             }
+        }
+    }
+
+    /// The AVX2 band operations (`counts`, `clear_band`, `digits_at`)
+    /// equal the scalar ones on random bands, sparse to dense, and leave
+    /// the padding words alone.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_band_ops_match_scalar() {
+        if !has_fast_features() {
+            return;
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..4000 {
+            // Each word keeps a random subset of about 1/8 .. 8/8 of a
+            // random word's bits; padding words hold a marker.
+            let mut band = [0u32; BW];
+            for (d, w) in band.iter_mut().enumerate() {
+                *w = if d < 9 {
+                    let mut v = rnd() as u32 & BAND;
+                    for _ in 0..round % 4 {
+                        v &= rnd() as u32 | rnd() as u32;
+                    }
+                    v
+                } else {
+                    0xDEAD_0000 | d as u32
+                };
+            }
+            assert_eq!(Pext::counts(&band), Tables::counts(&band), "{band:x?}");
+            for i in 0..27 {
+                assert_eq!(Pext::digits_at(&band, i), Tables::digits_at(&band, i));
+            }
+            let cells = rnd() as u32 & rnd() as u32 & BAND;
+            let (mut a, mut b) = (band, band);
+            assert_eq!(
+                Pext::clear_band(&mut a, cells),
+                Tables::clear_band(&mut b, cells)
+            );
+            assert_eq!(a, b);
         }
     }
 
