@@ -27,6 +27,7 @@ use crate::disguise::{Disguise, Rng};
 use crate::output::guard::{Plan, Role, Writes};
 use crate::pipeline;
 use crate::record::{Label, RecordError};
+use crate::solver::Boxes;
 use crate::text::detect::{self, Forced};
 use crate::text::{Item, Records, Shape};
 
@@ -60,6 +61,120 @@ fn cells_hash(cells: &[u8]) -> u64 {
         h = (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+/// The `count` disguises of a record with `cells`: drawn from a generator
+/// seeded by `seed` and the cells alone, so a record gets the same
+/// disguises wherever it stands and whatever the threads (the command and
+/// [`augment_rows`] share it).
+pub fn disguises(
+    boxes: Boxes,
+    cells: &[u8],
+    seed: u64,
+    count: u32,
+) -> impl Iterator<Item = Disguise> {
+    let mut rng = Rng::new(seed ^ cells_hash(cells).rotate_left(17));
+    (0..count).map(move |_| Disguise::random(boxes, &mut rng))
+}
+
+/// What [`augment_rows`] made: output rows in order, row `k` from input
+/// row `source[k]`.
+#[derive(Clone, Debug, Default)]
+pub struct Augmented {
+    /// The output puzzles' cells, row after row (zeros where `copied`).
+    pub puzzles: Vec<u8>,
+    /// Their solutions' cells (zeros where the input row had none); empty
+    /// when no solutions were given.
+    pub solutions: Vec<u8>,
+    /// Per output row, whether its input row had a solution.
+    pub solved: Vec<bool>,
+    /// Per output row, its transform in `canon --transform`'s notation
+    /// (`None` where `copied`); empty unless asked for.
+    pub transforms: Vec<Option<String>>,
+    /// Per output row, its input row.
+    pub source: Vec<usize>,
+    /// Per output row: a bad input row copied once, unchanged (the caller
+    /// writes it from its own data).
+    pub copied: Vec<bool>,
+}
+
+/// `augment` in memory, for callers holding rows of cells (the Python
+/// package): for every good row (`good[i]`), the row itself first when
+/// `keep_original` (as the identity transform), then its `count`
+/// disguises ([`disguises`], the command's), each solution (`solutions`:
+/// cells and whether row `i` has one) transformed along; a bad row once,
+/// marked `copied`, as the command copies it. Rows are disguised in
+/// parallel on the current rayon pool; the output does not depend on the
+/// threads.
+pub fn augment_rows(
+    boxes: Boxes,
+    cells: &[u8],
+    good: &[bool],
+    solutions: Option<(&[u8], &[bool])>,
+    count: u32,
+    seed: u64,
+    keep_original: bool,
+    transforms: bool,
+) -> Augmented {
+    let n = boxes.cells();
+    let rows = good.len();
+    assert_eq!(cells.len(), rows * n, "one row of cells a row");
+    const ROWS: usize = 1024;
+    let parts: Vec<Augmented> = (0..rows.div_ceil(ROWS))
+        .into_par_iter()
+        .map(|p| {
+            let mut a = Augmented::default();
+            let mut out = vec![0u8; n];
+            let identity = Disguise::identity(boxes.side());
+            for row in p * ROWS..rows.min((p + 1) * ROWS) {
+                let c = &cells[row * n..(row + 1) * n];
+                let label = solutions
+                    .filter(|(_, has)| has[row])
+                    .map(|(s, _)| &s[row * n..(row + 1) * n]);
+                let mut put = |d: Option<&Disguise>, a: &mut Augmented| {
+                    a.source.push(row);
+                    a.copied.push(d.is_none());
+                    match d {
+                        Some(d) => d.apply(c, &mut out),
+                        None => out.fill(0),
+                    }
+                    a.puzzles.extend_from_slice(&out);
+                    if solutions.is_some() {
+                        match (d, label) {
+                            (Some(d), Some(l)) => d.apply(l, &mut out),
+                            _ => out.fill(0),
+                        }
+                        a.solutions.extend_from_slice(&out);
+                        a.solved.push(d.is_some() && label.is_some());
+                    }
+                    if transforms {
+                        a.transforms.push(d.map(Disguise::to_string));
+                    }
+                };
+                if !good[row] {
+                    put(None, &mut a);
+                    continue;
+                }
+                if keep_original {
+                    put(Some(&identity), &mut a);
+                }
+                for d in disguises(boxes, c, seed, count) {
+                    put(Some(&d), &mut a);
+                }
+            }
+            a
+        })
+        .collect();
+    let mut all = Augmented::default();
+    for mut p in parts {
+        all.puzzles.append(&mut p.puzzles);
+        all.solutions.append(&mut p.solutions);
+        all.solved.append(&mut p.solved);
+        all.transforms.append(&mut p.transforms);
+        all.source.append(&mut p.source);
+        all.copied.append(&mut p.copied);
+    }
+    all
 }
 
 /// One chunk's output and its bad records (line within the chunk, reason).
@@ -251,9 +366,7 @@ fn augment_chunk(
                 }
             }
         }
-        let mut rng = Rng::new(cfg.seed ^ cells_hash(&cells).rotate_left(17));
-        for _ in 0..cfg.count {
-            let d = Disguise::random(layout.boxes, &mut rng);
+        for d in disguises(layout.boxes, &cells, cfg.seed, cfg.count) {
             put(&d, &mut done.out);
         }
     }

@@ -24,8 +24,10 @@ mod runs;
 mod split;
 mod stats;
 
-pub use split::{part_path, split, Part, SplitConfig, Stratify};
-pub use stats::{stats, Card, StatsConfig};
+pub use split::{
+    check_fractions, part_path, split, split_keys, Part, SplitConfig, Strata, Stratify,
+};
+pub use stats::{card_of_keys, cards_json, stats, Card, KeyRows, StatsConfig};
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
@@ -50,6 +52,9 @@ use runs::Runs;
 /// Bytes of a packed key: 81 cells of 4 bits, and the side in the last
 /// low nibble (so a 4x4 key never equals a 9x9 one).
 const KEY: usize = 41;
+/// A record's packed key (its canonical form's cells, or its own): two
+/// cells a byte, the side in the last low nibble. Grids up to 9x9.
+pub type Key = [u8; KEY];
 /// A key and a position (big-endian, so byte order is numeric order).
 const ENTRY: usize = KEY + 8;
 /// Top bit of a position: the record is TEST's (`overlap`). TRAIN's sort
@@ -131,17 +136,43 @@ pub struct OverlapConfig {
     pub forced: Forced,
 }
 
-/// The per-record job of pass 1: the record's key(s) as one hex field
-/// (iso key first, then the exact key, as asked), or why it has none.
+/// The per-record job of the key pass: the record's key(s) as one hex
+/// field (iso key first, then the exact key, as asked), or why it has
+/// none. Public for callers holding rows in memory (the Python package
+/// runs it through [`crate::batch::analyse_rows`]), so their keys are the
+/// commands' own.
 #[derive(Clone, Copy, Debug)]
-struct KeyJob {
-    iso: Option<Form>,
-    exact: bool,
+pub struct KeyJob {
+    /// The canonical form of the iso key; `None`: no iso key.
+    pub iso: Option<Form>,
+    /// Also the exact key (the cells themselves).
+    pub exact: bool,
 }
 
 impl KeyJob {
     fn hex_len(&self) -> usize {
         2 * KEY * (usize::from(self.iso.is_some()) + usize::from(self.exact))
+    }
+
+    /// The keys of one record from the fields the job wrote for it: `(iso,
+    /// exact)` as asked, or `None` when it wrote none (a bad record).
+    pub fn keys(&self, fields: &[String]) -> Option<(Option<Key>, Option<Key>)> {
+        let field = fields.first()?;
+        let mut bytes = [0u8; 2 * KEY];
+        let bytes = &mut bytes[..self.hex_len() / 2];
+        unhex(field.as_bytes(), bytes)?;
+        let mut keys = bytes.chunks_exact(KEY);
+        let mut next = |asked: bool| {
+            asked.then(|| {
+                keys.next()
+                    .expect("asked key")
+                    .try_into()
+                    .expect("KEY bytes")
+            })
+        };
+        let iso = next(self.iso.is_some());
+        let exact = next(self.exact);
+        Some((iso, exact))
     }
 }
 

@@ -160,6 +160,144 @@ fn key_clues(key: &[u8; KEY]) -> u8 {
     n
 }
 
+/// `--test` and `--val` (or the Python package's `test` and `val`) as
+/// fractions: each in `0..1`, their sum below 1; else why not.
+pub fn check_fractions(test: f64, val: f64) -> Result<(), String> {
+    if !(0.0..1.0).contains(&test) || !(0.0..1.0).contains(&val) || test + val >= 1.0 {
+        return Err(format!(
+            "test and --val are fractions from 0 to 1 with test + val below 1, not {test} and {val}"
+        ));
+    }
+    Ok(())
+}
+
+/// The walk over the classes in their seeded order, shared by the command
+/// (over sorted runs) and [`split_keys`] (in memory): each class goes
+/// whole to the part that its first record's place in its stratum falls
+/// in (test below the stratum's test target, val below test + val, else
+/// train), so a part's size is within one class of its fraction.
+struct Walk {
+    /// Per stratum: the test target and the test + val target, in records.
+    targets: Vec<(u64, u64)>,
+    /// Per stratum: records walked so far.
+    seen: Vec<u64>,
+}
+
+impl Walk {
+    /// Targets for strata of `sizes` records each.
+    fn new(sizes: &[u64], test: f64, val: f64) -> Walk {
+        let targets = sizes
+            .iter()
+            .map(|&n| {
+                let t = (n as f64 * test).round() as u64;
+                let v = (n as f64 * (test + val)).round() as u64;
+                (t, v)
+            })
+            .collect();
+        Walk {
+            targets,
+            seen: vec![0; sizes.len()],
+        }
+    }
+
+    /// The part of the class that starts now in `stratum`.
+    fn class(&self, stratum: usize) -> Part {
+        let at = self.seen[stratum];
+        let (t, v) = self.targets[stratum];
+        if at < t {
+            Part::Test
+        } else if at < v {
+            Part::Val
+        } else {
+            Part::Train
+        }
+    }
+
+    /// `n` records of the current class walked.
+    fn records(&mut self, stratum: usize, n: u64) {
+        self.seen[stratum] += n;
+    }
+}
+
+/// What [`split_keys`] holds the fractions within.
+#[derive(Clone, Copy, Debug)]
+pub enum Strata<'a> {
+    /// The whole set.
+    None,
+    /// Each clue count (read from the keys: isomorphs share it), as
+    /// `split --stratify clues`.
+    Clues,
+    /// A stratum number per record (a label column's values as numbers):
+    /// a class's stratum is its first record's.
+    Given(&'a [u32]),
+}
+
+/// `split` in memory, for callers holding every record's key (the Python
+/// package): the part of each record, in record order. `keys[i]` is
+/// record `i`'s key ([`KeyJob`]'s iso key for `--by iso`, its exact key
+/// for `--by exact`); a record without one (bad) goes to train. The same
+/// seeded class order and the same walk as the command, so the same keys
+/// give the same parts as `sudoku-bulk split` on the file, whatever the
+/// threads (sorts run on the current rayon pool).
+pub fn split_keys(
+    keys: &[Option<Key>],
+    strata: Strata<'_>,
+    test: f64,
+    val: f64,
+    seed: u64,
+) -> Result<Vec<Part>, String> {
+    use rayon::prelude::*;
+    check_fractions(test, val)?;
+    if let Strata::Given(s) = strata {
+        if s.len() != keys.len() {
+            return Err(format!(
+                "{} strata for {} records: one a record",
+                s.len(),
+                keys.len()
+            ));
+        }
+    }
+    let mut entries: Vec<(Key, usize)> = keys
+        .iter()
+        .enumerate()
+        .filter_map(|(i, k)| k.map(|k| (k, i)))
+        .collect();
+    entries.par_sort_unstable();
+    // Classes: (stratum, hash, key, first entry, records).
+    let mut classes: Vec<(u32, u64, Key, usize, usize)> = Vec::new();
+    let mut start = 0;
+    while start < entries.len() {
+        let key = entries[start].0;
+        let mut end = start + 1;
+        while end < entries.len() && entries[end].0 == key {
+            end += 1;
+        }
+        let stratum = match strata {
+            Strata::None => 0,
+            Strata::Clues => u32::from(key_clues(&key)),
+            Strata::Given(s) => s[entries[start].1],
+        };
+        classes.push((stratum, class_hash(seed, &key), key, start, end - start));
+        start = end;
+    }
+    let top = classes.iter().map(|c| c.0 as usize + 1).max().unwrap_or(0);
+    let mut sizes = vec![0u64; top];
+    for c in &classes {
+        sizes[c.0 as usize] += c.4 as u64;
+    }
+    classes.par_sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    let mut walk = Walk::new(&sizes, test, val);
+    let mut parts = vec![Part::Train; keys.len()];
+    for &(stratum, _, _, first, n) in &classes {
+        let part = walk.class(stratum as usize);
+        walk.records(stratum as usize, n as u64);
+        for &(_, row) in &entries[first..first + n] {
+            parts[row] = part;
+        }
+    }
+    Ok(parts)
+}
+
 /// A class entry of the second sort: stratum, hash, key, position.
 const CLASS: usize = 1 + 8 + KEY + 8;
 
@@ -173,12 +311,7 @@ struct Tally {
 /// Runs `split`.
 pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    if !(0.0..1.0).contains(&cfg.test)
-        || !(0.0..1.0).contains(&cfg.val)
-        || cfg.test + cfg.val >= 1.0
-    {
-        anyhow::bail!("--test and --val are fractions with test + val below 1");
-    }
+    check_fractions(cfg.test, cfg.val).map_err(|e| anyhow::anyhow!("--{e}"))?;
     let parts: Vec<Part> = [Part::Train, Part::Test, Part::Val]
         .into_iter()
         .filter(|&p| p != Part::Val || cfg.val > 0.0)
@@ -253,18 +386,9 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
         by_class.push(c).map_err(spill_err)?;
     }
     spilled += by_class.spilled();
-    // Each stratum's targets: test, then test + val, in records.
-    let targets: Vec<(u64, u64)> = strata
-        .iter()
-        .map(|&n| {
-            let t = (n as f64 * cfg.test).round() as u64;
-            let v = (n as f64 * (cfg.test + cfg.val)).round() as u64;
-            (t, v)
-        })
-        .collect();
+    let mut walk = Walk::new(&strata, cfg.test, cfg.val);
     let mut routed = Runs::<9>::new(budget, &dir);
     let mut tally = Tally::default();
-    let mut seen = [0u64; 256];
     let mut current: Option<(u8, [u8; KEY])> = None;
     let mut part = Part::Train;
     for c in pool.install(|| by_class.sorted()).map_err(spill_err)? {
@@ -276,18 +400,10 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
             // A class starts: it goes whole to the part its first record's
             // place in the stratum falls in.
             current = Some((stratum, key));
-            let at = seen[usize::from(stratum)];
-            let (t, v) = targets[usize::from(stratum)];
-            part = if at < t {
-                Part::Test
-            } else if at < v {
-                Part::Val
-            } else {
-                Part::Train
-            };
+            part = walk.class(usize::from(stratum));
             tally.classes[part as usize] += 1;
         }
-        seen[usize::from(stratum)] += 1;
+        walk.records(usize::from(stratum), 1);
         tally.records[part as usize] += 1;
         if part != Part::Train {
             let mut r = [0u8; 9];
