@@ -61,15 +61,7 @@ fn split_rows<'py>(
     pre_bad: Vec<(usize, String)>,
 ) -> PyResult<(Bound<'py, PyArray1<u8>>, Bad)> {
     dedupe::check_fractions(test, val).map_err(PyValueError::new_err)?;
-    let iso = match by {
-        "iso" => true,
-        "exact" => false,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "by must be \"iso\" or \"exact\", not {other:?}"
-            )))
-        }
-    };
+    let iso = by_iso(by)?;
     let job = KeyJob {
         iso: iso.then(|| form_of(form)).transpose()?,
         exact: !iso,
@@ -100,6 +92,69 @@ fn split_rows<'py>(
         .map_err(PyValueError::new_err)?;
     let parts: Vec<u8> = parts.into_iter().map(|p| p as u8).collect();
     Ok((parts.into_pyarray(py), done.bad_list()))
+}
+
+/// The classes of every row, for routes that walk them themselves (the
+/// Spark glue): `(keys, order, clues, bad)`, each row's key as hex (None
+/// for a bad row), its class's place in `split`'s seeded order (the hash
+/// with its top bit flipped, so signed order is the command's unsigned
+/// order; 0 for a bad row) and its clue count (-1 for a bad row).
+#[pyfunction]
+#[pyo3(signature = (puzzles, seed, by="iso", threads=None, pre_bad=Vec::new()))]
+#[allow(clippy::type_complexity)] // the tuple Python unpacks
+fn class_rows<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    seed: u64,
+    by: &str,
+    threads: Option<usize>,
+    pre_bad: Vec<(usize, String)>,
+) -> PyResult<(
+    Vec<Option<String>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bad,
+)> {
+    let iso = by_iso(by)?;
+    let job = KeyJob {
+        iso: iso.then_some(sudoku_bulk::canon::Form::Pattern),
+        exact: !iso,
+    };
+    let p = Puzzles::read(puzzles, pre_bad)?;
+    let (done, keys) = keys_of(py, &p, &job, threads)?;
+    let mut hex = Vec::with_capacity(p.rows);
+    let mut order = Vec::with_capacity(p.rows);
+    let mut clues = Vec::with_capacity(p.rows);
+    for k in keys {
+        match k.and_then(|(i, e)| if iso { i } else { e }) {
+            Some(key) => {
+                hex.push(Some(key.iter().map(|b| format!("{b:02x}")).collect()));
+                order.push((dedupe::class_hash(seed, &key) ^ (1 << 63)) as i64);
+                clues.push(i64::from(dedupe::key_clues(&key)));
+            }
+            None => {
+                hex.push(None);
+                order.push(0);
+                clues.push(-1);
+            }
+        }
+    }
+    Ok((
+        hex,
+        order.into_pyarray(py),
+        clues.into_pyarray(py),
+        done.bad_list(),
+    ))
+}
+
+fn by_iso(by: &str) -> PyResult<bool> {
+    match by {
+        "iso" => Ok(true),
+        "exact" => Ok(false),
+        other => Err(PyValueError::new_err(format!(
+            "by must be \"iso\" or \"exact\", not {other:?}"
+        ))),
+    }
 }
 
 /// The card of a set: `(json, bad, against_bad)`, the object `sudoku-bulk
@@ -393,6 +448,7 @@ fn finish<'py>(
 /// Adds this file's functions to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(split_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(class_rows, m)?)?;
     m.add_function(wrap_pyfunction!(stats_rows, m)?)?;
     m.add_function(wrap_pyfunction!(augment_rows, m)?)?;
     Ok(())

@@ -25,7 +25,8 @@ mod split;
 mod stats;
 
 pub use split::{
-    check_fractions, part_path, split, split_keys, Part, SplitConfig, Strata, Stratify,
+    check_fractions, class_hash, key_clues, part_path, split, split_keys, Part, SplitConfig,
+    Strata, Stratify,
 };
 pub use stats::{card_of_keys, cards_json, stats, Card, KeyRows, StatsConfig};
 

@@ -137,7 +137,10 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn class_hash(seed: u64, key: &[u8; KEY]) -> u64 {
+/// The seeded hash that orders the classes (`split`'s class order: classes
+/// sort by stratum, then this number, then the key). Public for routes that
+/// sort the classes themselves (the Spark glue).
+pub fn class_hash(seed: u64, key: &[u8; KEY]) -> u64 {
     let mut h = mix(seed);
     for c in key.chunks(8) {
         let mut w = [0u8; 8];
@@ -148,8 +151,8 @@ fn class_hash(seed: u64, key: &[u8; KEY]) -> u64 {
 }
 
 /// Givens in a packed key (nonzero cell nibbles; the last byte's low
-/// nibble is the side).
-fn key_clues(key: &[u8; KEY]) -> u8 {
+/// nibble is the side): `--stratify clues`'s stratum.
+pub fn key_clues(key: &[u8; KEY]) -> u8 {
     let mut n = 0;
     for (i, &b) in key.iter().enumerate() {
         n += u8::from(b >> 4 != 0);
