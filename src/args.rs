@@ -572,9 +572,12 @@ struct SplitArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     seed: u64,
 
-    /// Hold the fractions within each stratum: `clues`, each clue count.
-    #[arg(long, value_enum, value_name = "BY")]
-    stratify: Option<StratifyName>,
+    /// Hold the fractions within each stratum: `clues`, each clue count;
+    /// or a COLUMN's values (CSV/TSV with a header, Parquet, Arrow: a
+    /// rating, level or source column), a class's stratum being its first
+    /// record's value (the values are held in memory, 4 bytes a record).
+    #[arg(long, value_name = "clues|COLUMN")]
+    stratify: Option<String>,
 
     /// Write the parts as DIR/train.EXT, DIR/test.EXT, DIR/val.EXT (made
     /// when missing) instead of beside the input.
@@ -654,12 +657,6 @@ struct StatsArgs {
 
     #[command(flatten)]
     with: MatchArgs,
-}
-
-/// `--stratify` of split.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum StratifyName {
-    Clues,
 }
 
 #[derive(Args, Debug)]
@@ -1489,9 +1486,10 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             seed: a.seed,
             by: by(a.with.by),
             form: form(a.with.form),
-            stratify: match a.stratify {
+            stratify: match a.stratify.as_deref() {
                 None => crate::dedupe::Stratify::None,
-                Some(StratifyName::Clues) => crate::dedupe::Stratify::Clues,
+                Some("clues") => crate::dedupe::Stratify::Clues,
+                Some(column) => crate::dedupe::Stratify::Column(column.to_string()),
             },
             output_dir: a.output_dir,
             temp_dir: a.with.temp_dir.clone(),

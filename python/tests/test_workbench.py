@@ -94,6 +94,18 @@ def test_split_matches_the_command_on_the_same_file(cli, tmp_path):
         for name, idx in zip(("train", "test", "val"), parts):
             want = (out / f"{name}.txt").read_text().splitlines()
             assert want == [rows[i] for i in idx]
+    # --stratify COLUMN of a CSV against one label a row.
+    levels = [("hard", "easy", "mid")[sum(c != "." for c in r) % 3] for r in rows]
+    csv = tmp_path / "set.csv"
+    csv.write_text("question,level\n" + "".join(f"{r},{v}\n" for r, v in zip(rows, levels)))
+    subprocess.run(
+        [cli, "split", str(csv), "--test", "0.3", "--seed", "2", "--stratify", "level", "-q"],
+        check=True,
+    )
+    parts = sb.split(rows, 0.3, seed=2, stratify=levels)
+    for name, idx in zip(("train", "test"), parts):
+        want = (tmp_path / f"set.{name}.csv").read_text().splitlines()[1:]
+        assert want == [f"{rows[i]},{levels[i]}" for i in idx]
 
 
 def test_split_stratified_by_labels_holds_each_stratum_and_keeps_classes_whole():

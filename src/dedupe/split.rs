@@ -46,12 +46,15 @@ impl Part {
 }
 
 /// What the fractions hold within.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stratify {
     /// The whole set.
     None,
     /// Each clue count separately (isomorphs share their clue count).
     Clues,
+    /// Each value of a column (CSV/TSV with a header, Parquet, Arrow): a
+    /// class's stratum is its first record's value.
+    Column(String),
 }
 
 /// A `split` run.
@@ -301,8 +304,13 @@ pub fn split_keys(
     Ok(parts)
 }
 
-/// A class entry of the second sort: stratum, hash, key, position.
-const CLASS: usize = 1 + 8 + KEY + 8;
+/// A class entry of the second sort: stratum (4 bytes), hash, key,
+/// position, all big-endian so byte order is numeric order.
+const CLASS: usize = 4 + 8 + KEY + 8;
+/// Where the hash, key and position start in a class entry.
+const C_HASH: usize = 4;
+const C_KEY: usize = C_HASH + 8;
+const C_POS: usize = C_KEY + KEY;
 
 /// Part sizes of one run, for the report.
 #[derive(Clone, Copy, Debug, Default)]
@@ -364,49 +372,65 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     }
     .expect("the table of the asked key");
     let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
+    // A column's value of every record, as stratum numbers (in memory: 4
+    // bytes a record).
+    let labels = match &cfg.stratify {
+        Stratify::Column(column) => Some(column_strata(&input, &keyed.shape, column)?),
+        _ => None,
+    };
     // Classes under their seeded hash; records per stratum.
     let mut by_class = Runs::<CLASS>::new(budget, &dir);
-    let mut strata = [0u64; 256];
+    let mut strata: Vec<u64> = Vec::new();
     let mut classes = 0u64;
     let mut last: Option<[u8; KEY]> = None;
+    let mut stratum = 0u32;
     for e in pool.install(|| keys.sorted()).map_err(spill_err)? {
         let e = e.map_err(spill_err)?;
         let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
-        let stratum = match cfg.stratify {
-            Stratify::None => 0,
-            Stratify::Clues => key_clues(&key),
-        };
-        strata[usize::from(stratum)] += 1;
         if last != Some(key) {
             classes += 1;
             last = Some(key);
+            // Entries sort by key, then position: this is the class's
+            // first record.
+            stratum = match (&cfg.stratify, &labels) {
+                (Stratify::Clues, _) => u32::from(key_clues(&key)),
+                (Stratify::Column(_), Some(l)) => *l
+                    .get(entry_pos(&e) as usize)
+                    .ok_or_else(|| mismatch("a record the column pass did not meet"))?,
+                _ => 0,
+            };
         }
+        let s = stratum as usize;
+        if strata.len() <= s {
+            strata.resize(s + 1, 0);
+        }
+        strata[s] += 1;
         let mut c = [0u8; CLASS];
-        c[0] = stratum;
-        c[1..9].copy_from_slice(&class_hash(cfg.seed, &key).to_be_bytes());
-        c[9..9 + KEY].copy_from_slice(&key);
-        c[9 + KEY..].copy_from_slice(&entry_pos(&e).to_be_bytes());
+        c[..C_HASH].copy_from_slice(&stratum.to_be_bytes());
+        c[C_HASH..C_KEY].copy_from_slice(&class_hash(cfg.seed, &key).to_be_bytes());
+        c[C_KEY..C_POS].copy_from_slice(&key);
+        c[C_POS..].copy_from_slice(&entry_pos(&e).to_be_bytes());
         by_class.push(c).map_err(spill_err)?;
     }
     spilled += by_class.spilled();
     let mut walk = Walk::new(&strata, cfg.test, cfg.val);
     let mut routed = Runs::<9>::new(budget, &dir);
     let mut tally = Tally::default();
-    let mut current: Option<(u8, [u8; KEY])> = None;
+    let mut current: Option<(u32, [u8; KEY])> = None;
     let mut part = Part::Train;
     for c in pool.install(|| by_class.sorted()).map_err(spill_err)? {
         let c = c.map_err(spill_err)?;
-        let stratum = c[0];
-        let key: [u8; KEY] = c[9..9 + KEY].try_into().expect("key bytes");
-        let pos = u64::from_be_bytes(c[9 + KEY..].try_into().expect("8 bytes"));
+        let stratum = u32::from_be_bytes(c[..C_HASH].try_into().expect("4 bytes"));
+        let key: [u8; KEY] = c[C_KEY..C_POS].try_into().expect("key bytes");
+        let pos = u64::from_be_bytes(c[C_POS..].try_into().expect("8 bytes"));
         if current != Some((stratum, key)) {
             // A class starts: it goes whole to the part its first record's
             // place in the stratum falls in.
             current = Some((stratum, key));
-            part = walk.class(usize::from(stratum));
+            part = walk.class(stratum as usize);
             tally.classes[part as usize] += 1;
         }
-        walk.records(usize::from(stratum), 1);
+        walk.records(stratum as usize, 1);
         tally.records[part as usize] += 1;
         if part != Part::Train {
             let mut r = [0u8; 9];
@@ -480,6 +504,134 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     } else {
         EXIT_OK
     }))
+}
+
+/// Stratum numbers of `column`'s values, one a record in record order
+/// (numbered by first appearance; a missing value is one value): the
+/// field of a CSV/TSV row named by the header, or a table's column.
+fn column_strata(input: &Loaded, shape: &Found, column: &str) -> anyhow::Result<Vec<u32>> {
+    use std::collections::HashMap;
+    let name = &input.name;
+    let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut out = Vec::new();
+    let mut put = |v: &[u8]| {
+        let next = ids.len() as u32;
+        out.push(*ids.entry(v.to_vec()).or_insert(next));
+    };
+    match shape {
+        Found::Text { found, body } => {
+            let Shape::Csv(cols) = found.layout.shape else {
+                anyhow::bail!(
+                    "{name}: --stratify {column}: a column needs CSV/TSV with a header or a table"
+                );
+            };
+            let header = crate::text::row_fields(&found.header, cols.delim)
+                .map_err(|e| anyhow::anyhow!("{name}: header: {e}"))?;
+            let Some(k) = header
+                .iter()
+                .position(|h| h.trim_ascii() == column.as_bytes())
+            else {
+                anyhow::bail!(
+                    "{name}: --stratify {column}: no such column (the header has {})",
+                    header
+                        .iter()
+                        .map(|h| String::from_utf8_lossy(h).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            };
+            for item in Records::new(&found.layout, &input.bytes()[*body..]) {
+                let Item::Record { raw, .. } = item else {
+                    break;
+                };
+                // A row that cannot be cut into fields (a bad record, kept
+                // in train) gets the missing value.
+                let fields = crate::text::row_fields(raw, cols.delim).unwrap_or_default();
+                put(fields.get(k).map_or(&[][..], |f| &f[..]));
+            }
+        }
+        Found::Columnar(Kind::Npy) => {
+            anyhow::bail!("{name}: --stratify {column}: a .npy array has no columns")
+        }
+        Found::Columnar(kind) => table_strata(input, *kind, column, &mut put)?,
+    }
+    Ok(out)
+}
+
+/// A table column's values as bytes (strings, integers, floats, booleans;
+/// null as empty), one call of `put` a row.
+#[cfg(feature = "columnar")]
+fn table_strata(
+    input: &Loaded,
+    kind: Kind,
+    column: &str,
+    put: &mut dyn FnMut(&[u8]),
+) -> anyhow::Result<()> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::*;
+    use arrow_array::Array;
+    use arrow_schema::DataType as D;
+    let name = &input.name;
+    let table = columnar::copy::open(name, kind, input.data())?;
+    let Ok(k) = table.schema.index_of(column) else {
+        anyhow::bail!(
+            "{name}: --stratify {column}: no such column (the table has {})",
+            table
+                .schema
+                .fields()
+                .iter()
+                .map(|f| f.name().as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    };
+    let dtype = table.schema.field(k).data_type().clone();
+    for item in table.batches {
+        let (batch, _) = item?;
+        let a = batch.column(k);
+        for r in 0..a.len() {
+            if a.is_null(r) {
+                put(b"");
+                continue;
+            }
+            let text = match &dtype {
+                D::Utf8 => a.as_string::<i32>().value(r).to_string(),
+                D::LargeUtf8 => a.as_string::<i64>().value(r).to_string(),
+                D::Utf8View => a.as_string_view().value(r).to_string(),
+                D::Boolean => a.as_boolean().value(r).to_string(),
+                D::Int8 => a.as_primitive::<Int8Type>().value(r).to_string(),
+                D::Int16 => a.as_primitive::<Int16Type>().value(r).to_string(),
+                D::Int32 => a.as_primitive::<Int32Type>().value(r).to_string(),
+                D::Int64 => a.as_primitive::<Int64Type>().value(r).to_string(),
+                D::UInt8 => a.as_primitive::<UInt8Type>().value(r).to_string(),
+                D::UInt16 => a.as_primitive::<UInt16Type>().value(r).to_string(),
+                D::UInt32 => a.as_primitive::<UInt32Type>().value(r).to_string(),
+                D::UInt64 => a.as_primitive::<UInt64Type>().value(r).to_string(),
+                D::Float32 => a.as_primitive::<Float32Type>().value(r).to_string(),
+                D::Float64 => a.as_primitive::<Float64Type>().value(r).to_string(),
+                other => anyhow::bail!(
+                    "{name}: --stratify {column}: a {other} column (strings, integers, floats \
+                     and booleans stratify)"
+                ),
+            };
+            put(text.as_bytes());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "columnar"))]
+fn table_strata(
+    input: &Loaded,
+    kind: Kind,
+    _: &str,
+    _: &mut dyn FnMut(&[u8]),
+) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+        input.name,
+        kind.name()
+    )
 }
 
 /// The copy pass over text: each output gets the input's head (BOM,

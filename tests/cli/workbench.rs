@@ -259,6 +259,80 @@ fn split_stratified_by_clues_holds_the_fraction_in_each_stratum() {
     }
 }
 
+/// The CSV of `recs` with a `level` column (from `level(i, rec)`).
+fn write_csv(path: &Path, recs: &[Rec], level: impl Fn(usize, &Rec) -> String) {
+    let mut text = String::from("puzzle,level\n");
+    for (i, r) in recs.iter().enumerate() {
+        text += &format!("{},{}\n", line_of(i, r), level(i, r));
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn split_stratified_by_a_column_holds_each_value_and_keeps_classes_whole() {
+    let bases = bases(40);
+    let recs = records(&bases, 0..40, 500, 15);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("c.csv");
+    // One level a class, except every 50th record (a class's stratum is
+    // its first record's level, so classes stay whole regardless).
+    let level = |i: usize, r: &Rec| {
+        if i % 50 == 49 {
+            "odd".to_string()
+        } else if r.class % 3 == 0 {
+            "hard".to_string()
+        } else {
+            "easy".to_string()
+        }
+    };
+    write_csv(&input, &recs, level);
+    sb(["split", "-q"])
+        .arg(&input)
+        .args(["--test", "0.25", "--stratify", "level", "--seed", "4"])
+        .ok();
+    let part = |p: &str| -> Vec<String> {
+        let l = lines(&dir.path().join(format!("c.{p}.csv")));
+        assert_eq!(l[0], "puzzle,level", "the header in every part");
+        l[1..].to_vec()
+    };
+    let (train, test) = (part("train"), part("test"));
+    let puzzle = |l: &String| l.split(',').next().unwrap().to_string();
+    let parts: Vec<Vec<String>> = [&train, &test]
+        .iter()
+        .map(|p| p.iter().map(puzzle).collect())
+        .collect();
+    check_parts(&recs, &parts, &[0.25]);
+    // Each level's share, within the largest class of that level.
+    for lv in ["hard", "easy"] {
+        let of = |p: &[String]| p.iter().filter(|l| l.ends_with(&format!(",{lv}"))).count();
+        let (t, n) = (of(&test), of(&test) + of(&train));
+        let mut sizes: HashMap<usize, usize> = HashMap::new();
+        for (i, r) in recs.iter().enumerate() {
+            if level(i, r) == lv {
+                *sizes.entry(r.class).or_insert(0) += 1;
+            }
+        }
+        let slack = *sizes.values().max().unwrap() as f64 + 1.0;
+        assert!(
+            (t as f64 - 0.25 * n as f64).abs() <= slack,
+            "{lv}: {t} of {n} in test"
+        );
+    }
+    // A column the file does not have, and a layout without columns.
+    let o = sb(["split", "-q"])
+        .arg(&input)
+        .args(["--stratify", "rating"])
+        .code(2);
+    assert!(o.stderr().contains("no such column"), "{}", o.stderr());
+    let txt = dir.path().join("p.txt");
+    write_lines(&txt, &recs);
+    let o = sb(["split", "-q"])
+        .arg(&txt)
+        .args(["--stratify", "level"])
+        .code(2);
+    assert!(o.stderr().contains("a column needs"), "{}", o.stderr());
+}
+
 #[cfg(feature = "columnar")]
 #[test]
 fn split_of_parquet_keeps_every_column() {
