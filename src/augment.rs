@@ -1,5 +1,7 @@
 //! `augment`: K random disguises of every record (`disguise.rs`), in the
-//! input's text layout. The input is loaded as `dedupe` loads it (mapped,
+//! input's text layout or table kind (Parquet/Arrow: `mod table` below,
+//! per batch through [`augment_rows`], the in-memory twin the Python
+//! package calls too). The input is loaded as `dedupe` loads it (mapped,
 //! or a stream copied to a spill file), detected once, cut into
 //! record-aligned chunks (`pipeline::slice_chunks`) that rayon workers
 //! rewrite, and written in input order by one writer. A record's
@@ -106,6 +108,7 @@ pub struct Augmented {
 /// marked `copied`, as the command copies it. Rows are disguised in
 /// parallel on the current rayon pool; the output does not depend on the
 /// threads.
+#[allow(clippy::too_many_arguments)] // the command's options, one each
 pub fn augment_rows(
     boxes: Boxes,
     cells: &[u8],
@@ -203,11 +206,17 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
     let name = input.name.clone();
     let data = input.bytes();
     if let Some(kind) = crate::input::sniff(data) {
-        anyhow::bail!(
-            "{name}: augment reads text layouts (one-line, grids, CSV/TSV); {} input is not \
-             supported yet: `sudoku-bulk convert {name} -o x.csv` first",
-            kind.name()
-        );
+        if kind == crate::columnar::Kind::Npy {
+            anyhow::bail!(
+                "{name}: augment reads text layouts and Parquet/Arrow tables; a .npy array is \
+                 not supported yet: `sudoku-bulk convert {name} -o x.parquet` first"
+            );
+        }
+        let mut out = guard.take(slot, crate::dedupe::writes_of(&input, &cfg.forced)?)?;
+        let (records, bad) = table::augment_table(cfg, &input, kind, out.writer())?;
+        guard.commit(vec![out])?;
+        summary(cfg, &name, records, bad, start);
+        return Ok(ExitCode::from(if bad > 0 { 1 } else { 0 }));
     }
     let bom = data.len() - pipeline::strip_bom(data).len();
     let found =
@@ -287,6 +296,13 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
         }
     }
     guard.commit(vec![out])?;
+    summary(cfg, &name, records, bad, start);
+    Ok(ExitCode::from(if bad > 0 { 1 } else { 0 }))
+}
+
+/// The run's line on stderr.
+fn summary(cfg: &AugmentConfig, name: &str, records: u64, bad: u64, start: Instant) {
+    let copies = u64::from(cfg.count) + u64::from(cfg.keep_original);
     if crate::output::chatter() != crate::output::Chatter::Quiet {
         eprintln!(
             "sudoku-bulk: {name}: {records} records, {} written ({} disguises each{}), {bad} bad \
@@ -301,7 +317,6 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
             start.elapsed().as_secs_f64()
         );
     }
-    Ok(ExitCode::from(if bad > 0 { 1 } else { 0 }))
 }
 
 fn augment_chunk(
@@ -383,5 +398,265 @@ fn write_original(layout: &crate::text::Layout, raw: &[u8], out: &mut Vec<u8>) {
         }
     } else {
         layout.write_kept(raw, out);
+    }
+}
+
+/// `augment` of a Parquet or Arrow table with a string puzzle column: per
+/// batch, every row's cells read with the table engine's rules, disguised
+/// by [`augment_rows`] on the pool, and the batch's rows taken again in
+/// output order (every other column carried) with the puzzle and solution
+/// columns rewritten and a `transform` column added when asked.
+#[cfg(feature = "columnar")]
+mod table {
+    use std::io::Write;
+    use std::sync::Arc;
+
+    use arrow_array::builder::StringBuilder;
+    use arrow_array::{Array, ArrayRef, RecordBatch, UInt32Array};
+    use arrow_schema::{DataType, Field, Schema};
+
+    use super::{augment_rows, AugmentConfig};
+    use crate::columnar::table::{text_at, values, Puzzles};
+    use crate::columnar::{copy, Asked, Kind};
+    use crate::dedupe::Loaded;
+
+    /// Augments `input` (a `kind` table) into `out`: `(records, bad)`.
+    pub(super) fn augment_table(
+        cfg: &AugmentConfig,
+        input: &Loaded,
+        kind: Kind,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<(u64, u64)> {
+        let name = input.name.as_str();
+        let asked = Asked::of(&cfg.forced);
+        asked.fits(name, kind)?;
+        let table = copy::open(name, kind, input.data())?;
+        let mut puzzles = Puzzles::new(name, kind, &asked, &table.schema)?;
+        if !puzzles.is_text() {
+            anyhow::bail!(
+                "{name}: augment rewrites string puzzle columns; this one holds lists of numbers"
+            );
+        }
+        let (pcol, scol) = (puzzles.column(), puzzles.solution_column());
+        // Rewritten columns are plain strings; `transform` is added.
+        let mut fields: Vec<Arc<Field>> = table.schema.fields().iter().cloned().collect();
+        for k in [Some(pcol), scol].into_iter().flatten() {
+            let f = fields[k].as_ref().clone().with_data_type(DataType::Utf8);
+            fields[k] = Arc::new(f);
+        }
+        if cfg.transform_column {
+            if fields.iter().any(|f| f.name() == "transform") {
+                anyhow::bail!("{name}: --transform-column: the table has a `transform` column");
+            }
+            fields.push(Arc::new(Field::new("transform", DataType::Utf8, true)));
+        }
+        let schema = Arc::new(Schema::new_with_metadata(
+            fields,
+            table.schema.metadata().clone(),
+        ));
+        let mut ws = copy::Writers::new(kind, [out], &schema, table.props.as_ref(), table.codec)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(cfg.threads)
+            .build()?;
+        let (mut records, mut bad, mut row0) = (0u64, 0u64, 0u64);
+        for item in table.batches {
+            let (batch, _) = item?;
+            let rows = batch.num_rows();
+            records += rows as u64;
+            // Cells of every row: the whole batch at once, or row by row
+            // when a row is bad (it is copied once, unchanged).
+            let decided = puzzles.cells(name, &batch)?;
+            let Some(layout) = puzzles.layout().cloned() else {
+                // No puzzle in the batch yet: every row is null.
+                bad += rows as u64;
+                for r in 0..rows {
+                    eprintln!("{name}: row {}: no puzzle (null)", row0 + r as u64 + 1);
+                }
+                let keep = UInt32Array::from_iter_values(0..rows as u32);
+                write(
+                    &mut ws, &batch, &keep, pcol, None, scol, None, None, &schema,
+                )?;
+                row0 += rows as u64;
+                continue;
+            };
+            let boxes = layout.boxes;
+            let n = boxes.cells();
+            let pvals = values(batch.column(pcol))?;
+            let (cells, good) = match decided {
+                Ok((_, cells)) => (cells, vec![true; rows]),
+                Err(_) => {
+                    let mut cells = vec![0u8; rows * n];
+                    let mut good = vec![false; rows];
+                    for r in 0..rows {
+                        let row = &mut cells[r * n..(r + 1) * n];
+                        let read = match text_at(pvals.as_ref(), r) {
+                            None => Err("no puzzle (null)".to_string()),
+                            Some(raw) => layout.parse_value(raw, row).map_err(|e| e.to_string()),
+                        };
+                        match read {
+                            Ok(()) => good[r] = true,
+                            Err(e) => {
+                                row.fill(0);
+                                eprintln!("{name}: row {}: {e}", row0 + r as u64 + 1);
+                                bad += 1;
+                            }
+                        }
+                    }
+                    (cells, good)
+                }
+            };
+            let svals = scol.map(|k| values(batch.column(k))).transpose()?;
+            let sols = svals.as_ref().map(|col| {
+                let mut sc = vec![0u8; rows * n];
+                let mut has = vec![false; rows];
+                for r in 0..rows {
+                    let Some(raw) = text_at(col.as_ref(), r).filter(|t| !t.trim_ascii().is_empty())
+                    else {
+                        continue;
+                    };
+                    if good[r] {
+                        match layout.parse_value(raw, &mut sc[r * n..(r + 1) * n]) {
+                            Ok(()) => has[r] = true,
+                            Err(e) => eprintln!(
+                                "{name}: row {}: solution: {e} (left out of the disguises)",
+                                row0 + r as u64 + 1
+                            ),
+                        }
+                    }
+                }
+                (sc, has)
+            });
+            let a = pool.install(|| {
+                augment_rows(
+                    boxes,
+                    &cells,
+                    &good,
+                    sols.as_ref().map(|(c, h)| (&c[..], &h[..])),
+                    cfg.count,
+                    cfg.seed,
+                    cfg.keep_original,
+                    cfg.transform_column,
+                )
+            });
+            let take = UInt32Array::from_iter_values(a.source.iter().map(|&s| s as u32));
+            let strings = |cells: &[u8], from: &ArrayRef, solved: Option<&[bool]>| -> ArrayRef {
+                let mut b = StringBuilder::with_capacity(a.source.len(), cells.len());
+                let mut v = Vec::with_capacity(n * 2);
+                for (k, &src) in a.source.iter().enumerate() {
+                    let original = text_at(from.as_ref(), src);
+                    if a.copied[k] || solved.is_some_and(|s| !s[k]) {
+                        // A bad row, or a row without a solution: as it came.
+                        match original {
+                            Some(t) => b.append_value(String::from_utf8_lossy(t)),
+                            None => b.append_null(),
+                        }
+                        continue;
+                    }
+                    v.clear();
+                    let blank = cfg.blank.unwrap_or_else(|| {
+                        original.map_or(layout.usual_blank(), |o| layout.blank_of(o))
+                    });
+                    layout.write_cells(&cells[k * n..(k + 1) * n], blank, &mut v);
+                    b.append_value(std::str::from_utf8(&v).expect("symbols are ASCII"));
+                }
+                Arc::new(b.finish())
+            };
+            let pout = strings(&a.puzzles, &pvals, None);
+            let sout = svals
+                .as_ref()
+                .map(|col| strings(&a.solutions, col, Some(&a.solved)));
+            let tout: Option<ArrayRef> = cfg.transform_column.then(|| {
+                let mut b = StringBuilder::new();
+                for t in &a.transforms {
+                    b.append_option(t.as_deref());
+                }
+                Arc::new(b.finish()) as ArrayRef
+            });
+            write(
+                &mut ws,
+                &batch,
+                &take,
+                pcol,
+                Some(pout),
+                scol,
+                sout,
+                tout,
+                &schema,
+            )?;
+            row0 += rows as u64;
+        }
+        ws.finish()?;
+        Ok((records, bad))
+    }
+
+    /// Rows `take` of `batch` with the puzzle (and solution) column
+    /// replaced and the transform column appended, when given.
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        ws: &mut copy::Writers<'_>,
+        batch: &RecordBatch,
+        take: &UInt32Array,
+        pcol: usize,
+        pout: Option<ArrayRef>,
+        scol: Option<usize>,
+        sout: Option<ArrayRef>,
+        tout: Option<ArrayRef>,
+        schema: &Arc<Schema>,
+    ) -> anyhow::Result<()> {
+        let mut cols: Vec<ArrayRef> = batch
+            .columns()
+            .iter()
+            .map(|c| arrow_select::take::take(c.as_ref(), take, None))
+            .collect::<Result<_, _>>()?;
+        let plain = |c: &ArrayRef| -> anyhow::Result<ArrayRef> {
+            // Untouched puzzle/solution columns of other string types,
+            // as the schema's plain strings.
+            let v = values(c)?;
+            let mut b = StringBuilder::new();
+            for r in 0..v.len() {
+                match text_at(v.as_ref(), r) {
+                    Some(t) => b.append_value(String::from_utf8_lossy(t)),
+                    None => b.append_null(),
+                }
+            }
+            Ok(Arc::new(b.finish()))
+        };
+        cols[pcol] = match pout {
+            Some(p) => p,
+            None => plain(&cols[pcol])?,
+        };
+        if let Some(k) = scol {
+            cols[k] = match sout {
+                Some(s) => s,
+                None => plain(&cols[k])?,
+            };
+        }
+        if schema.fields().len() > cols.len() {
+            cols.push(tout.unwrap_or_else(|| {
+                Arc::new(arrow_array::StringArray::new_null(take.len())) as ArrayRef
+            }));
+        }
+        let b = RecordBatch::try_new(schema.clone(), cols)?;
+        ws.write(0, &b)
+    }
+}
+
+#[cfg(not(feature = "columnar"))]
+mod table {
+    use super::AugmentConfig;
+    use crate::columnar::Kind;
+    use crate::dedupe::Loaded;
+
+    pub(super) fn augment_table(
+        _: &AugmentConfig,
+        input: &Loaded,
+        kind: Kind,
+        _: &mut dyn std::io::Write,
+    ) -> anyhow::Result<(u64, u64)> {
+        anyhow::bail!(
+            "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+            input.name,
+            kind.name()
+        )
     }
 }

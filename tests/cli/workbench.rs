@@ -542,6 +542,124 @@ fn augment_disguises_keep_the_class_and_the_solution() {
     assert!(same.count() <= 2);
 }
 
+#[cfg(feature = "columnar")]
+#[test]
+fn augment_of_parquet_carries_every_column_and_matches_the_csv_route() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let mut grids: Vec<(String, String)> = vec![];
+    for i in 0..40u64 {
+        let g = full_grid(3, 700 + i);
+        let mut rng = Rng(3 + i);
+        let p: Vec<u8> = g
+            .iter()
+            .map(|&v| if rng.below(2) == 0 { 0 } else { v })
+            .collect();
+        grids.push((encode(&p, "123456789", '.'), encode(&g, "123456789", '0')));
+    }
+    // Row 7 is bad: copied once, unchanged.
+    grids[7].0 = "x".repeat(81);
+    let input = dir.path().join("t.parquet");
+    let batch = RecordBatch::try_from_iter([
+        (
+            "id",
+            Arc::new(Int64Array::from_iter_values(0..40)) as ArrayRef,
+        ),
+        (
+            "puzzle",
+            Arc::new(StringArray::from_iter_values(grids.iter().map(|g| &g.0))) as ArrayRef,
+        ),
+        (
+            "solution",
+            Arc::new(StringArray::from_iter_values(grids.iter().map(|g| &g.1))) as ArrayRef,
+        ),
+    ])
+    .unwrap();
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(&input).unwrap(), batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    let out = dir.path().join("o.parquet");
+    let args = ["-n", "3", "--seed", "8", "--transform-column"];
+    let o = sb(["augment"])
+        .arg(&input)
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .code(1);
+    assert!(o.stderr().contains("row 8:"), "{}", o.stderr());
+    let f = std::fs::File::open(&out).unwrap();
+    let mut rows = vec![];
+    for b in ParquetRecordBatchReaderBuilder::try_new(f)
+        .unwrap()
+        .build()
+        .unwrap()
+    {
+        let b = b.unwrap();
+        assert_eq!(b.num_columns(), 4, "id, puzzle, solution, transform");
+        let id = b.column(0).as_primitive::<Int64Type>();
+        let (p, s, t) = (
+            b.column(1).as_string::<i32>(),
+            b.column(2).as_string::<i32>(),
+            b.column(3).as_string::<i32>(),
+        );
+        for k in 0..b.num_rows() {
+            rows.push((
+                id.value(k) as usize,
+                p.value(k).to_string(),
+                s.value(k).to_string(),
+                t.is_valid(k).then(|| t.value(k).to_string()),
+            ));
+        }
+    }
+    assert_eq!(rows.len(), 39 * 3 + 1);
+    let ids: Vec<usize> = rows.iter().map(|r| r.0).collect();
+    let want: Vec<usize> = (0..40)
+        .flat_map(|i| std::iter::repeat_n(i, if i == 7 { 1 } else { 3 }))
+        .collect();
+    assert_eq!(ids, want, "rows in order, other columns carried");
+    for (i, p, s, t) in &rows {
+        if *i == 7 {
+            assert_eq!((p, s), (&grids[7].0, &grids[7].1));
+            assert!(t.is_none(), "a copied row has no transform");
+            continue;
+        }
+        let t = t.as_ref().unwrap();
+        let (puzzle, sol) = (cells(p, ".0", "123456789"), cells(s, ".0", "123456789"));
+        let (p0, g0) = (
+            cells(&grids[*i].0, ".0", "123456789"),
+            cells(&grids[*i].1, ".0", "123456789"),
+        );
+        assert_eq!(puzzle, apply_notation(t, 9, &p0), "row {i}: {t}");
+        assert_eq!(sol, apply_notation(t, 9, &g0), "row {i}: solution along");
+        assert_valid(3, &puzzle, &sol);
+    }
+    // The CSV of the same rows gets the same disguises.
+    let csv = dir.path().join("t.csv");
+    let mut text = String::from("id,puzzle,solution\n");
+    for (i, g) in grids.iter().enumerate() {
+        text += &format!("{i},{},{}\n", g.0, g.1);
+    }
+    std::fs::write(&csv, text).unwrap();
+    let o = sb(["augment", "-q"]).arg(&csv).args(args).code(1).stdout();
+    let from_csv: Vec<String> = o.lines().skip(1).map(String::from).collect();
+    let from_parquet: Vec<String> = rows
+        .iter()
+        .filter(|r| r.0 != 7)
+        .map(|(i, p, s, t)| format!("{i},{p},{s},{}", t.as_ref().unwrap()))
+        .collect();
+    let csv_good: Vec<String> = from_csv
+        .into_iter()
+        .filter(|l| !l.starts_with("7,"))
+        .collect();
+    assert_eq!(csv_good, from_parquet);
+}
+
 #[test]
 fn augment_rectangular_and_big_boxes_stay_valid() {
     for (h, w) in [(2, 3), (3, 4), (4, 4)] {
