@@ -1,5 +1,5 @@
-"""The Hugging Face ``datasets`` example of docs/workbench.md, run as
-written: the walkthrough's commands make its files (generate, dedupe,
+"""The Python examples of docs/workbench.md (the Hugging Face ``datasets``
+load and the workbench calls), run as written: the walkthrough's commands make its files (generate, dedupe,
 split, convert, the doc's own command lines), then the doc's ```python
 block runs in a fresh interpreter with Hugging Face's offline mode on.
 Where ``datasets`` is not importable, the block's equivalent with pyarrow
@@ -38,8 +38,9 @@ def _prepare(cli, tmp_path):
     for c in cmds:
         subprocess.run([cli, *c[1:], "-q"], cwd=tmp_path, check=True)
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 1 and "load_dataset" in blocks[0]
-    return blocks[0]
+    hf = [b for b in blocks if "load_dataset" in b]
+    assert len(blocks) == 2 and len(hf) == 1, blocks
+    return hf[0], next(b for b in blocks if b is not hf[0])
 
 
 def _pyarrow_equivalent(tmp_path):
@@ -61,11 +62,7 @@ def _pyarrow_equivalent(tmp_path):
     assert len(more) == 4 * len(train_idx)
 
 
-def test_the_datasets_example_runs_as_written(cli, tmp_path):
-    block = _prepare(cli, tmp_path)
-    if importlib.util.find_spec("datasets") is None:
-        _pyarrow_equivalent(tmp_path)
-        return
+def _run(block, tmp_path):
     env = dict(
         os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf")
     )
@@ -73,6 +70,19 @@ def test_the_datasets_example_runs_as_written(cli, tmp_path):
         [sys.executable, "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_python_workbench_example_runs_as_written(cli, tmp_path):
+    _, block = _prepare(cli, tmp_path)
+    _run(block, tmp_path)
+
+
+def test_the_datasets_example_runs_as_written(cli, tmp_path):
+    block, _ = _prepare(cli, tmp_path)
+    if importlib.util.find_spec("datasets") is None:
+        _pyarrow_equivalent(tmp_path)
+        return
+    _run(block, tmp_path)
 
 
 def test_the_pyarrow_equivalent_of_the_example(cli, tmp_path):
