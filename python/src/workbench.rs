@@ -21,13 +21,17 @@ use sudoku_bulk::solver::Boxes;
 use crate::analysis::{analyse, form_of, Analysed, Bad, Puzzles, Source, UNREAD};
 use crate::pool;
 
+/// A row's keys as [`KeyJob::keys`] reads them: `(iso, exact)` as asked,
+/// `None` for a bad row.
+type RowKeys = Option<(Option<Key>, Option<Key>)>;
+
 /// The keys of every row: `(iso, exact)` as `job` asks, `None` for a bad row.
 fn keys_of(
     py: Python<'_>,
     puzzles: &Puzzles,
     job: &KeyJob,
     threads: Option<usize>,
-) -> PyResult<(Analysed, Vec<Option<(Option<Key>, Option<Key>)>>)> {
+) -> PyResult<(Analysed, Vec<RowKeys>)> {
     let done = analyse(py, puzzles, Some(job), threads)?;
     let keys = (0..puzzles.rows)
         .map(|r| {
@@ -178,7 +182,7 @@ fn stats_rows<'py>(
         iso: Some(sudoku_bulk::canon::Form::Pattern),
         exact: true,
     };
-    let both = |keys: Vec<Option<(Option<Key>, Option<Key>)>>| -> Vec<Option<(Key, Key)>> {
+    let both = |keys: Vec<RowKeys>| -> Vec<Option<(Key, Key)>> {
         keys.into_iter()
             .map(|k| k.and_then(|(i, e)| Some((i?, e?))))
             .collect()

@@ -823,6 +823,66 @@ mod tests {
     }
 
     #[test]
+    fn split_keys_keeps_classes_whole_within_one_class_of_the_fractions() {
+        // 40 classes of 1..=12 records, shuffled; every 7th record bad.
+        let mut keys = vec![];
+        let mut class = vec![];
+        for c in 0..40u8 {
+            let mut k = [0u8; KEY];
+            k[0] = c + 1;
+            k[KEY - 1] = 9;
+            for _ in 0..1 + c % 12 {
+                keys.push(Some(k));
+                class.push(c);
+            }
+        }
+        let mut x = 11u64;
+        for i in (1..keys.len()).rev() {
+            x = mix(x);
+            let j = (x % (i as u64 + 1)) as usize;
+            keys.swap(i, j);
+            class.swap(i, j);
+        }
+        for i in (0..keys.len()).step_by(7) {
+            keys[i] = None;
+        }
+        // Labels that differ within a class: its first record's decides.
+        let labels: Vec<u32> = (0..keys.len() as u32).map(|i| i % 3).collect();
+        let pool = |t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap()
+        };
+        for strata in [Strata::None, Strata::Clues, Strata::Given(&labels)] {
+            let one = pool(1).install(|| split_keys(&keys, strata, 0.2, 0.1, 5).unwrap());
+            let two = pool(2).install(|| split_keys(&keys, strata, 0.2, 0.1, 5).unwrap());
+            assert_eq!(one, two, "the same parts whatever the threads");
+            let mut home = std::collections::HashMap::new();
+            for (i, p) in one.iter().enumerate() {
+                if keys[i].is_none() {
+                    assert_eq!(*p, Part::Train, "a bad record stays in train");
+                } else {
+                    assert_eq!(
+                        *home.entry(class[i]).or_insert(*p),
+                        *p,
+                        "class {}",
+                        class[i]
+                    );
+                }
+            }
+        }
+        let parts = split_keys(&keys, Strata::None, 0.2, 0.1, 5).unwrap();
+        let keyed = keys.iter().filter(|k| k.is_some()).count() as f64;
+        for (part, f) in [(Part::Test, 0.2), (Part::Val, 0.1)] {
+            let n = parts.iter().filter(|&&p| p == part).count() as f64;
+            assert!((n - keyed * f).abs() <= 12.0, "{part:?}: {n} of {keyed}");
+        }
+        assert!(split_keys(&keys, Strata::None, 0.6, 0.5, 0).is_err());
+        assert!(split_keys(&keys, Strata::Given(&labels[1..]), 0.1, 0.0, 0).is_err());
+    }
+
+    #[test]
     fn clues_are_counted_from_a_key() {
         let mut cells = [0u8; 81];
         cells[0] = 5;

@@ -279,7 +279,7 @@ fn split_stratified_by_a_column_holds_each_value_and_keeps_classes_whole() {
     let level = |i: usize, r: &Rec| {
         if i % 50 == 49 {
             "odd".to_string()
-        } else if r.class % 3 == 0 {
+        } else if r.class.is_multiple_of(3) {
             "hard".to_string()
         } else {
             "easy".to_string()
