@@ -533,6 +533,12 @@ struct DedupeArgs {
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
 
+    /// Blank symbol of the kept puzzles: `.` or `0` (one-line and CSV/TSV
+    /// text; each record rewritten as `augment` writes it, the rest of its
+    /// line kept) [default: each record byte for byte].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
+
     #[command(flatten)]
     with: MatchArgs,
 }
@@ -585,6 +591,12 @@ struct SplitArgs {
     /// when missing) instead of beside the input.
     #[arg(long, value_name = "DIR")]
     output_dir: Option<PathBuf>,
+
+    /// Blank symbol of the parts' puzzles: `.` or `0` (one-line and
+    /// CSV/TSV text, as for `dedupe --blank`) [default: each record byte
+    /// for byte].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
 
     #[command(flatten)]
     with: MatchArgs,
@@ -1433,6 +1445,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             input: a.input,
             output: a.output,
             report: a.report,
+            blank: a.blank.map(|b| b.as_bytes()[0]),
             by: by(a.with.by),
             form: form(a.with.form),
             memory: a.with.memory,
@@ -1496,6 +1509,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
                 Some(column) => crate::dedupe::Stratify::Column(column.to_string()),
             },
             output_dir: a.output_dir,
+            blank: a.blank.map(|b| b.as_bytes()[0]),
             temp_dir: a.with.temp_dir.clone(),
             memory: a.with.memory,
             threads: threads(a.with.threads),

@@ -87,6 +87,9 @@ pub struct SplitConfig {
     pub progress: bool,
     /// Layout choices the user forced.
     pub forced: Forced,
+    /// Blank symbol of the parts' puzzles (one-line and CSV/TSV text);
+    /// `None`: each record as it is.
+    pub blank: Option<u8>,
 }
 
 /// Compression suffixes kept at the end of an output name.
@@ -362,6 +365,7 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     let budget = cfg.memory / 3;
     let mut pass = KeyPass::new(job, budget, &dir, cfg.threads, cfg.progress, &cfg.forced)?;
     let keyed = pass.keys(&input, 0)?;
+    check_blank(&input.name, &keyed.shape, cfg.blank)?;
     let KeyPass {
         mut tables, pool, ..
     } = pass;
@@ -463,7 +467,16 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
         // Without a val part, index 2 is never routed to.
         match &keyed.shape {
             Found::Text { found, body } => {
-                route_text(input.bytes(), *body, found, &counts, routes, &mut writers)
+                let blank = cfg.blank;
+                route_text(
+                    input.bytes(),
+                    *body,
+                    found,
+                    blank,
+                    &counts,
+                    routes,
+                    &mut writers,
+                )
             }
             Found::Columnar(Kind::Npy) => {
                 route_npy(input.bytes(), &cfg.forced, &counts, routes, &mut writers)
@@ -642,6 +655,7 @@ fn route_text(
     data: &[u8],
     body: usize,
     found: &Detected,
+    blank: Option<u8>,
     counts: &[u64; 3],
     mut routes: impl Iterator<Item = io::Result<(u64, Part)>>,
     outs: &mut [&mut dyn Write],
@@ -699,6 +713,17 @@ fn route_text(
         };
         let end = end.max(copied);
         let out = &mut outs[part as usize];
+        if blank.is_some() {
+            // Rewritten records end their lines (`write_records`).
+            let mut rec = Vec::with_capacity(end - copied + 1);
+            write_records(layout, blank, &rest[copied..end], &mut rec)?;
+            if !rec.is_empty() && !rec.ends_with(b"\n") {
+                rec.push(b'\n');
+            }
+            out.write_all(&rec)?;
+            copied = end;
+            continue;
+        }
         out.write_all(&rest[copied..end])?;
         // A last record without a line end gets one, so the next record
         // of its part starts on a line of its own.
@@ -710,7 +735,7 @@ fn route_text(
     if next.is_some() {
         return Err(mismatch("a routed record the copy pass did not meet").into());
     }
-    outs[0].write_all(&rest[copied..])?;
+    write_records(layout, blank, &rest[copied..], &mut *outs[0])?;
     Ok(())
 }
 

@@ -810,3 +810,71 @@ fn stats_counts_solutions_zero_one_and_more() {
         "{json}"
     );
 }
+
+#[test]
+fn blank_rewrites_the_puzzles_of_dedupe_and_split_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let p1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let p2 = "6......59.7.8.............6..3...48.....29.........7..2...6.......4..3..5........";
+    let p3 = ".................1....23..4........5..2....63.7.89.......7..8....59.....1.3......";
+    let zero = |p: &str| p.replace('.', "0");
+    // A comment, a CRLF line, a blank line, text after a puzzle, a bad line.
+    let text = format!("# c\n{p1}\n{p2}\r\n\n{p3} note\nnot a puzzle\n");
+    let input = dir.path().join("a.txt");
+    std::fs::write(&input, &text).unwrap();
+    let out = sb(["dedupe", "-q", "--by", "exact", "--blank", "0"])
+        .arg(&input)
+        .code(1)
+        .stdout();
+    let want = format!(
+        "# c\n{}\n{}\r\n\n{} note\nnot a puzzle\n",
+        zero(p1),
+        zero(p2),
+        zero(p3)
+    );
+    assert_eq!(out, want, "blanks rewritten, every other byte kept");
+    // By iso p2 (a disguise of p1) is dropped; `.` back from `0`.
+    let zin = dir.path().join("z.txt");
+    std::fs::write(&zin, &want).unwrap();
+    let out = sb(["dedupe", "-q", "--blank", "."])
+        .arg(&zin)
+        .code(1)
+        .stdout();
+    assert_eq!(out, format!("# c\n{p1}\n\n{p3} note\nnot a puzzle\n"));
+    // split: every part rewritten, the header of a CSV in each, quoted
+    // fields kept.
+    let csv = dir.path().join("s.csv");
+    let rows: Vec<String> = (0..40)
+        .map(|i| {
+            let p = [p1, p3][i % 2];
+            // Distinct exact classes: one given moved per row.
+            let mut c: Vec<u8> = p.bytes().collect();
+            c[80 - i] = if c[80 - i] == b'.' { b'9' } else { c[80 - i] };
+            format!("{},\"x,{i}\"", String::from_utf8(c).unwrap())
+        })
+        .collect();
+    std::fs::write(&csv, format!("puzzle,note\n{}\n", rows.join("\n"))).unwrap();
+    let d = dir.path().join("parts");
+    sb([
+        "split", "-q", "--by", "exact", "--test", "0.3", "--blank", "0",
+    ])
+    .arg(&csv)
+    .arg("--output-dir")
+    .arg(&d)
+    .ok();
+    let mut all = vec![];
+    for p in ["train", "test"] {
+        let l = lines(&d.join(format!("{p}.csv")));
+        assert_eq!(l[0], "puzzle,note");
+        all.extend(l[1..].to_vec());
+    }
+    let mut want: Vec<String> = rows.iter().map(|r| r.replace('.', "0")).collect();
+    all.sort();
+    want.sort();
+    assert_eq!(all, want);
+    // Tables and grids are refused, with the way to normalise them.
+    let o = sb(["dedupe", "-q", "--blank", "0"])
+        .arg(data("pencilmark_tdoku.txt"))
+        .code(2);
+    assert!(o.stderr().contains("--blank"), "{}", o.stderr());
+}
