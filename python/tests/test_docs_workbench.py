@@ -23,11 +23,15 @@ DOC = ROOT / "docs" / "workbench.md"
 def _commands(text):
     """The doc's console commands (``$ sudoku-bulk ...``) that make the
     files the Python block reads."""
-    wanted = ("generate", "dedupe", "split", "convert gen.dedup.test.csv -o test.parquet")
     out = []
     for line in text.splitlines():
-        if line.startswith("$ sudoku-bulk ") and any(w in line for w in wanted):
-            out.append(line[len("$ "):].split())
+        words = line[len("$ "):].split()
+        if (
+            line.startswith("$ sudoku-bulk ")
+            and words[1] in ("generate", "dedupe", "split", "convert")
+            and words[2].startswith("gen")
+        ):
+            out.append([w for w in words if w != "-q"])
     return out
 
 
