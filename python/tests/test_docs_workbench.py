@@ -29,7 +29,7 @@ def _commands(text):
         if (
             line.startswith("$ sudoku-bulk ")
             and words[1] in ("generate", "dedupe", "split", "convert")
-            and words[2].startswith("gen")
+            and any(w.startswith("gen") for w in words[2:])
         ):
             out.append([w for w in words if w != "-q"])
     return out
