@@ -528,8 +528,10 @@ def split(
 
     The keys are computed on the executors; the classes (one small row
     each: key, order, size, stratum) are ordered with a window per
-    stratum, so one task walks each stratum's classes. Bad rows (no key)
-    go to train.
+    stratum, so one task walks each stratum's classes. The routed rows are
+    persisted (memory and disk), so the parts share one key pass
+    (``spark.catalog.clearCache()`` frees them). Bad rows (no key) go to
+    train.
 
     Args:
         df: a Spark DataFrame with a string column of one-line puzzles.
@@ -542,6 +544,7 @@ def split(
             a rating or level column, one value a class).
         threads: threads per Spark task (default 1: one task per core).
     """
+    from pyspark import StorageLevel
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -593,7 +596,11 @@ def split(
         F.when(at < t, 1).when(at < v, 2).otherwise(0).alias("_part"),
     )
     routed = keyed.join(parts, on="_class", how="left")
-    routed = routed.withColumn("_part", F.coalesce(F.col("_part"), F.lit(0)))
+    # Persisted (memory and disk): the parts share one key pass and one
+    # walk instead of each running both again.
+    routed = routed.withColumn("_part", F.coalesce(F.col("_part"), F.lit(0))).persist(
+        StorageLevel.MEMORY_AND_DISK
+    )
     k = 3 if val > 0 else 2
     return tuple(
         routed.where(F.col("_part") == p).select(*[F.col(f"`{n}`") for n in names])
