@@ -374,10 +374,10 @@ enum CliCommand {
     /// columns within stacks and the stacks, transposes half the time when
     /// the boxes are square, and relabels the digits: the puzzle keeps its
     /// solutions (transformed along) and its difficulty. Any size and box
-    /// shape; one-line text, grids, CSV/TSV and Parquet/Arrow tables with a
+    /// shape; one-line text, grids, CSV/TSV, Parquet/Arrow tables with a
     /// string puzzle column (the solution column, when there is one,
     /// transformed along; other columns kept; a table's output in its
-    /// kind, `-o x.parquet`). A record's
+    /// kind, `-o x.parquet`) and `.npy` arrays (the input's dtype). A record's
     /// disguises depend only on --seed and its cells, so every `-j` gives
     /// the same bytes. Bad records are copied once, unchanged, and
     /// reported.
@@ -604,8 +604,8 @@ struct SplitArgs {
 
 #[derive(Args, Debug)]
 struct AugmentArgs {
-    /// Puzzle file (text layouts, Parquet, Arrow IPC). `-` or nothing
-    /// reads standard input.
+    /// Puzzle file (text layouts, Parquet, Arrow IPC, `.npy`). `-` or
+    /// nothing reads standard input.
     input: Option<PathBuf>,
 
     /// Write to FILE (atomically) instead of standard output; compressed

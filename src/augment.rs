@@ -1,7 +1,7 @@
 //! `augment`: K random disguises of every record (`disguise.rs`), in the
-//! input's text layout or table kind (Parquet/Arrow: `mod table` below,
+//! input's text layout, table kind (Parquet/Arrow: `mod table` below,
 //! per batch through [`augment_rows`], the in-memory twin the Python
-//! package calls too). The input is loaded as `dedupe` loads it (mapped,
+//! package calls too) or `.npy` dtype (`augment_npy`, the same). The input is loaded as `dedupe` loads it (mapped,
 //! or a stream copied to a spill file), detected once, cut into
 //! record-aligned chunks (`pipeline::slice_chunks`) that rayon workers
 //! rewrite, and written in input order by one writer. A record's
@@ -206,14 +206,12 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
     let name = input.name.clone();
     let data = input.bytes();
     if let Some(kind) = crate::input::sniff(data) {
-        if kind == crate::columnar::Kind::Npy {
-            anyhow::bail!(
-                "{name}: augment reads text layouts and Parquet/Arrow tables; a .npy array is \
-                 not supported yet: `sudoku-bulk convert {name} -o x.parquet` first"
-            );
-        }
         let mut out = guard.take(slot, crate::dedupe::writes_of(&input, &cfg.forced)?)?;
-        let (records, bad) = table::augment_table(cfg, &input, kind, out.writer())?;
+        let (records, bad) = if kind == crate::columnar::Kind::Npy {
+            augment_npy(cfg, &input, out.writer())?
+        } else {
+            table::augment_table(cfg, &input, kind, out.writer())?
+        };
         guard.commit(vec![out])?;
         summary(cfg, &name, records, bad, start);
         return Ok(ExitCode::from(if bad > 0 { 1 } else { 0 }));
@@ -298,6 +296,71 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
     guard.commit(vec![out])?;
     summary(cfg, &name, records, bad, start);
     Ok(ExitCode::from(if bad > 0 { 1 } else { 0 }))
+}
+
+/// `augment` of a `.npy` array: every row's cells (values outside the
+/// grid make a row bad, copied once as it came), the disguises of
+/// [`augment_rows`] on the pool, written as an array of the input's dtype
+/// and row shape. `(records, bad)`.
+fn augment_npy(
+    cfg: &AugmentConfig,
+    input: &crate::dedupe::Loaded,
+    out: &mut dyn Write,
+) -> anyhow::Result<(u64, u64)> {
+    use crate::columnar::{npy, Asked};
+    let name = &input.name;
+    if cfg.transform_column {
+        anyhow::bail!("{name}: --transform-column: a .npy array has no column for it");
+    }
+    if cfg.blank.is_some() {
+        anyhow::bail!("{name}: --blank: a .npy array has no blank symbol (0 is blank)");
+    }
+    let arr = npy::Array::open(input.bytes(), Asked::of(&cfg.forced).boxes)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let n = arr.cells;
+    let mut cells = vec![0u8; arr.rows * n];
+    let mut good = vec![true; arr.rows];
+    for r in 0..arr.rows {
+        if let Err(e) = arr.row(r, &mut cells[r * n..(r + 1) * n]) {
+            eprintln!("{name}: row {}: {e}", r + 1);
+            cells[r * n..(r + 1) * n].fill(0);
+            good[r] = false;
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    let a = pool.install(|| {
+        augment_rows(
+            arr.boxes,
+            &cells,
+            &good,
+            None,
+            cfg.count,
+            cfg.seed,
+            cfg.keep_original,
+            false,
+        )
+    });
+    let dtype = arr.header.dtype;
+    let mut shape = vec![a.source.len()];
+    shape.extend_from_slice(&arr.header.shape[arr.lead..]);
+    out.write_all(&npy::write_header(dtype, &shape))?;
+    let row_bytes = n * dtype.size();
+    let mut buf = Vec::with_capacity(row_bytes);
+    for (k, &src) in a.source.iter().enumerate() {
+        buf.clear();
+        if a.copied[k] {
+            buf.extend_from_slice(&arr.data[src * row_bytes..(src + 1) * row_bytes]);
+        } else {
+            for &v in &a.puzzles[k * n..(k + 1) * n] {
+                dtype.put(u64::from(v), &mut buf);
+            }
+        }
+        out.write_all(&buf)?;
+    }
+    let bad = good.iter().filter(|g| !**g).count() as u64;
+    Ok((arr.rows as u64, bad))
 }
 
 /// The run's line on stderr.

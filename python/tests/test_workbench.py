@@ -282,3 +282,27 @@ def test_stats_marks_what_it_cannot_key():
         warnings.simplefilter("ignore")
         card = sb.stats(rows)
     assert card["records"] == 12 and card["bad"] == 2 and card["classes"] == 10
+
+
+def test_augment_of_a_numpy_file_matches_the_package(cli, tmp_path):
+    # A .npy written by NumPy: int16 (N, 9, 9), one row out of range (bad:
+    # copied once, unchanged, by both routes).
+    rows = read_lines("17_clue_sub.txt", 12)
+    cells = to_cells(rows).astype(np.int16).reshape(12, 9, 9)
+    cells[4, 0, 0] = 12
+    np.save(tmp_path / "p.npy", cells)
+    done = subprocess.run(
+        [cli, "augment", str(tmp_path / "p.npy"), "-n", "3", "--seed", "2",
+         "-o", str(tmp_path / "o.npy")],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 1 and "row 5" in done.stderr
+    out = np.load(tmp_path / "o.npy")
+    assert out.dtype == np.int16 and out.shape == (11 * 3 + 1, 9, 9)
+    with pytest.warns(UserWarning, match="1 of 12 rows are bad"):
+        mine = sb.augment(cells, 3, seed=2)
+    assert (mine.puzzles == out).all() and mine.puzzles.dtype == np.int16
+    assert (out[12] == cells[4]).all()
+    good = np.delete(np.arange(len(out)), 12)
+    sols = sb.solve(out[good])
+    assert valid_solutions(out[good], sols).all()
