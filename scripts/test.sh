@@ -19,8 +19,10 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 # PySpark 4.x does not support pandas 3 yet (it warns), hence the cap.
+# `datasets` (Hugging Face) runs docs/workbench.md's example
+# (python/tests/test_docs_workbench.py); it installed in 4 s.
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "maturin>=1.9.4,<2" pytest numpy pyarrow "pandas<3" pyspark
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9.4,<2" pytest numpy pyarrow "pandas<3" pyspark datasets
 
 # One build for the whole README: the release profile that `cargo run
 # --release` (the README's first command) compiled already, so only the

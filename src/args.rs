@@ -374,8 +374,10 @@ enum CliCommand {
     /// columns within stacks and the stacks, transposes half the time when
     /// the boxes are square, and relabels the digits: the puzzle keeps its
     /// solutions (transformed along) and its difficulty. Any size and box
-    /// shape; one-line text, grids and CSV/TSV (the solution column, when
-    /// there is one, transformed along; other columns kept). A record's
+    /// shape; one-line text, grids, CSV/TSV, Parquet/Arrow tables with a
+    /// string puzzle column (the solution column, when there is one,
+    /// transformed along; other columns kept; a table's output in its
+    /// kind, `-o x.parquet`) and `.npy` arrays (the input's dtype). A record's
     /// disguises depend only on --seed and its cells, so every `-j` gives
     /// the same bytes. Bad records are copied once, unchanged, and
     /// reported.
@@ -531,6 +533,12 @@ struct DedupeArgs {
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
 
+    /// Blank symbol of the kept puzzles: `.` or `0` (one-line and CSV/TSV
+    /// text; each record rewritten as `augment` writes it, the rest of its
+    /// line kept) [default: each record byte for byte].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
+
     #[command(flatten)]
     with: MatchArgs,
 }
@@ -572,14 +580,23 @@ struct SplitArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     seed: u64,
 
-    /// Hold the fractions within each stratum: `clues`, each clue count.
-    #[arg(long, value_enum, value_name = "BY")]
-    stratify: Option<StratifyName>,
+    /// Hold the fractions within each stratum: `clues`, each clue count;
+    /// or a COLUMN's values (CSV/TSV with a header, Parquet, Arrow: a
+    /// rating, level or source column), a class's stratum being its first
+    /// record's value (the values are held in memory, 4 bytes a record).
+    #[arg(long, value_name = "clues|COLUMN")]
+    stratify: Option<String>,
 
     /// Write the parts as DIR/train.EXT, DIR/test.EXT, DIR/val.EXT (made
     /// when missing) instead of beside the input.
     #[arg(long, value_name = "DIR")]
     output_dir: Option<PathBuf>,
+
+    /// Blank symbol of the parts' puzzles: `.` or `0` (one-line and
+    /// CSV/TSV text, as for `dedupe --blank`) [default: each record byte
+    /// for byte].
+    #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
+    blank: Option<String>,
 
     #[command(flatten)]
     with: MatchArgs,
@@ -587,7 +604,8 @@ struct SplitArgs {
 
 #[derive(Args, Debug)]
 struct AugmentArgs {
-    /// Puzzle file (text layouts). `-` or nothing reads standard input.
+    /// Puzzle file (text layouts, Parquet, Arrow IPC, `.npy`). `-` or
+    /// nothing reads standard input.
     input: Option<PathBuf>,
 
     /// Write to FILE (atomically) instead of standard output; compressed
@@ -609,7 +627,8 @@ struct AugmentArgs {
 
     /// Add each record's transform (`N|T/ROWS/COLS/LABELS`, as `canon
     /// --transform` writes it; comma-separated lists past 9x9): a
-    /// `transform` column for CSV, a field after the puzzle for text.
+    /// `transform` column for CSV and tables, a field after the puzzle for
+    /// text.
     #[arg(long)]
     transform_column: bool,
 
@@ -654,12 +673,6 @@ struct StatsArgs {
 
     #[command(flatten)]
     with: MatchArgs,
-}
-
-/// `--stratify` of split.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum StratifyName {
-    Clues,
 }
 
 #[derive(Args, Debug)]
@@ -1432,6 +1445,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             input: a.input,
             output: a.output,
             report: a.report,
+            blank: a.blank.map(|b| b.as_bytes()[0]),
             by: by(a.with.by),
             form: form(a.with.form),
             memory: a.with.memory,
@@ -1489,11 +1503,13 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             seed: a.seed,
             by: by(a.with.by),
             form: form(a.with.form),
-            stratify: match a.stratify {
+            stratify: match a.stratify.as_deref() {
                 None => crate::dedupe::Stratify::None,
-                Some(StratifyName::Clues) => crate::dedupe::Stratify::Clues,
+                Some("clues") => crate::dedupe::Stratify::Clues,
+                Some(column) => crate::dedupe::Stratify::Column(column.to_string()),
             },
             output_dir: a.output_dir,
+            blank: a.blank.map(|b| b.as_bytes()[0]),
             temp_dir: a.with.temp_dir.clone(),
             memory: a.with.memory,
             threads: threads(a.with.threads),

@@ -32,17 +32,17 @@ const HEAD_ROWS: usize = 200;
 
 /// A row that could not be read: its first cell holds this (no grid has
 /// 255 symbols), so [`Guarded`] skips it without running the analysis.
-const UNREAD: u8 = 0xFF;
+pub(crate) const UNREAD: u8 = 0xFF;
 
 /// Bad rows as `(index, reason)`, in row order.
-type Bad = Vec<(usize, String)>;
+pub(crate) type Bad = Vec<(usize, String)>;
 
 /// The puzzles of one call, as handed over by Python, copied out of the
 /// Python objects (under the GIL) so the work can run without it.
-struct Puzzles {
-    boxes: Boxes,
-    rows: usize,
-    source: Source,
+pub(crate) struct Puzzles {
+    pub(crate) boxes: Boxes,
+    pub(crate) rows: usize,
+    pub(crate) source: Source,
     /// Rows Python already found bad (array values out of the grid's
     /// range, seen before the cast to `uint8`), with why.
     pre_bad: Vec<(usize, String)>,
@@ -50,7 +50,7 @@ struct Puzzles {
 
 // One per call: the variants' sizes do not matter.
 #[allow(clippy::large_enum_variant)]
-enum Source {
+pub(crate) enum Source {
     /// Rows of `boxes.cells()` cells, 0 blank.
     Cells(Vec<u8>),
     /// Strings packed end to end: row `i` is `data[ends[i]..ends[i + 1]]`
@@ -66,7 +66,10 @@ enum Source {
 impl Puzzles {
     /// Reads `puzzles`: a 2-D C-contiguous `uint8` array or a list of
     /// `str` (None allowed).
-    fn read(puzzles: &Bound<'_, PyAny>, pre_bad: Vec<(usize, String)>) -> PyResult<Puzzles> {
+    pub(crate) fn read(
+        puzzles: &Bound<'_, PyAny>,
+        pre_bad: Vec<(usize, String)>,
+    ) -> PyResult<Puzzles> {
         if let Ok(list) = puzzles.cast::<PyList>() {
             return Puzzles::from_list(list, pre_bad);
         }
@@ -140,7 +143,7 @@ impl Puzzles {
         })
     }
 
-    fn cells(&self) -> usize {
+    pub(crate) fn cells(&self) -> usize {
         self.boxes.cells()
     }
 
@@ -212,7 +215,7 @@ impl Puzzles {
         String::from_utf8_lossy(buf).into_owned()
     }
 
-    fn is_text(&self) -> bool {
+    pub(crate) fn is_text(&self) -> bool {
         matches!(self.source, Source::Text { .. })
     }
 }
@@ -255,19 +258,19 @@ impl Analysis for Guarded<'_> {
 }
 
 /// What an analysis gave for every row.
-struct Analysed {
+pub(crate) struct Analysed {
     /// The rows' cells as read (an unread row starts with [`UNREAD`]).
-    cells: Vec<u8>,
+    pub(crate) cells: Vec<u8>,
     /// The output grids (zeros for bad rows).
-    grids: Vec<u8>,
+    pub(crate) grids: Vec<u8>,
     /// The text fields of each row (empty for bad rows).
-    fields: Vec<Vec<String>>,
+    pub(crate) fields: Vec<Vec<String>>,
     /// Per row: the reason it is bad.
-    bad: Vec<Option<String>>,
+    pub(crate) bad: Vec<Option<String>>,
 }
 
 impl Analysed {
-    fn bad_list(&self) -> Bad {
+    pub(crate) fn bad_list(&self) -> Bad {
         self.bad
             .iter()
             .enumerate()
@@ -288,7 +291,7 @@ impl Analysed {
 /// Reads every row and runs `analysis` on it (none: only reads), on a
 /// pool of `threads` with the GIL released; Ctrl-C raises
 /// `KeyboardInterrupt` within a row.
-fn analyse(
+pub(crate) fn analyse(
     py: Python<'_>,
     puzzles: &Puzzles,
     analysis: Option<&dyn Analysis>,
@@ -328,7 +331,7 @@ fn analyse(
     })
 }
 
-fn form_of(form: &str) -> PyResult<Form> {
+pub(crate) fn form_of(form: &str) -> PyResult<Form> {
     match form {
         "string" => Ok(Form::String),
         "pattern" => Ok(Form::Pattern),

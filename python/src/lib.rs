@@ -14,6 +14,7 @@
 
 mod analysis;
 mod arrow;
+mod workbench;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -636,5 +637,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(box_shape, m)?)?;
     m.add_function(wrap_pyfunction!(slow_minimal_note, m)?)?;
     analysis::register(m)?;
+    workbench::register(m)?;
     Ok(())
 }

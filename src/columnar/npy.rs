@@ -123,7 +123,7 @@ impl Dtype {
 
     /// Appends `v` (a cell value or count, never negative) in this type.
     #[inline]
-    fn put(self, v: u64, out: &mut Vec<u8>) {
+    pub fn put(self, v: u64, out: &mut Vec<u8>) {
         match self.size() {
             1 => out.push(v as u8),
             2 => out.extend_from_slice(&(v as u16).to_le_bytes()),

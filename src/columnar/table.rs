@@ -1571,6 +1571,11 @@ impl Puzzles {
         self.plan.puzzle
     }
 
+    /// The solution column's index, when the table has one.
+    pub fn solution_column(&self) -> Option<usize> {
+        self.plan.solution
+    }
+
     /// True when the puzzle column holds strings (a dictionary of them
     /// too), not lists of integers.
     pub fn is_text(&self) -> bool {

@@ -24,8 +24,11 @@ mod runs;
 mod split;
 mod stats;
 
-pub use split::{part_path, split, Part, SplitConfig, Stratify};
-pub use stats::{stats, Card, StatsConfig};
+pub use split::{
+    check_fractions, class_hash, key_clues, part_path, split, split_keys, Part, SplitConfig,
+    Strata, Stratify,
+};
+pub use stats::{card_of_keys, cards_json, stats, Card, KeyRows, StatsConfig};
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
@@ -50,6 +53,9 @@ use runs::Runs;
 /// Bytes of a packed key: 81 cells of 4 bits, and the side in the last
 /// low nibble (so a 4x4 key never equals a 9x9 one).
 const KEY: usize = 41;
+/// A record's packed key (its canonical form's cells, or its own): two
+/// cells a byte, the side in the last low nibble. Grids up to 9x9.
+pub type Key = [u8; KEY];
 /// A key and a position (big-endian, so byte order is numeric order).
 const ENTRY: usize = KEY + 8;
 /// Top bit of a position: the record is TEST's (`overlap`). TRAIN's sort
@@ -92,6 +98,9 @@ pub struct DedupeConfig {
     pub form: Form,
     /// CSV of the dropped records.
     pub report: Option<PathBuf>,
+    /// Blank symbol of the kept puzzles (one-line and CSV/TSV text);
+    /// `None`: each record as it is.
+    pub blank: Option<u8>,
     /// Memory for keys before spilling to disk, in bytes.
     pub memory: u64,
     /// Where spill files go (`--temp-dir`); else beside the output when it
@@ -131,17 +140,43 @@ pub struct OverlapConfig {
     pub forced: Forced,
 }
 
-/// The per-record job of pass 1: the record's key(s) as one hex field
-/// (iso key first, then the exact key, as asked), or why it has none.
+/// The per-record job of the key pass: the record's key(s) as one hex
+/// field (iso key first, then the exact key, as asked), or why it has
+/// none. Public for callers holding rows in memory (the Python package
+/// runs it through [`crate::batch::analyse_rows`]), so their keys are the
+/// commands' own.
 #[derive(Clone, Copy, Debug)]
-struct KeyJob {
-    iso: Option<Form>,
-    exact: bool,
+pub struct KeyJob {
+    /// The canonical form of the iso key; `None`: no iso key.
+    pub iso: Option<Form>,
+    /// Also the exact key (the cells themselves).
+    pub exact: bool,
 }
 
 impl KeyJob {
     fn hex_len(&self) -> usize {
         2 * KEY * (usize::from(self.iso.is_some()) + usize::from(self.exact))
+    }
+
+    /// The keys of one record from the fields the job wrote for it: `(iso,
+    /// exact)` as asked, or `None` when it wrote none (a bad record).
+    pub fn keys(&self, fields: &[String]) -> Option<(Option<Key>, Option<Key>)> {
+        let field = fields.first()?;
+        let mut bytes = [0u8; 2 * KEY];
+        let bytes = &mut bytes[..self.hex_len() / 2];
+        unhex(field.as_bytes(), bytes)?;
+        let mut keys = bytes.chunks_exact(KEY);
+        let mut next = |asked: bool| {
+            asked.then(|| {
+                keys.next()
+                    .expect("asked key")
+                    .try_into()
+                    .expect("KEY bytes")
+            })
+        };
+        let iso = next(self.iso.is_some());
+        let exact = next(self.exact);
+        Some((iso, exact))
     }
 }
 
@@ -803,6 +838,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
         &cfg.forced,
     )?;
     let keyed = pass.keys(&input, 0)?;
+    check_blank(&input.name, &keyed.shape, cfg.blank)?;
     let KeyPass {
         mut tables, pool, ..
     } = pass;
@@ -843,6 +879,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
             &input,
             *body,
             found,
+            cfg.blank,
             kept,
             dropped,
             out.writer(),
@@ -939,10 +976,12 @@ fn write_report(
 /// comments, line ends) without the lines of the dropped records; a
 /// count line says the number kept. Grids of several lines lose the blank
 /// lines after a dropped grid too.
+#[allow(clippy::too_many_arguments)]
 fn copy_text(
     input: &Loaded,
     body: usize,
     found: &Detected,
+    blank: Option<u8>,
     kept: u64,
     mut dropped: impl Iterator<Item = io::Result<(u64, u64)>>,
     out: &mut dyn Write,
@@ -1002,7 +1041,7 @@ fn copy_text(
                 end = line_end;
             }
         }
-        out.write_all(&rest[copied..start])?;
+        write_records(layout, blank, &rest[copied..start], out)?;
         copied = end.max(copied);
         if let Some(r) = report.as_mut() {
             writeln!(r, "{},{}", d + 1, first + 1)?;
@@ -1031,8 +1070,76 @@ fn copy_text(
             break;
         }
     }
-    out.write_all(&rest[copied.min(end)..end])?;
+    write_records(layout, blank, &rest[copied.min(end)..end], out)?;
     Ok(())
+}
+
+/// `--blank` of `dedupe` and `split`: the layouts whose records are
+/// rewritten with another blank (one-line text and delimited rows; a grid
+/// of several lines, a table or an array is refused: `convert --blank`
+/// normalises those).
+fn check_blank(name: &str, shape: &Found, blank: Option<u8>) -> anyhow::Result<()> {
+    let Some(b) = blank else { return Ok(()) };
+    let how = "`convert --blank` normalises the other layouts";
+    match shape {
+        Found::Text { found, .. } => {
+            let l = &found.layout;
+            if !matches!(l.shape, Shape::Line | Shape::Csv(_)) || l.is_pencilmarks() {
+                anyhow::bail!("{name}: --blank rewrites one-line and CSV/TSV records; {how}");
+            }
+            if b == b'0' && l.symbols == crate::text::Symbols::Hex0 {
+                anyhow::bail!(
+                    "{name}: --blank 0: 36x36 grids use 0 as a symbol; leave --blank out"
+                );
+            }
+            Ok(())
+        }
+        Found::Columnar(kind) => anyhow::bail!(
+            "{name}: --blank rewrites text records, not {} rows; {how}",
+            kind.name()
+        ),
+    }
+}
+
+/// Writes `text` (whole records of `layout`, with the comment and blank
+/// lines between them) to `out`, each record's puzzle written with
+/// `blank` (the rest of its line or row kept, its line end too) when
+/// given and the puzzle parses; everything else as it is.
+fn write_records(
+    layout: &Layout,
+    blank: Option<u8>,
+    text: &[u8],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let Some(blank) = blank else {
+        return out.write_all(text);
+    };
+    let mut records = Records::new(layout, text);
+    let mut cells = vec![0u8; layout.cells()];
+    let mut buf = Vec::new();
+    let mut copied = 0;
+    while let Some(Item::Record { raw, .. }) = records.next() {
+        let at = raw.as_ptr() as usize - text.as_ptr() as usize;
+        if layout.parse(raw, &mut cells).is_err() {
+            continue;
+        }
+        out.write_all(&text[copied..at])?;
+        buf.clear();
+        layout.write_disguised(raw, &cells, blank, None, None, &mut buf);
+        // The record's own line end (`write_disguised` ends it with LF).
+        let mut end = at + raw.len();
+        let raw_cr = raw.ends_with(b"\r");
+        if text[end..].starts_with(b"\r\n") || (raw_cr && text[end..].starts_with(b"\n")) {
+            buf.pop();
+            buf.extend_from_slice(b"\r\n");
+            end += if raw_cr { 1 } else { 2 };
+        } else if text[end..].starts_with(b"\n") {
+            end += 1;
+        }
+        out.write_all(&buf)?;
+        copied = end;
+    }
+    out.write_all(&text[copied..])
 }
 
 /// The copy pass over a `.npy` array: the same dtype, the kept rows (the

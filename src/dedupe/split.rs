@@ -46,12 +46,15 @@ impl Part {
 }
 
 /// What the fractions hold within.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stratify {
     /// The whole set.
     None,
     /// Each clue count separately (isomorphs share their clue count).
     Clues,
+    /// Each value of a column (CSV/TSV with a header, Parquet, Arrow): a
+    /// class's stratum is its first record's value.
+    Column(String),
 }
 
 /// A `split` run.
@@ -84,6 +87,9 @@ pub struct SplitConfig {
     pub progress: bool,
     /// Layout choices the user forced.
     pub forced: Forced,
+    /// Blank symbol of the parts' puzzles (one-line and CSV/TSV text);
+    /// `None`: each record as it is.
+    pub blank: Option<u8>,
 }
 
 /// Compression suffixes kept at the end of an output name.
@@ -137,7 +143,10 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn class_hash(seed: u64, key: &[u8; KEY]) -> u64 {
+/// The seeded hash that orders the classes (`split`'s class order: classes
+/// sort by stratum, then this number, then the key). Public for routes that
+/// sort the classes themselves (the Spark glue).
+pub fn class_hash(seed: u64, key: &[u8; KEY]) -> u64 {
     let mut h = mix(seed);
     for c in key.chunks(8) {
         let mut w = [0u8; 8];
@@ -148,8 +157,8 @@ fn class_hash(seed: u64, key: &[u8; KEY]) -> u64 {
 }
 
 /// Givens in a packed key (nonzero cell nibbles; the last byte's low
-/// nibble is the side).
-fn key_clues(key: &[u8; KEY]) -> u8 {
+/// nibble is the side): `--stratify clues`'s stratum.
+pub fn key_clues(key: &[u8; KEY]) -> u8 {
     let mut n = 0;
     for (i, &b) in key.iter().enumerate() {
         n += u8::from(b >> 4 != 0);
@@ -160,8 +169,151 @@ fn key_clues(key: &[u8; KEY]) -> u8 {
     n
 }
 
-/// A class entry of the second sort: stratum, hash, key, position.
-const CLASS: usize = 1 + 8 + KEY + 8;
+/// `--test` and `--val` (or the Python package's `test` and `val`) as
+/// fractions: each in `0..1`, their sum below 1; else why not.
+pub fn check_fractions(test: f64, val: f64) -> Result<(), String> {
+    if !(0.0..1.0).contains(&test) || !(0.0..1.0).contains(&val) || test + val >= 1.0 {
+        return Err(format!(
+            "test and --val are fractions from 0 to 1 with test + val below 1, not {test} and {val}"
+        ));
+    }
+    Ok(())
+}
+
+/// The walk over the classes in their seeded order, shared by the command
+/// (over sorted runs) and [`split_keys`] (in memory): each class goes
+/// whole to the part that its first record's place in its stratum falls
+/// in (test below the stratum's test target, val below test + val, else
+/// train), so a part's size is within one class of its fraction.
+struct Walk {
+    /// Per stratum: the test target and the test + val target, in records.
+    targets: Vec<(u64, u64)>,
+    /// Per stratum: records walked so far.
+    seen: Vec<u64>,
+}
+
+impl Walk {
+    /// Targets for strata of `sizes` records each.
+    fn new(sizes: &[u64], test: f64, val: f64) -> Walk {
+        let targets = sizes
+            .iter()
+            .map(|&n| {
+                let t = (n as f64 * test).round() as u64;
+                let v = (n as f64 * (test + val)).round() as u64;
+                (t, v)
+            })
+            .collect();
+        Walk {
+            targets,
+            seen: vec![0; sizes.len()],
+        }
+    }
+
+    /// The part of the class that starts now in `stratum`.
+    fn class(&self, stratum: usize) -> Part {
+        let at = self.seen[stratum];
+        let (t, v) = self.targets[stratum];
+        if at < t {
+            Part::Test
+        } else if at < v {
+            Part::Val
+        } else {
+            Part::Train
+        }
+    }
+
+    /// `n` records of the current class walked.
+    fn records(&mut self, stratum: usize, n: u64) {
+        self.seen[stratum] += n;
+    }
+}
+
+/// What [`split_keys`] holds the fractions within.
+#[derive(Clone, Copy, Debug)]
+pub enum Strata<'a> {
+    /// The whole set.
+    None,
+    /// Each clue count (read from the keys: isomorphs share it), as
+    /// `split --stratify clues`.
+    Clues,
+    /// A stratum number per record (a label column's values as numbers):
+    /// a class's stratum is its first record's.
+    Given(&'a [u32]),
+}
+
+/// `split` in memory, for callers holding every record's key (the Python
+/// package): the part of each record, in record order. `keys[i]` is
+/// record `i`'s key ([`KeyJob`]'s iso key for `--by iso`, its exact key
+/// for `--by exact`); a record without one (bad) goes to train. The same
+/// seeded class order and the same walk as the command, so the same keys
+/// give the same parts as `sudoku-bulk split` on the file, whatever the
+/// threads (sorts run on the current rayon pool).
+pub fn split_keys(
+    keys: &[Option<Key>],
+    strata: Strata<'_>,
+    test: f64,
+    val: f64,
+    seed: u64,
+) -> Result<Vec<Part>, String> {
+    use rayon::prelude::*;
+    check_fractions(test, val)?;
+    if let Strata::Given(s) = strata {
+        if s.len() != keys.len() {
+            return Err(format!(
+                "{} strata for {} records: one a record",
+                s.len(),
+                keys.len()
+            ));
+        }
+    }
+    let mut entries: Vec<(Key, usize)> = keys
+        .iter()
+        .enumerate()
+        .filter_map(|(i, k)| k.map(|k| (k, i)))
+        .collect();
+    entries.par_sort_unstable();
+    // Classes: (stratum, hash, key, first entry, records).
+    let mut classes: Vec<(u32, u64, Key, usize, usize)> = Vec::new();
+    let mut start = 0;
+    while start < entries.len() {
+        let key = entries[start].0;
+        let mut end = start + 1;
+        while end < entries.len() && entries[end].0 == key {
+            end += 1;
+        }
+        let stratum = match strata {
+            Strata::None => 0,
+            Strata::Clues => u32::from(key_clues(&key)),
+            Strata::Given(s) => s[entries[start].1],
+        };
+        classes.push((stratum, class_hash(seed, &key), key, start, end - start));
+        start = end;
+    }
+    let top = classes.iter().map(|c| c.0 as usize + 1).max().unwrap_or(0);
+    let mut sizes = vec![0u64; top];
+    for c in &classes {
+        sizes[c.0 as usize] += c.4 as u64;
+    }
+    classes.par_sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    let mut walk = Walk::new(&sizes, test, val);
+    let mut parts = vec![Part::Train; keys.len()];
+    for &(stratum, _, _, first, n) in &classes {
+        let part = walk.class(stratum as usize);
+        walk.records(stratum as usize, n as u64);
+        for &(_, row) in &entries[first..first + n] {
+            parts[row] = part;
+        }
+    }
+    Ok(parts)
+}
+
+/// A class entry of the second sort: stratum (4 bytes), hash, key,
+/// position, all big-endian so byte order is numeric order.
+const CLASS: usize = 4 + 8 + KEY + 8;
+/// Where the hash, key and position start in a class entry.
+const C_HASH: usize = 4;
+const C_KEY: usize = C_HASH + 8;
+const C_POS: usize = C_KEY + KEY;
 
 /// Part sizes of one run, for the report.
 #[derive(Clone, Copy, Debug, Default)]
@@ -173,12 +325,7 @@ struct Tally {
 /// Runs `split`.
 pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    if !(0.0..1.0).contains(&cfg.test)
-        || !(0.0..1.0).contains(&cfg.val)
-        || cfg.test + cfg.val >= 1.0
-    {
-        anyhow::bail!("--test and --val are fractions with test + val below 1");
-    }
+    check_fractions(cfg.test, cfg.val).map_err(|e| anyhow::anyhow!("--{e}"))?;
     let parts: Vec<Part> = [Part::Train, Part::Test, Part::Val]
         .into_iter()
         .filter(|&p| p != Part::Val || cfg.val > 0.0)
@@ -218,6 +365,7 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     let budget = cfg.memory / 3;
     let mut pass = KeyPass::new(job, budget, &dir, cfg.threads, cfg.progress, &cfg.forced)?;
     let keyed = pass.keys(&input, 0)?;
+    check_blank(&input.name, &keyed.shape, cfg.blank)?;
     let KeyPass {
         mut tables, pool, ..
     } = pass;
@@ -228,66 +376,65 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     }
     .expect("the table of the asked key");
     let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
+    // A column's value of every record, as stratum numbers (in memory: 4
+    // bytes a record).
+    let labels = match &cfg.stratify {
+        Stratify::Column(column) => Some(column_strata(&input, &keyed.shape, column)?),
+        _ => None,
+    };
     // Classes under their seeded hash; records per stratum.
     let mut by_class = Runs::<CLASS>::new(budget, &dir);
-    let mut strata = [0u64; 256];
+    let mut strata: Vec<u64> = Vec::new();
     let mut classes = 0u64;
     let mut last: Option<[u8; KEY]> = None;
+    let mut stratum = 0u32;
     for e in pool.install(|| keys.sorted()).map_err(spill_err)? {
         let e = e.map_err(spill_err)?;
         let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
-        let stratum = match cfg.stratify {
-            Stratify::None => 0,
-            Stratify::Clues => key_clues(&key),
-        };
-        strata[usize::from(stratum)] += 1;
         if last != Some(key) {
             classes += 1;
             last = Some(key);
+            // Entries sort by key, then position: this is the class's
+            // first record.
+            stratum = match (&cfg.stratify, &labels) {
+                (Stratify::Clues, _) => u32::from(key_clues(&key)),
+                (Stratify::Column(_), Some(l)) => *l
+                    .get(entry_pos(&e) as usize)
+                    .ok_or_else(|| mismatch("a record the column pass did not meet"))?,
+                _ => 0,
+            };
         }
+        let s = stratum as usize;
+        if strata.len() <= s {
+            strata.resize(s + 1, 0);
+        }
+        strata[s] += 1;
         let mut c = [0u8; CLASS];
-        c[0] = stratum;
-        c[1..9].copy_from_slice(&class_hash(cfg.seed, &key).to_be_bytes());
-        c[9..9 + KEY].copy_from_slice(&key);
-        c[9 + KEY..].copy_from_slice(&entry_pos(&e).to_be_bytes());
+        c[..C_HASH].copy_from_slice(&stratum.to_be_bytes());
+        c[C_HASH..C_KEY].copy_from_slice(&class_hash(cfg.seed, &key).to_be_bytes());
+        c[C_KEY..C_POS].copy_from_slice(&key);
+        c[C_POS..].copy_from_slice(&entry_pos(&e).to_be_bytes());
         by_class.push(c).map_err(spill_err)?;
     }
     spilled += by_class.spilled();
-    // Each stratum's targets: test, then test + val, in records.
-    let targets: Vec<(u64, u64)> = strata
-        .iter()
-        .map(|&n| {
-            let t = (n as f64 * cfg.test).round() as u64;
-            let v = (n as f64 * (cfg.test + cfg.val)).round() as u64;
-            (t, v)
-        })
-        .collect();
+    let mut walk = Walk::new(&strata, cfg.test, cfg.val);
     let mut routed = Runs::<9>::new(budget, &dir);
     let mut tally = Tally::default();
-    let mut seen = [0u64; 256];
-    let mut current: Option<(u8, [u8; KEY])> = None;
+    let mut current: Option<(u32, [u8; KEY])> = None;
     let mut part = Part::Train;
     for c in pool.install(|| by_class.sorted()).map_err(spill_err)? {
         let c = c.map_err(spill_err)?;
-        let stratum = c[0];
-        let key: [u8; KEY] = c[9..9 + KEY].try_into().expect("key bytes");
-        let pos = u64::from_be_bytes(c[9 + KEY..].try_into().expect("8 bytes"));
+        let stratum = u32::from_be_bytes(c[..C_HASH].try_into().expect("4 bytes"));
+        let key: [u8; KEY] = c[C_KEY..C_POS].try_into().expect("key bytes");
+        let pos = u64::from_be_bytes(c[C_POS..].try_into().expect("8 bytes"));
         if current != Some((stratum, key)) {
             // A class starts: it goes whole to the part its first record's
             // place in the stratum falls in.
             current = Some((stratum, key));
-            let at = seen[usize::from(stratum)];
-            let (t, v) = targets[usize::from(stratum)];
-            part = if at < t {
-                Part::Test
-            } else if at < v {
-                Part::Val
-            } else {
-                Part::Train
-            };
+            part = walk.class(stratum as usize);
             tally.classes[part as usize] += 1;
         }
-        seen[usize::from(stratum)] += 1;
+        walk.records(stratum as usize, 1);
         tally.records[part as usize] += 1;
         if part != Part::Train {
             let mut r = [0u8; 9];
@@ -320,7 +467,16 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
         // Without a val part, index 2 is never routed to.
         match &keyed.shape {
             Found::Text { found, body } => {
-                route_text(input.bytes(), *body, found, &counts, routes, &mut writers)
+                let blank = cfg.blank;
+                route_text(
+                    input.bytes(),
+                    *body,
+                    found,
+                    blank,
+                    &counts,
+                    routes,
+                    &mut writers,
+                )
             }
             Found::Columnar(Kind::Npy) => {
                 route_npy(input.bytes(), &cfg.forced, &counts, routes, &mut writers)
@@ -363,6 +519,134 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     }))
 }
 
+/// Stratum numbers of `column`'s values, one a record in record order
+/// (numbered by first appearance; a missing value is one value): the
+/// field of a CSV/TSV row named by the header, or a table's column.
+fn column_strata(input: &Loaded, shape: &Found, column: &str) -> anyhow::Result<Vec<u32>> {
+    use std::collections::HashMap;
+    let name = &input.name;
+    let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut out = Vec::new();
+    let mut put = |v: &[u8]| {
+        let next = ids.len() as u32;
+        out.push(*ids.entry(v.to_vec()).or_insert(next));
+    };
+    match shape {
+        Found::Text { found, body } => {
+            let Shape::Csv(cols) = found.layout.shape else {
+                anyhow::bail!(
+                    "{name}: --stratify {column}: a column needs CSV/TSV with a header or a table"
+                );
+            };
+            let header = crate::text::row_fields(&found.header, cols.delim)
+                .map_err(|e| anyhow::anyhow!("{name}: header: {e}"))?;
+            let Some(k) = header
+                .iter()
+                .position(|h| h.trim_ascii() == column.as_bytes())
+            else {
+                anyhow::bail!(
+                    "{name}: --stratify {column}: no such column (the header has {})",
+                    header
+                        .iter()
+                        .map(|h| String::from_utf8_lossy(h).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            };
+            for item in Records::new(&found.layout, &input.bytes()[*body..]) {
+                let Item::Record { raw, .. } = item else {
+                    break;
+                };
+                // A row that cannot be cut into fields (a bad record, kept
+                // in train) gets the missing value.
+                let fields = crate::text::row_fields(raw, cols.delim).unwrap_or_default();
+                put(fields.get(k).map_or(&[][..], |f| &f[..]));
+            }
+        }
+        Found::Columnar(Kind::Npy) => {
+            anyhow::bail!("{name}: --stratify {column}: a .npy array has no columns")
+        }
+        Found::Columnar(kind) => table_strata(input, *kind, column, &mut put)?,
+    }
+    Ok(out)
+}
+
+/// A table column's values as bytes (strings, integers, floats, booleans;
+/// null as empty), one call of `put` a row.
+#[cfg(feature = "columnar")]
+fn table_strata(
+    input: &Loaded,
+    kind: Kind,
+    column: &str,
+    put: &mut dyn FnMut(&[u8]),
+) -> anyhow::Result<()> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::*;
+    use arrow_array::Array;
+    use arrow_schema::DataType as D;
+    let name = &input.name;
+    let table = columnar::copy::open(name, kind, input.data())?;
+    let Ok(k) = table.schema.index_of(column) else {
+        anyhow::bail!(
+            "{name}: --stratify {column}: no such column (the table has {})",
+            table
+                .schema
+                .fields()
+                .iter()
+                .map(|f| f.name().as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    };
+    let dtype = table.schema.field(k).data_type().clone();
+    for item in table.batches {
+        let (batch, _) = item?;
+        let a = batch.column(k);
+        for r in 0..a.len() {
+            if a.is_null(r) {
+                put(b"");
+                continue;
+            }
+            let text = match &dtype {
+                D::Utf8 => a.as_string::<i32>().value(r).to_string(),
+                D::LargeUtf8 => a.as_string::<i64>().value(r).to_string(),
+                D::Utf8View => a.as_string_view().value(r).to_string(),
+                D::Boolean => a.as_boolean().value(r).to_string(),
+                D::Int8 => a.as_primitive::<Int8Type>().value(r).to_string(),
+                D::Int16 => a.as_primitive::<Int16Type>().value(r).to_string(),
+                D::Int32 => a.as_primitive::<Int32Type>().value(r).to_string(),
+                D::Int64 => a.as_primitive::<Int64Type>().value(r).to_string(),
+                D::UInt8 => a.as_primitive::<UInt8Type>().value(r).to_string(),
+                D::UInt16 => a.as_primitive::<UInt16Type>().value(r).to_string(),
+                D::UInt32 => a.as_primitive::<UInt32Type>().value(r).to_string(),
+                D::UInt64 => a.as_primitive::<UInt64Type>().value(r).to_string(),
+                D::Float32 => a.as_primitive::<Float32Type>().value(r).to_string(),
+                D::Float64 => a.as_primitive::<Float64Type>().value(r).to_string(),
+                other => anyhow::bail!(
+                    "{name}: --stratify {column}: a {other} column (strings, integers, floats \
+                     and booleans stratify)"
+                ),
+            };
+            put(text.as_bytes());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "columnar"))]
+fn table_strata(
+    input: &Loaded,
+    kind: Kind,
+    _: &str,
+    _: &mut dyn FnMut(&[u8]),
+) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+        input.name,
+        kind.name()
+    )
+}
+
 /// The copy pass over text: each output gets the input's head (BOM,
 /// comments, header; a count line says that part's number of records),
 /// then every record's bytes (with the comment and blank lines before it)
@@ -371,6 +655,7 @@ fn route_text(
     data: &[u8],
     body: usize,
     found: &Detected,
+    blank: Option<u8>,
     counts: &[u64; 3],
     mut routes: impl Iterator<Item = io::Result<(u64, Part)>>,
     outs: &mut [&mut dyn Write],
@@ -428,6 +713,17 @@ fn route_text(
         };
         let end = end.max(copied);
         let out = &mut outs[part as usize];
+        if blank.is_some() {
+            // Rewritten records end their lines (`write_records`).
+            let mut rec = Vec::with_capacity(end - copied + 1);
+            write_records(layout, blank, &rest[copied..end], &mut rec)?;
+            if !rec.is_empty() && !rec.ends_with(b"\n") {
+                rec.push(b'\n');
+            }
+            out.write_all(&rec)?;
+            copied = end;
+            continue;
+        }
         out.write_all(&rest[copied..end])?;
         // A last record without a line end gets one, so the next record
         // of its part starts on a line of its own.
@@ -439,7 +735,7 @@ fn route_text(
     if next.is_some() {
         return Err(mismatch("a routed record the copy pass did not meet").into());
     }
-    outs[0].write_all(&rest[copied..])?;
+    write_records(layout, blank, &rest[copied..], &mut *outs[0])?;
     Ok(())
 }
 
@@ -549,6 +845,66 @@ mod tests {
         assert_eq!(p("plain", None), "plain.train");
         assert_eq!(p("x/a.txt", Some("out")), "out/train.txt");
         assert!(part_path(None, None, "test").is_err());
+    }
+
+    #[test]
+    fn split_keys_keeps_classes_whole_within_one_class_of_the_fractions() {
+        // 40 classes of 1..=12 records, shuffled; every 7th record bad.
+        let mut keys = vec![];
+        let mut class = vec![];
+        for c in 0..40u8 {
+            let mut k = [0u8; KEY];
+            k[0] = c + 1;
+            k[KEY - 1] = 9;
+            for _ in 0..1 + c % 12 {
+                keys.push(Some(k));
+                class.push(c);
+            }
+        }
+        let mut x = 11u64;
+        for i in (1..keys.len()).rev() {
+            x = mix(x);
+            let j = (x % (i as u64 + 1)) as usize;
+            keys.swap(i, j);
+            class.swap(i, j);
+        }
+        for i in (0..keys.len()).step_by(7) {
+            keys[i] = None;
+        }
+        // Labels that differ within a class: its first record's decides.
+        let labels: Vec<u32> = (0..keys.len() as u32).map(|i| i % 3).collect();
+        let pool = |t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap()
+        };
+        for strata in [Strata::None, Strata::Clues, Strata::Given(&labels)] {
+            let one = pool(1).install(|| split_keys(&keys, strata, 0.2, 0.1, 5).unwrap());
+            let two = pool(2).install(|| split_keys(&keys, strata, 0.2, 0.1, 5).unwrap());
+            assert_eq!(one, two, "the same parts whatever the threads");
+            let mut home = std::collections::HashMap::new();
+            for (i, p) in one.iter().enumerate() {
+                if keys[i].is_none() {
+                    assert_eq!(*p, Part::Train, "a bad record stays in train");
+                } else {
+                    assert_eq!(
+                        *home.entry(class[i]).or_insert(*p),
+                        *p,
+                        "class {}",
+                        class[i]
+                    );
+                }
+            }
+        }
+        let parts = split_keys(&keys, Strata::None, 0.2, 0.1, 5).unwrap();
+        let keyed = keys.iter().filter(|k| k.is_some()).count() as f64;
+        for (part, f) in [(Part::Test, 0.2), (Part::Val, 0.1)] {
+            let n = parts.iter().filter(|&&p| p == part).count() as f64;
+            assert!((n - keyed * f).abs() <= 12.0, "{part:?}: {n} of {keyed}");
+        }
+        assert!(split_keys(&keys, Strata::None, 0.6, 0.5, 0).is_err());
+        assert!(split_keys(&keys, Strata::Given(&labels[1..]), 0.1, 0.0, 0).is_err());
     }
 
     #[test]

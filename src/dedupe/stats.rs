@@ -189,14 +189,48 @@ fn card(
         bad: keyed.bad,
         ..Card::default()
     };
-    // Classes: runs of one iso key. Keys of the other set (tagged) sort
-    // after ours within a key (the tag is the top bit of the position).
-    let (mut iso_matched, mut exact_matched) = (0u64, 0u64);
     let iso = tables.iso.take().expect("iso keys");
+    let exact = tables.exact.take().expect("exact keys");
+    let boxes_for = |side: usize| cfg.forced.boxes_for(side).ok();
+    let (iso_matched, exact_matched) = pool
+        .install(|| -> io::Result<(u64, u64)> {
+            let i = walk_classes(iso.sorted()?, &mut card)?;
+            let e = walk_puzzles(exact.sorted()?, &mut card, &boxes_for)?;
+            Ok((i, e))
+        })
+        .map_err(spill_err)?;
+    if let Some(other) = against {
+        card.against = Some((other.name.clone(), iso_matched, exact_matched));
+    }
+    if let Found::Text { found, body } = &keyed.shape {
+        for item in Records::new(&found.layout, &input.bytes()[*body..]) {
+            let Item::Record { raw, .. } = item else {
+                break;
+            };
+            let mut cells = vec![0u8; found.layout.cells()];
+            if found.layout.parse(raw, &mut cells).is_ok() && cells.contains(&0) {
+                *card
+                    .blanks
+                    .entry(char::from(found.layout.blank_of(raw)))
+                    .or_insert(0) += 1;
+            }
+        }
+    }
+    Ok(card)
+}
+
+/// Classes and isomorph repeats from the iso entries in key order (the
+/// other set's, tagged, sort after ours within a key); returns how many of
+/// our records have an isomorph in the other set.
+fn walk_classes(
+    entries: impl Iterator<Item = io::Result<[u8; ENTRY]>>,
+    card: &mut Card,
+) -> io::Result<u64> {
+    let mut matched = 0u64;
     let mut last: Option<[u8; KEY]> = None;
     let mut ours_in_class = 0u64;
-    for e in pool.install(|| iso.sorted()).map_err(spill_err)? {
-        let e = e.map_err(spill_err)?;
+    for e in entries {
+        let e = e?;
         let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
         let theirs = entry_pos(&e) & TEST != 0;
         if last != Some(key) {
@@ -207,7 +241,7 @@ fn card(
             }
         }
         if theirs {
-            iso_matched += std::mem::take(&mut ours_in_class);
+            matched += std::mem::take(&mut ours_in_class);
         } else {
             if ours_in_class > 0 {
                 card.iso_repeats += 1;
@@ -215,27 +249,37 @@ fn card(
             ours_in_class += 1;
         }
     }
-    // Distinct puzzles: their records, clues, size, solution count.
-    let exact = tables.exact.take().expect("exact keys");
+    Ok(matched)
+}
+
+/// Distinct puzzles from the exact entries in key order: their records,
+/// clues, sizes and solution counts (counted in batches on the current
+/// rayon pool, boxes of each side from `boxes_for`), the exact
+/// duplicates; returns how many of our records have a copy in the other
+/// set.
+fn walk_puzzles(
+    entries: impl Iterator<Item = io::Result<[u8; ENTRY]>>,
+    card: &mut Card,
+    boxes_for: &(dyn Fn(usize) -> Option<Boxes> + Sync),
+) -> io::Result<u64> {
+    let mut exact_matched = 0u64;
     let mut batch: Vec<([u8; KEY], u64)> = Vec::with_capacity(BATCH);
     let mut last: Option<[u8; KEY]> = None;
     let mut ours = 0u64;
     let mut matched = false;
     let flush = |batch: &mut Vec<([u8; KEY], u64)>, card: &mut Card| {
-        let counted: Vec<(usize, usize, u32)> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|(key, _)| {
-                    let (side, cells) = unpack(key);
-                    let clues = cells.iter().filter(|&&v| v != 0).count();
-                    let count = cfg.forced.boxes_for(side).ok().map_or(0, |b| {
-                        let mut out = vec![0u8; cells.len()];
-                        crate::solver::solve(b, &cells, 2, &mut out).count
-                    });
-                    (side, clues, count)
-                })
-                .collect()
-        });
+        let counted: Vec<(usize, usize, u32)> = batch
+            .par_iter()
+            .map(|(key, _)| {
+                let (side, cells) = unpack(key);
+                let clues = cells.iter().filter(|&&v| v != 0).count();
+                let count = boxes_for(side).map_or(0, |b| {
+                    let mut out = vec![0u8; cells.len()];
+                    crate::solver::solve(b, &cells, 2, &mut out).count
+                });
+                (side, clues, count)
+            })
+            .collect();
         for ((_, n), (side, clues, count)) in batch.iter().zip(counted) {
             *card.sizes.entry(side).or_insert(0) += n;
             *card.clues.entry(clues).or_insert(0) += n;
@@ -243,15 +287,15 @@ fn card(
         }
         batch.clear();
     };
-    for e in pool.install(|| exact.sorted()).map_err(spill_err)? {
-        let e = e.map_err(spill_err)?;
+    for e in entries {
+        let e = e?;
         let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
         let theirs = entry_pos(&e) & TEST != 0;
         if last != Some(key) {
             if let (Some(k), true) = (last, ours > 0) {
                 batch.push((k, ours));
                 if batch.len() == BATCH {
-                    flush(&mut batch, &mut card);
+                    flush(&mut batch, card);
                 }
             }
             last = Some(key);
@@ -273,25 +317,62 @@ fn card(
     if let (Some(k), true) = (last, ours > 0) {
         batch.push((k, ours));
     }
-    flush(&mut batch, &mut card);
-    if let Some(other) = against {
-        card.against = Some((other.name.clone(), iso_matched, exact_matched));
+    flush(&mut batch, card);
+    Ok(exact_matched)
+}
+
+/// The keys of one set for [`card_of_keys`]: per record, its iso and exact
+/// keys ([`KeyJob`] with both), `None` for a bad record.
+pub type KeyRows<'a> = &'a [Option<(Key, Key)>];
+
+/// `stats` in memory, for callers holding every record's keys (the Python
+/// package): the card of a set named `name` from its records' keys, the
+/// blank symbols of its text records that have a blank (`blanks`), and
+/// with `against` another set's name and keys. The same walks as the
+/// command, so the same keys give the same numbers as `sudoku-bulk stats`
+/// on the file. Solutions are counted on the current rayon pool, boxes of
+/// each side from `boxes_for`.
+pub fn card_of_keys(
+    name: &str,
+    keys: KeyRows<'_>,
+    blanks: impl IntoIterator<Item = u8>,
+    against: Option<(&str, KeyRows<'_>)>,
+    boxes_for: &(dyn Fn(usize) -> Option<Boxes> + Sync),
+) -> Card {
+    use rayon::prelude::*;
+    let mut card = Card {
+        name: name.to_string(),
+        records: keys.len() as u64,
+        bad: keys.iter().filter(|k| k.is_none()).count() as u64,
+        ..Card::default()
+    };
+    let entries = |pick: fn(&(Key, Key)) -> Key| {
+        let ours = keys
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| k.as_ref().map(|k| entry(&pick(k), i as u64)));
+        let theirs = against.into_iter().flat_map(move |(_, other)| {
+            other
+                .iter()
+                .enumerate()
+                .filter_map(move |(i, k)| k.as_ref().map(|k| entry(&pick(k), i as u64 | TEST)))
+        });
+        let mut all: Vec<[u8; ENTRY]> = ours.chain(theirs).collect();
+        all.par_sort_unstable();
+        all
+    };
+    let iso = entries(|k| k.0);
+    let iso_matched = walk_classes(iso.into_iter().map(Ok), &mut card).expect("in memory");
+    let exact = entries(|k| k.1);
+    let exact_matched =
+        walk_puzzles(exact.into_iter().map(Ok), &mut card, boxes_for).expect("in memory");
+    if let Some((other, _)) = against {
+        card.against = Some((other.to_string(), iso_matched, exact_matched));
     }
-    if let Found::Text { found, body } = &keyed.shape {
-        for item in Records::new(&found.layout, &input.bytes()[*body..]) {
-            let Item::Record { raw, .. } = item else {
-                break;
-            };
-            let mut cells = vec![0u8; found.layout.cells()];
-            if found.layout.parse(raw, &mut cells).is_ok() && cells.contains(&0) {
-                *card
-                    .blanks
-                    .entry(char::from(found.layout.blank_of(raw)))
-                    .or_insert(0) += 1;
-            }
-        }
+    for b in blanks {
+        *card.blanks.entry(char::from(b)).or_insert(0) += 1;
     }
-    Ok(card)
+    card
 }
 
 fn table(cards: &[Card]) -> String {
@@ -349,6 +430,11 @@ fn table(cards: &[Card]) -> String {
         let _ = keyed;
     }
     s
+}
+
+/// The cards as `stats --json` writes them: a list of one object per card.
+pub fn cards_json(cards: &[Card]) -> String {
+    json(cards)
 }
 
 fn json(cards: &[Card]) -> String {

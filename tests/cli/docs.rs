@@ -1,5 +1,5 @@
-//! The docs' examples as tests: every ```console block of README.md and
-//! docs/guide.md runs through trycmd against the shipped `data/`, so a stale
+//! The docs' examples as tests: every ```console block of README.md,
+//! docs/guide.md and docs/workbench.md (the walkthrough) runs through trycmd against the shipped `data/`, so a stale
 //! output, a changed message or a file the repository does not ship fails
 //! `cargo test`. Blocks that cannot run here (Spark, reference tools) are
 //! marked ```console,ignore in the docs, which trycmd skips.
@@ -58,7 +58,11 @@ fn readme_and_guide_examples_run_as_written() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tmp = tempfile::tempdir().unwrap();
     let cases = tmp.path();
-    for (doc, name) in [("README.md", "readme"), ("docs/guide.md", "guide")] {
+    for (doc, name) in [
+        ("README.md", "readme"),
+        ("docs/guide.md", "guide"),
+        ("docs/workbench.md", "workbench"),
+    ] {
         let text = fs::read_to_string(root.join(doc)).unwrap();
         assert!(
             text.contains("```console\n$ "),
@@ -68,12 +72,17 @@ fn readme_and_guide_examples_run_as_written() {
         copy_dir(&root.join("data"), &cases.join(format!("{name}.in/data")));
         fs::create_dir_all(cases.join(format!("{name}.out"))).unwrap();
     }
-    let cat = ["/bin/cat", "/usr/bin/cat"]
-        .into_iter()
-        .find(|p| Path::new(p).exists())
-        .expect("cat");
+    let tool = |name: &str| {
+        ["/bin", "/usr/bin"]
+            .into_iter()
+            .map(|d| Path::new(d).join(name))
+            .find(|p| p.exists())
+            .unwrap_or_else(|| panic!("{name}"))
+    };
     trycmd::TestCases::new()
         .register_bin("sudoku-bulk", assert_cmd::cargo::cargo_bin("sudoku-bulk"))
-        .register_bin("cat", Path::new(cat))
+        .register_bin("cat", tool("cat"))
+        .register_bin("head", tool("head"))
+        .register_bin("cmp", tool("cmp"))
         .case(cases.join("*.md"));
 }

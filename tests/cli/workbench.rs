@@ -259,6 +259,80 @@ fn split_stratified_by_clues_holds_the_fraction_in_each_stratum() {
     }
 }
 
+/// The CSV of `recs` with a `level` column (from `level(i, rec)`).
+fn write_csv(path: &Path, recs: &[Rec], level: impl Fn(usize, &Rec) -> String) {
+    let mut text = String::from("puzzle,level\n");
+    for (i, r) in recs.iter().enumerate() {
+        text += &format!("{},{}\n", line_of(i, r), level(i, r));
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn split_stratified_by_a_column_holds_each_value_and_keeps_classes_whole() {
+    let bases = bases(40);
+    let recs = records(&bases, 0..40, 500, 15);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("c.csv");
+    // One level a class, except every 50th record (a class's stratum is
+    // its first record's level, so classes stay whole regardless).
+    let level = |i: usize, r: &Rec| {
+        if i % 50 == 49 {
+            "odd".to_string()
+        } else if r.class.is_multiple_of(3) {
+            "hard".to_string()
+        } else {
+            "easy".to_string()
+        }
+    };
+    write_csv(&input, &recs, level);
+    sb(["split", "-q"])
+        .arg(&input)
+        .args(["--test", "0.25", "--stratify", "level", "--seed", "4"])
+        .ok();
+    let part = |p: &str| -> Vec<String> {
+        let l = lines(&dir.path().join(format!("c.{p}.csv")));
+        assert_eq!(l[0], "puzzle,level", "the header in every part");
+        l[1..].to_vec()
+    };
+    let (train, test) = (part("train"), part("test"));
+    let puzzle = |l: &String| l.split(',').next().unwrap().to_string();
+    let parts: Vec<Vec<String>> = [&train, &test]
+        .iter()
+        .map(|p| p.iter().map(puzzle).collect())
+        .collect();
+    check_parts(&recs, &parts, &[0.25]);
+    // Each level's share, within the largest class of that level.
+    for lv in ["hard", "easy"] {
+        let of = |p: &[String]| p.iter().filter(|l| l.ends_with(&format!(",{lv}"))).count();
+        let (t, n) = (of(&test), of(&test) + of(&train));
+        let mut sizes: HashMap<usize, usize> = HashMap::new();
+        for (i, r) in recs.iter().enumerate() {
+            if level(i, r) == lv {
+                *sizes.entry(r.class).or_insert(0) += 1;
+            }
+        }
+        let slack = *sizes.values().max().unwrap() as f64 + 1.0;
+        assert!(
+            (t as f64 - 0.25 * n as f64).abs() <= slack,
+            "{lv}: {t} of {n} in test"
+        );
+    }
+    // A column the file does not have, and a layout without columns.
+    let o = sb(["split", "-q"])
+        .arg(&input)
+        .args(["--stratify", "rating"])
+        .code(2);
+    assert!(o.stderr().contains("no such column"), "{}", o.stderr());
+    let txt = dir.path().join("p.txt");
+    write_lines(&txt, &recs);
+    let o = sb(["split", "-q"])
+        .arg(&txt)
+        .args(["--stratify", "level"])
+        .code(2);
+    assert!(o.stderr().contains("a column needs"), "{}", o.stderr());
+}
+
 #[cfg(feature = "columnar")]
 #[test]
 fn split_of_parquet_keeps_every_column() {
@@ -468,6 +542,124 @@ fn augment_disguises_keep_the_class_and_the_solution() {
     assert!(same.count() <= 2);
 }
 
+#[cfg(feature = "columnar")]
+#[test]
+fn augment_of_parquet_carries_every_column_and_matches_the_csv_route() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let mut grids: Vec<(String, String)> = vec![];
+    for i in 0..40u64 {
+        let g = full_grid(3, 700 + i);
+        let mut rng = Rng(3 + i);
+        let p: Vec<u8> = g
+            .iter()
+            .map(|&v| if rng.below(2) == 0 { 0 } else { v })
+            .collect();
+        grids.push((encode(&p, "123456789", '.'), encode(&g, "123456789", '0')));
+    }
+    // Row 7 is bad: copied once, unchanged.
+    grids[7].0 = "x".repeat(81);
+    let input = dir.path().join("t.parquet");
+    let batch = RecordBatch::try_from_iter([
+        (
+            "id",
+            Arc::new(Int64Array::from_iter_values(0..40)) as ArrayRef,
+        ),
+        (
+            "puzzle",
+            Arc::new(StringArray::from_iter_values(grids.iter().map(|g| &g.0))) as ArrayRef,
+        ),
+        (
+            "solution",
+            Arc::new(StringArray::from_iter_values(grids.iter().map(|g| &g.1))) as ArrayRef,
+        ),
+    ])
+    .unwrap();
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(&input).unwrap(), batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    let out = dir.path().join("o.parquet");
+    let args = ["-n", "3", "--seed", "8", "--transform-column"];
+    let o = sb(["augment"])
+        .arg(&input)
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .code(1);
+    assert!(o.stderr().contains("row 8:"), "{}", o.stderr());
+    let f = std::fs::File::open(&out).unwrap();
+    let mut rows = vec![];
+    for b in ParquetRecordBatchReaderBuilder::try_new(f)
+        .unwrap()
+        .build()
+        .unwrap()
+    {
+        let b = b.unwrap();
+        assert_eq!(b.num_columns(), 4, "id, puzzle, solution, transform");
+        let id = b.column(0).as_primitive::<Int64Type>();
+        let (p, s, t) = (
+            b.column(1).as_string::<i32>(),
+            b.column(2).as_string::<i32>(),
+            b.column(3).as_string::<i32>(),
+        );
+        for k in 0..b.num_rows() {
+            rows.push((
+                id.value(k) as usize,
+                p.value(k).to_string(),
+                s.value(k).to_string(),
+                t.is_valid(k).then(|| t.value(k).to_string()),
+            ));
+        }
+    }
+    assert_eq!(rows.len(), 39 * 3 + 1);
+    let ids: Vec<usize> = rows.iter().map(|r| r.0).collect();
+    let want: Vec<usize> = (0..40)
+        .flat_map(|i| std::iter::repeat_n(i, if i == 7 { 1 } else { 3 }))
+        .collect();
+    assert_eq!(ids, want, "rows in order, other columns carried");
+    for (i, p, s, t) in &rows {
+        if *i == 7 {
+            assert_eq!((p, s), (&grids[7].0, &grids[7].1));
+            assert!(t.is_none(), "a copied row has no transform");
+            continue;
+        }
+        let t = t.as_ref().unwrap();
+        let (puzzle, sol) = (cells(p, ".0", "123456789"), cells(s, ".0", "123456789"));
+        let (p0, g0) = (
+            cells(&grids[*i].0, ".0", "123456789"),
+            cells(&grids[*i].1, ".0", "123456789"),
+        );
+        assert_eq!(puzzle, apply_notation(t, 9, &p0), "row {i}: {t}");
+        assert_eq!(sol, apply_notation(t, 9, &g0), "row {i}: solution along");
+        assert_valid(3, &puzzle, &sol);
+    }
+    // The CSV of the same rows gets the same disguises.
+    let csv = dir.path().join("t.csv");
+    let mut text = String::from("id,puzzle,solution\n");
+    for (i, g) in grids.iter().enumerate() {
+        text += &format!("{i},{},{}\n", g.0, g.1);
+    }
+    std::fs::write(&csv, text).unwrap();
+    let o = sb(["augment", "-q"]).arg(&csv).args(args).code(1).stdout();
+    let from_csv: Vec<String> = o.lines().skip(1).map(String::from).collect();
+    let from_parquet: Vec<String> = rows
+        .iter()
+        .filter(|r| r.0 != 7)
+        .map(|(i, p, s, t)| format!("{i},{p},{s},{}", t.as_ref().unwrap()))
+        .collect();
+    let csv_good: Vec<String> = from_csv
+        .into_iter()
+        .filter(|l| !l.starts_with("7,"))
+        .collect();
+    assert_eq!(csv_good, from_parquet);
+}
+
 #[test]
 fn augment_rectangular_and_big_boxes_stay_valid() {
     for (h, w) in [(2, 3), (3, 4), (4, 4)] {
@@ -617,4 +809,72 @@ fn stats_counts_solutions_zero_one_and_more() {
         json.contains("\"solutions\": {\"0\": 1, \"1\": 4, \"2+\": 3}"),
         "{json}"
     );
+}
+
+#[test]
+fn blank_rewrites_the_puzzles_of_dedupe_and_split_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let p1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let p2 = "6......59.7.8.............6..3...48.....29.........7..2...6.......4..3..5........";
+    let p3 = ".................1....23..4........5..2....63.7.89.......7..8....59.....1.3......";
+    let zero = |p: &str| p.replace('.', "0");
+    // A comment, a CRLF line, a blank line, text after a puzzle, a bad line.
+    let text = format!("# c\n{p1}\n{p2}\r\n\n{p3} note\nnot a puzzle\n");
+    let input = dir.path().join("a.txt");
+    std::fs::write(&input, &text).unwrap();
+    let out = sb(["dedupe", "-q", "--by", "exact", "--blank", "0"])
+        .arg(&input)
+        .code(1)
+        .stdout();
+    let want = format!(
+        "# c\n{}\n{}\r\n\n{} note\nnot a puzzle\n",
+        zero(p1),
+        zero(p2),
+        zero(p3)
+    );
+    assert_eq!(out, want, "blanks rewritten, every other byte kept");
+    // By iso p2 (a disguise of p1) is dropped; `.` back from `0`.
+    let zin = dir.path().join("z.txt");
+    std::fs::write(&zin, &want).unwrap();
+    let out = sb(["dedupe", "-q", "--blank", "."])
+        .arg(&zin)
+        .code(1)
+        .stdout();
+    assert_eq!(out, format!("# c\n{p1}\n\n{p3} note\nnot a puzzle\n"));
+    // split: every part rewritten, the header of a CSV in each, quoted
+    // fields kept.
+    let csv = dir.path().join("s.csv");
+    let rows: Vec<String> = (0..40)
+        .map(|i| {
+            let p = [p1, p3][i % 2];
+            // Distinct exact classes: one given moved per row.
+            let mut c: Vec<u8> = p.bytes().collect();
+            c[80 - i] = if c[80 - i] == b'.' { b'9' } else { c[80 - i] };
+            format!("{},\"x,{i}\"", String::from_utf8(c).unwrap())
+        })
+        .collect();
+    std::fs::write(&csv, format!("puzzle,note\n{}\n", rows.join("\n"))).unwrap();
+    let d = dir.path().join("parts");
+    sb([
+        "split", "-q", "--by", "exact", "--test", "0.3", "--blank", "0",
+    ])
+    .arg(&csv)
+    .arg("--output-dir")
+    .arg(&d)
+    .ok();
+    let mut all = vec![];
+    for p in ["train", "test"] {
+        let l = lines(&d.join(format!("{p}.csv")));
+        assert_eq!(l[0], "puzzle,note");
+        all.extend(l[1..].to_vec());
+    }
+    let mut want: Vec<String> = rows.iter().map(|r| r.replace('.', "0")).collect();
+    all.sort();
+    want.sort();
+    assert_eq!(all, want);
+    // Tables and grids are refused, with the way to normalise them.
+    let o = sb(["dedupe", "-q", "--blank", "0"])
+        .arg(data("pencilmark_tdoku.txt"))
+        .code(2);
+    assert!(o.stderr().contains("--blank"), "{}", o.stderr());
 }

@@ -18,6 +18,9 @@ Functions:
   isomorph-aware dedupe and train/test leakage (``sudoku-bulk canon``)
 - :func:`rate` -- Sudoku Explainer ER/EP/ED and solving paths
   (``sudoku-bulk rate``)
+- :func:`split`, :func:`augment`, :func:`stats` -- leak-free train/test
+  splits, random disguises, the dataset card (``sudoku-bulk split``,
+  ``augment``, ``stats``)
 
 Puzzles are accepted as
 
@@ -1097,3 +1100,9 @@ def generate(
 from ._analysis import Overlap, canon, dedupe, overlap, rate, techniques  # noqa: E402
 
 __all__ += ["canon", "dedupe", "overlap", "Overlap", "rate", "techniques"]
+
+# The dataset workbench (split, augment, stats) in _workbench.py, on the
+# analyses' row conversion.
+from ._workbench import Augmented, augment, split, stats  # noqa: E402
+
+__all__ += ["split", "augment", "Augmented", "stats"]

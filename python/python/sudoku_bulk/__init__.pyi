@@ -163,3 +163,11 @@ from ._analysis import (
     rate as rate,
     techniques as techniques,
 )
+
+# The dataset workbench: split, augment, stats (typed in _workbench.py).
+from ._workbench import (
+    Augmented as Augmented,
+    augment as augment,
+    split as split,
+    stats as stats,
+)

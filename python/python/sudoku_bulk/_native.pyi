@@ -100,3 +100,45 @@ def rate_rows(
     pre_bad: _Bad = ...,
 ) -> Tuple[_F64, Optional[List[Optional[str]]], _Bad]: ...
 def techniques() -> List[Tuple[str, str, bool]]: ...
+
+# python/src/workbench.rs: the dataset workbench on the same rows.
+def split_rows(
+    puzzles: _Rows,
+    test: float,
+    val: float,
+    seed: int,
+    by: str = "iso",
+    form: str = "pattern",
+    stratify: Optional[str] = None,
+    strata: Optional[npt.NDArray[np.uint32]] = None,
+    threads: Optional[int] = None,
+    pre_bad: _Bad = ...,
+) -> Tuple[_U8, _Bad]: ...
+def stats_rows(
+    puzzles: _Rows,
+    name: str,
+    against: Optional[_Rows] = None,
+    against_name: str = "against",
+    threads: Optional[int] = None,
+    pre_bad: _Bad = ...,
+    against_bad: _Bad = ...,
+) -> Tuple[str, _Bad, _Bad]: ...
+def augment_rows(
+    puzzles: _Rows,
+    count: int,
+    seed: int,
+    keep_original: bool = False,
+    transform: bool = False,
+    solutions: Optional[_Rows] = None,
+    blank: Optional[str] = None,
+    threads: Optional[int] = None,
+    pre_bad: _Bad = ...,
+    solution_bad: _Bad = ...,
+) -> Tuple[
+    Union[_U8, List[Optional[str]]],
+    Optional[Union[_U8, List[Optional[str]]]],
+    Optional[List[Optional[str]]],
+    _I64,
+    npt.NDArray[np.bool_],
+    _Bad,
+]: ...

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional, Tuple, Union
 
-__all__ = ["solve", "count", "canon", "rate"]
+__all__ = ["solve", "count", "canon", "rate", "split", "augment"]
 
 
 def _check_column(df: Any, column: Any, output: Any, fill: bool = False) -> bool:
@@ -480,3 +480,215 @@ def rate(
     if steps:
         outputs.append(("steps", StringType()))
     return _with_columns(df, column, outputs, make)
+
+
+def _key_columns(df: Any, column: str, seed: int, by: str, threads: Any) -> Any:
+    """`df` with ``_class`` (each row's class key, hex; null for a bad
+    row), ``_order`` (its class's place in ``split``'s seeded order) and
+    ``_clues`` (its clue count) added, made on the executors from each
+    Arrow batch by the package's own keys (the commands' key job)."""
+    from pyspark.sql.types import IntegerType, LongType, StringType
+
+    def make(puzzles: Any) -> Any:
+        import pyarrow as pa
+
+        from sudoku_bulk import _native
+        from sudoku_bulk._analysis import _native_rows
+
+        rows, pre_bad, _ = _native_rows(puzzles, "puzzles")
+        keys, order, clues, _ = _native.class_rows(rows, seed, by, threads, pre_bad=pre_bad)
+        bad = clues < 0
+        return [
+            pa.array(keys, type=pa.string()),
+            pa.array(order, type=pa.int64(), mask=bad),
+            pa.array(clues.astype("int32"), type=pa.int32(), mask=bad),
+        ]
+
+    outputs = [("_class", StringType()), ("_order", LongType()), ("_clues", IntegerType())]
+    return _with_columns(df, column, outputs, make)
+
+
+def split(
+    df: Any,
+    test: float = 0.1,
+    val: float = 0.0,
+    column: str = "puzzle",
+    seed: int = 0,
+    by: str = "iso",
+    stratify: Optional[str] = None,
+    threads: Optional[int] = 1,
+) -> Tuple[Any, ...]:
+    """Split ``df`` into ``(train, test)`` (``(train, test, val)`` when
+    ``val > 0``) DataFrames with every isomorph class (``by="iso"``) or
+    every set of equal puzzles (``by="exact"``) whole in one part: the
+    parts of ``sudoku-bulk split`` and :func:`sudoku_bulk.split` for the
+    same rows and seed (the same class keys, seeded class order and walk:
+    each class goes to the part its first record's place in its stratum
+    falls in, so each part is within one class of its fraction).
+
+    The keys are computed on the executors; the classes (one small row
+    each: key, order, size, stratum) are ordered with a window per
+    stratum, so one task walks each stratum's classes. The routed rows are
+    persisted (memory and disk), so the parts share one key pass
+    (``spark.catalog.clearCache()`` frees them). Bad rows (no key) go to
+    train.
+
+    Args:
+        df: a Spark DataFrame with a string column of one-line puzzles.
+        test, val: the parts' shares of the rows.
+        column: the puzzle column.
+        seed: seed of the class order.
+        by: ``"iso"`` or ``"exact"``.
+        stratify: ``None``, ``"clues"`` (each clue count), or a column
+            name (a class's stratum is the smallest value among its rows:
+            a rating or level column, one value a class).
+        threads: threads per Spark task (default 1: one task per core).
+    """
+    from pyspark import StorageLevel
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    import sudoku_bulk as sb
+
+    sb._choice("by", by, ("iso", "exact"))
+    _options(threads=threads)
+    seed = sb._int("seed", seed)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in 0..2**64, not {seed}")
+    # The fractions checked by the library, on the driver.
+    sb._native.split_rows([], float(test), float(val), seed)
+    names = list(df.columns)
+    _check_column(df, column, "_class")
+    for extra in ("_class", "_order", "_clues", "_part"):
+        if extra in names:
+            raise ValueError(f"column {extra!r} is split's own; rename it first")
+    if stratify is not None and stratify != "clues" and stratify not in names:
+        raise ValueError(
+            f'stratify must be None, "clues" or a column of the DataFrame, not {stratify!r}'
+        )
+    _check_workers(df)
+    keyed = _key_columns(df, column, seed, by, threads)
+    if stratify is None:
+        stratum = F.lit(0)
+    elif stratify == "clues":
+        stratum = F.col("_clues")
+    else:
+        stratum = F.col(f"`{stratify}`")
+    classes = (
+        keyed.where(F.col("_class").isNotNull())
+        .groupBy("_class")
+        .agg(
+            F.min("_order").alias("_order"),
+            F.count(F.lit(1)).alias("_size"),
+            F.min(stratum).alias("_stratum"),
+        )
+    )
+    per = Window.partitionBy("_stratum")
+    walk = per.orderBy("_order", "_class").rowsBetween(Window.unboundedPreceding, -1)
+    # Rust's f64::round (half away from zero) is Spark's HALF_UP for
+    # positive numbers.
+    total = F.sum("_size").over(per)
+    at = F.coalesce(F.sum("_size").over(walk), F.lit(0))
+    t = F.round(total * F.lit(float(test)))
+    v = F.round(total * F.lit(float(test) + float(val)))
+    parts = classes.select(
+        "_class",
+        F.when(at < t, 1).when(at < v, 2).otherwise(0).alias("_part"),
+    )
+    routed = keyed.join(parts, on="_class", how="left")
+    # Persisted (memory and disk): the parts share one key pass and one
+    # walk instead of each running both again.
+    routed = routed.withColumn("_part", F.coalesce(F.col("_part"), F.lit(0))).persist(
+        StorageLevel.MEMORY_AND_DISK
+    )
+    k = 3 if val > 0 else 2
+    return tuple(
+        routed.where(F.col("_part") == p).select(*[F.col(f"`{n}`") for n in names])
+        for p in (0, 1, 2)[:k]
+    )
+
+
+def augment(
+    df: Any,
+    n: int = 1,
+    column: str = "puzzle",
+    solution_column: Optional[str] = None,
+    seed: int = 0,
+    keep_original: bool = False,
+    transform: bool = False,
+    blank: Optional[str] = None,
+    threads: Optional[int] = 1,
+) -> Any:
+    """Return ``df`` with each row replaced by ``n`` random disguises of
+    its puzzle (after the row itself with ``keep_original``), as
+    :func:`sudoku_bulk.augment` and ``sudoku-bulk augment`` make them (a
+    puzzle's disguises depend on ``seed`` and its cells alone), every
+    other column carried, ``solution_column`` (default: ``solution`` for
+    ``puzzle``, ``answer`` for ``question`` ... when the DataFrame has it)
+    transformed along, and a string column ``transform`` with
+    ``transform=True``. A bad row is kept once, unchanged.
+
+    Args:
+        df: a Spark DataFrame with a string column of one-line puzzles.
+        n: disguises per row.
+        column: the puzzle column.
+        solution_column: the solution column to transform along.
+        seed: seed of the disguises.
+        keep_original, transform, blank: as for :func:`sudoku_bulk.augment`.
+        threads: threads per Spark task (default 1: one task per core).
+    """
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    import sudoku_bulk as sb
+    from sudoku_bulk._workbench import _KNOWN_COLUMNS
+
+    n = sb._int("n", n)
+    if not 0 <= n < 2**32:
+        raise ValueError(f"n must be in 0..2**32, not {n}")
+    seed = sb._int("seed", seed)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in 0..2**64, not {seed}")
+    keep_original = sb._flag("keep_original", keep_original)
+    transform = sb._flag("transform", transform)
+    sb._choice("blank", blank, ("0", "."), optional=True)
+    _options(threads=threads)
+    names = list(df.columns)
+    _check_column(df, column, "transform" if transform else "_unused")
+    if solution_column is None:
+        partner = dict(_KNOWN_COLUMNS).get(column)
+        solution_column = partner if partner in names else None
+    elif solution_column not in names:
+        raise ValueError(f"no column {solution_column!r} in the DataFrame (columns: {names})")
+    _check_workers(df)
+    at = names.index(column)
+    sol_at = names.index(solution_column) if solution_column else None
+    safe = df.toDF(*[f"_{i}" for i in range(len(names))])
+    fields = list(safe.schema.fields)
+    if transform:
+        fields.append(StructField(f"_{len(names)}", StringType(), True))
+    schema = StructType(fields)
+
+    def batches(it: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        import sudoku_bulk
+
+        for batch in it:
+            out = sudoku_bulk.augment(
+                pa.Table.from_batches([batch]),
+                n,
+                seed=seed,
+                keep_original=keep_original,
+                transform=transform,
+                blank=blank,
+                column=f"_{at}",
+                solution_column=None if sol_at is None else f"_{sol_at}",
+                threads=threads,
+                on_error="ignore",
+            )
+            if transform:
+                out = out.rename_columns(list(batch.schema.names) + [f"_{len(names)}"])
+            yield from out.to_batches()
+
+    out = safe.mapInArrow(batches, schema)
+    return out.toDF(*names, *(["transform"] if transform else []))
