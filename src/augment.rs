@@ -1,6 +1,6 @@
 //! `augment`: K random disguises of every record (`disguise.rs`), in the
 //! input's text layout, table kind (Parquet/Arrow: `mod table` below,
-//! per batch through [`augment_rows`], the in-memory twin the Python
+//! per batch through `augment_rows`, the in-memory twin the Python
 //! package calls too) or `.npy` dtype (`augment_npy`, the same). The input is loaded as `dedupe` loads it (mapped,
 //! or a stream copied to a spill file), detected once, cut into
 //! record-aligned chunks (`pipeline::slice_chunks`) that rayon workers

@@ -3,8 +3,8 @@
 //! no threads; the search state (a 384-byte struct) is copied on the
 //! stack once per guess.
 //!
-//! Layout: one `u32` per (digit, band), named by the logical index `digit
-//! * 4 + band` (the dirty bits, the `occ` cache and the 3-of-9 lanes use
+//! Layout: one `u32` per (digit, band), named by the logical index
+//! `digit * 4 + band` (the dirty bits, the `occ` cache and the 3-of-9 lanes use
 //! it; band 3 is padding) and stored band-major, `f[band][digit]`, so a
 //! band's nine digits are one 32-byte register and a scalar word. Bit
 //! `r*9 + c` is set while the digit may still stand at row `r` (0..3) of
