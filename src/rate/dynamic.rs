@@ -701,7 +701,7 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
     // region's first place all use it. The "off" net of the candidate at
     // hand. From the thread's pool: nested levels start a search per
     // working grid.
-    let mut on_nets: Vec<Option<Net>> = (0..729).map(|_| None).collect();
+    let mut on_nets = OnNets::new(g, !nishio, dynamic, level);
     let mut off_net = pooled_net();
     let y = !nishio;
     for cell in bits(g.empty) {
@@ -712,13 +712,13 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
         let digits: Vec<usize> = bits(g.cells[cell] as u128).collect();
         for &d in &digits {
             // doBinaryChaining
-            on_net(&mut on_nets, g, cell, d, y, dynamic, level, &mut f.sh);
+            on_nets.make(cell, d, &mut f.sh);
             let contradiction = dynamic;
             let double = card >= 3 && !nishio && dynamic;
             if contradiction || double {
                 off_net.run(g, cell, d, false, y, dynamic, level, &mut f.sh);
             }
-            let on_net = on_nets[cell * 9 + d].as_ref().expect("made above");
+            let on_net = on_nets.get(cell, d);
             if contradiction {
                 if let Some((a, b)) = on_net.absurd {
                     let lim = f.limit(7);
@@ -777,43 +777,60 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
                 }
             }
             if !nishio {
-                region_chains(&mut f, &mut on_nets, cell, d, y, dynamic, multiple, level);
+                region_chains(&mut f, &mut on_nets, cell, d, multiple);
             }
         }
         if !nishio && (card == 2 || (multiple && card > 2)) {
-            let nets: Vec<&Net> = digits
-                .iter()
-                .map(|&d| on_nets[cell * 9 + d].as_ref().expect("made above"))
-                .collect();
+            let nets: Vec<&Net> = digits.iter().map(|&d| on_nets.get(cell, d)).collect();
             reductions(&mut f, &nets, 5, CELL);
         }
     }
     NETS.with(|p| {
         let mut p = p.borrow_mut();
-        p.extend(on_nets.into_iter().flatten());
+        p.extend(on_nets.nets);
         p.push(off_net);
     });
     f
 }
 
-/// The "on" net of candidate `d` of `cell` in `nets`, run the first time
-/// it is asked for (a net depends only on its start and the search).
-#[allow(clippy::too_many_arguments)]
-fn on_net(
-    nets: &mut [Option<Net>],
-    g: &Grid,
-    cell: usize,
-    d: usize,
+/// The "on" nets of one search, each run the first time it is asked for
+/// (a net depends only on its start and the search): the net of
+/// candidate `cell * 9 + d` is `nets[slot[cell * 9 + d]]`.
+struct OnNets<'a> {
+    g: &'a Grid,
     y: bool,
     dynamic: bool,
     level: u8,
-    sh: &mut Shared,
-) {
-    let slot = &mut nets[cell * 9 + d];
-    if slot.is_none() {
-        let mut net = pooled_net();
-        net.run(g, cell, d, true, y, dynamic, level, sh);
-        *slot = Some(net);
+    slot: [u16; 729],
+    nets: Vec<Net>,
+}
+
+impl<'a> OnNets<'a> {
+    fn new(g: &'a Grid, y: bool, dynamic: bool, level: u8) -> OnNets<'a> {
+        OnNets {
+            g,
+            y,
+            dynamic,
+            level,
+            slot: [u16::MAX; 729],
+            nets: Vec::new(),
+        }
+    }
+
+    /// Runs the net of candidate `d` of `cell` unless it has been.
+    fn make(&mut self, cell: usize, d: usize, sh: &mut Shared) {
+        let k = cell * 9 + d;
+        if self.slot[k] == u16::MAX {
+            let mut net = pooled_net();
+            net.run(self.g, cell, d, true, self.y, self.dynamic, self.level, sh);
+            self.slot[k] = self.nets.len() as u16;
+            self.nets.push(net);
+        }
+    }
+
+    /// The net of candidate `d` of `cell`, made before.
+    fn get(&self, cell: usize, d: usize) -> &Net {
+        &self.nets[self.slot[cell * 9 + d] as usize]
     }
 }
 
@@ -915,17 +932,7 @@ fn reductions(f: &mut Finder, nets: &[&Net], sort: u8, root: u8) {
 /// "on" nets of the search in `nets`: each box, row, column where the cell
 /// is the digit's first place (and the digit has 2 places, or more for
 /// multiple chains).
-#[allow(clippy::too_many_arguments)]
-fn region_chains(
-    f: &mut Finder,
-    nets: &mut [Option<Net>],
-    cell: usize,
-    d: usize,
-    y: bool,
-    dynamic: bool,
-    multiple: bool,
-    level: u8,
-) {
+fn region_chains(f: &mut Finder, nets: &mut OnNets, cell: usize, d: usize, multiple: bool) {
     let g = f.g;
     for (r, root) in [
         (box_of(cell), BOX),
@@ -940,14 +947,14 @@ fn region_chains(
         // Region cells in serate's order: a box row by row, a line along
         // it; both are ascending cell numbers.
         for oc in bits(pos) {
-            on_net(nets, g, oc, d, y, dynamic, level, &mut f.sh);
+            nets.make(oc, d, &mut f.sh);
         }
         // The cell's own net first: it holds the candidates' order.
         let mut all: Vec<&Net> = Vec::with_capacity(9);
-        all.push(nets[cell * 9 + d].as_ref().expect("made above"));
+        all.push(nets.get(cell, d));
         for oc in bits(pos) {
             if oc != cell {
-                all.push(nets[oc * 9 + d].as_ref().expect("made above"));
+                all.push(nets.get(oc, d));
             }
         }
         // serate's posToOn keeps region order; the sum does not depend on it.
