@@ -1060,13 +1060,7 @@ mod tests {
             "........1..2..3.4..5.24.67...53...8.6....5...9...8......7.3..5..1...2..7.9.7..4..",
             "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::disguise::Rng::new(44);
         let (mut hits, mut misses) = (0, 0);
         for p in puzzles {
             let cells: Vec<u8> = p.bytes().map(|b| b.saturating_sub(b'0') % 10).collect();
@@ -1075,8 +1069,8 @@ mod tests {
                 // Round 0 keeps the grid whole; later ones drop up to a
                 // quarter of the candidates.
                 for _ in 0..round * 6 {
-                    let c = (next() % 81) as usize;
-                    let d = (next() % 9) as u8 + 1;
+                    let c = rng.below(81) as usize;
+                    let d = rng.below(9) as u8 + 1;
                     g.eliminate(d, 1 << c);
                 }
                 let mut s = Loops::new(&g);
