@@ -266,6 +266,22 @@ def _rows_like(original: Any, out: Any, source: np.ndarray, copied: np.ndarray, 
     return arr
 
 
+def _augment_options(n: Any, seed: Any, keep_original: Any, transform: Any, blank: Any) -> Tuple[int, int, bool, bool]:
+    """``augment``'s options checked, as ``spark.augment`` takes them too:
+    ``(n, seed, keep_original, transform)``."""
+    sb = _sb()
+    n = sb._int("n", n)
+    if not 0 <= n < 2**32:
+        raise ValueError(f"n must be in 0..2**32, not {n}")
+    seed = sb._int("seed", seed)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in 0..2**64, not {seed}")
+    keep_original = sb._flag("keep_original", keep_original)
+    transform = sb._flag("transform", transform)
+    sb._choice("blank", blank, ("0", "."), optional=True)
+    return n, seed, keep_original, transform
+
+
 def augment(
     data: Any,
     n: int = 1,
@@ -318,15 +334,7 @@ def augment(
         and solution columns transformed. Otherwise an :class:`Augmented`.
     """
     sb = _sb()
-    n = sb._int("n", n)
-    if not 0 <= n < 2**32:
-        raise ValueError(f"n must be in 0..2**32, not {n}")
-    seed = sb._int("seed", seed)
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0..2**64, not {seed}")
-    keep_original = sb._flag("keep_original", keep_original)
-    transform = sb._flag("transform", transform)
-    sb._choice("blank", blank, ("0", "."), optional=True)
+    n, seed, keep_original, transform = _augment_options(n, seed, keep_original, transform, blank)
     on_error = sb._choice("on_error", on_error, sb._ON_ERROR)
     threads = sb._threads(threads)
     kind = _table_kind(data)

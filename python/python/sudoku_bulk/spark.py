@@ -639,18 +639,9 @@ def augment(
     """
     from pyspark.sql.types import StringType, StructField, StructType
 
-    import sudoku_bulk as sb
-    from sudoku_bulk._workbench import _KNOWN_COLUMNS
+    from sudoku_bulk._workbench import _KNOWN_COLUMNS, _augment_options
 
-    n = sb._int("n", n)
-    if not 0 <= n < 2**32:
-        raise ValueError(f"n must be in 0..2**32, not {n}")
-    seed = sb._int("seed", seed)
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0..2**64, not {seed}")
-    keep_original = sb._flag("keep_original", keep_original)
-    transform = sb._flag("transform", transform)
-    sb._choice("blank", blank, ("0", "."), optional=True)
+    n, seed, keep_original, transform = _augment_options(n, seed, keep_original, transform, blank)
     _options(threads=threads)
     names = list(df.columns)
     _check_column(df, column, "transform" if transform else "_unused")
