@@ -204,35 +204,45 @@ fn hidden_pairs(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)
             if (cur.empty & reg).count_ones() <= 4 {
                 continue;
             }
-            for &m in combos(2) {
-                let a = m.trailing_zeros() as usize;
-                let b = 15 - m.leading_zeros() as usize;
-                let (pa, pb) = (cur.digits[a] & reg, cur.digits[b] & reg);
-                if pa.count_ones() <= 1 || pb.count_ones() <= 1 {
-                    continue;
+            // A pair is two digits with the same two places: only digits
+            // with exactly two places can be one (each needs two, and
+            // their union two). In `combos(2)`'s order: by the higher
+            // digit, then the lower.
+            let mut two = [(0usize, 0u128); 9];
+            let mut n = 0;
+            for d in 0..9 {
+                let p = cur.digits[d] & reg;
+                if p.count_ones() == 2 {
+                    two[n] = (d, p);
+                    n += 1;
                 }
-                let union = pa | pb;
-                if union.count_ones() != 2 {
-                    continue;
-                }
-                rem.clear();
-                for c in bits(union) {
-                    let other = cur.cells[c] & !m;
-                    if other != 0 {
-                        rem.push((c as u8, other));
+            }
+            for bi in 1..n {
+                for ai in 0..bi {
+                    let ((a, union), (b, pb)) = (two[ai], two[bi]);
+                    if union != pb {
+                        continue;
                     }
+                    let m = (1u16 << a) | (1 << b);
+                    rem.clear();
+                    for c in bits(union) {
+                        let other = cur.cells[c] & !m;
+                        if other != 0 {
+                            rem.push((c as u8, other));
+                        }
+                    }
+                    if rem.is_empty() {
+                        continue;
+                    }
+                    java_order(rem);
+                    let parents = bits(reg & !union).flat_map(|c| {
+                        [a, b]
+                            .into_iter()
+                            .filter(move |&d| src.cells[c] >> d & 1 != 0)
+                            .map(move |d| (c, d))
+                    });
+                    out.hint(parents, rem);
                 }
-                if rem.is_empty() {
-                    continue;
-                }
-                java_order(rem);
-                let parents = bits(reg & !union).flat_map(|c| {
-                    [a, b]
-                        .into_iter()
-                        .filter(move |&d| src.cells[c] >> d & 1 != 0)
-                        .map(move |d| (c, d))
-                });
-                out.hint(parents, rem);
             }
         }
     }
@@ -248,36 +258,40 @@ fn naked_pairs(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>
             if (cur.empty & reg).count_ones() < 4 {
                 continue;
             }
-            let mut rc = [0usize; 9];
-            for (k, c) in bits(reg).enumerate() {
-                rc[k] = c;
+            // Only cells with exactly two digits can make a pair; in
+            // `combos(2)`'s order over the region's cells: by the later
+            // cell, then the earlier.
+            let mut two = [0usize; 9];
+            let mut n = 0;
+            for c in bits(reg) {
+                if cur.cells[c].count_ones() == 2 {
+                    two[n] = c;
+                    n += 1;
+                }
             }
-            for &m in combos(2) {
-                let (ka, kb) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
-                let (ca, cb) = (rc[ka], rc[kb]);
-                let (va, vb) = (cur.cells[ca], cur.cells[cb]);
-                if va.count_ones() <= 1 || vb.count_ones() <= 1 {
-                    continue;
-                }
-                let union = va | vb;
-                if union.count_ones() != 2 {
-                    continue;
-                }
-                rem.clear();
-                for c in bits(reg & !(1u128 << ca) & !(1u128 << cb)) {
-                    let m = cur.cells[c] & union;
-                    if m != 0 {
-                        rem.push((c as u8, m));
+            for bi in 1..n {
+                for ai in 0..bi {
+                    let (ca, cb) = (two[ai], two[bi]);
+                    let union = cur.cells[ca];
+                    if union != cur.cells[cb] {
+                        continue;
                     }
+                    rem.clear();
+                    for c in bits(reg & !(1u128 << ca) & !(1u128 << cb)) {
+                        let m = cur.cells[c] & union;
+                        if m != 0 {
+                            rem.push((c as u8, m));
+                        }
+                    }
+                    if rem.is_empty() {
+                        continue;
+                    }
+                    java_order(rem);
+                    let parents = [ca, cb]
+                        .into_iter()
+                        .flat_map(|c| bits((src.cells[c] & !union) as u128).map(move |d| (c, d)));
+                    out.hint(parents, rem);
                 }
-                if rem.is_empty() {
-                    continue;
-                }
-                java_order(rem);
-                let parents = [ca, cb]
-                    .into_iter()
-                    .flat_map(|c| bits((src.cells[c] & !union) as u128).map(move |d| (c, d)));
-                out.hint(parents, rem);
             }
         }
     }
@@ -295,24 +309,37 @@ fn x_wings(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
         }
     }
     for (t1, t2) in [(2usize, 1usize), (1, 2)] {
-        // The index of a cell along a line of type t1 (a row's column).
-        let along = |c: usize| if t1 == 1 { col_of(c) } else { row_of(c) };
+        // A base line needs two places of the digit, and the union of the
+        // two lines' places two indices across: so each line has exactly
+        // two places, at the same indices. Per digit and line of type t1,
+        // those indices (a row's columns), or 0.
+        let mut at = [[0u16; 9]; 9];
+        let mut count = [[0u8; 9]; 9];
+        for (d, &n) in placed.iter().enumerate() {
+            if n + 4 > 9 {
+                continue;
+            }
+            for c in bits(cur.digits[d]) {
+                let (line, along) = if t1 == 1 {
+                    (row_of(c), col_of(c))
+                } else {
+                    (col_of(c), row_of(c))
+                };
+                at[d][line] |= 1 << along;
+                count[d][line] += 1;
+            }
+            for line in 0..9 {
+                if count[d][line] != 2 {
+                    at[d][line] = 0;
+                }
+            }
+        }
         for &m in combos(2) {
             let (i, j) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
             let (li, lj) = (REGION[region(t1, i)], REGION[region(t1, j)]);
-            for (d, &n) in placed.iter().enumerate() {
-                if n + 4 > 9 {
-                    continue;
-                }
-                let (pi, pj) = (cur.digits[d] & li, cur.digits[d] & lj);
-                if pi.count_ones() <= 1 || pj.count_ones() <= 1 {
-                    continue;
-                }
-                let mut idx = 0u16;
-                for c in bits(pi | pj) {
-                    idx |= 1 << along(c);
-                }
-                if idx.count_ones() != 2 {
+            for d in 0..9 {
+                let idx = at[d][i];
+                if idx == 0 || idx != at[d][j] {
                     continue;
                 }
                 let mut cover = 0u128;
