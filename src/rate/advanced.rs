@@ -337,9 +337,9 @@ fn x_wings(src: &Grid, cur: &Grid, out: &mut Found, rem: &mut Vec<(u8, u16)>) {
         for &m in combos(2) {
             let (i, j) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
             let (li, lj) = (REGION[region(t1, i)], REGION[region(t1, j)]);
-            for d in 0..9 {
-                let idx = at[d][i];
-                if idx == 0 || idx != at[d][j] {
+            for (d, at) in at.iter().enumerate() {
+                let idx = at[i];
+                if idx == 0 || idx != at[j] {
                     continue;
                 }
                 let mut cover = 0u128;
