@@ -702,6 +702,9 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
     // hand. From the thread's pool: nested levels start a search per
     // working grid.
     let mut on_nets = OnNets::new(g, !nishio, dynamic, level);
+    // Multiple Forcing Chains' nets do not change the grid: what every
+    // start of a cell or region reaches is known before any net runs.
+    let reach = (!dynamic).then(|| nested::Static::new(g));
     let mut off_net = pooled_net();
     let y = !nishio;
     for cell in bits(g.empty) {
@@ -711,13 +714,17 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
         }
         let digits: Vec<usize> = bits(g.cells[cell] as u128).collect();
         for &d in &digits {
-            // doBinaryChaining
-            on_nets.make(cell, d, &mut f.sh);
+            // doBinaryChaining (none for Multiple Forcing Chains)
             let contradiction = dynamic;
             let double = card >= 3 && !nishio && dynamic;
-            if contradiction || double {
-                off_net.run(g, cell, d, false, y, dynamic, level, &mut f.sh);
+            if !(contradiction || double) {
+                if !nishio {
+                    region_chains(&mut f, &mut on_nets, cell, d, multiple, reach.as_ref());
+                }
+                continue;
             }
+            on_nets.make(cell, d, &mut f.sh);
+            off_net.run(g, cell, d, false, y, dynamic, level, &mut f.sh);
             let on_net = on_nets.get(cell, d);
             if contradiction {
                 if let Some((a, b)) = on_net.absurd {
@@ -777,10 +784,18 @@ fn search<'a>(g: &'a Grid, kind: Kind, all: Option<All<'a>>, sh: Shared) -> Find
                 }
             }
             if !nishio {
-                region_chains(&mut f, &mut on_nets, cell, d, multiple);
+                region_chains(&mut f, &mut on_nets, cell, d, multiple, reach.as_ref());
             }
         }
         if !nishio && (card == 2 || (multiple && card > 2)) {
+            if let Some(r) = &reach {
+                if !r.common(digits.iter().map(|&d| (cell, d))) {
+                    continue;
+                }
+            }
+            for &d in &digits {
+                on_nets.make(cell, d, &mut f.sh);
+            }
             let nets: Vec<&Net> = digits.iter().map(|&d| on_nets.get(cell, d)).collect();
             reductions(&mut f, &nets, 5, CELL);
         }
@@ -932,7 +947,14 @@ fn reductions(f: &mut Finder, nets: &[&Net], sort: u8, root: u8) {
 /// "on" nets of the search in `nets`: each box, row, column where the cell
 /// is the digit's first place (and the digit has 2 places, or more for
 /// multiple chains).
-fn region_chains(f: &mut Finder, nets: &mut OnNets, cell: usize, d: usize, multiple: bool) {
+fn region_chains(
+    f: &mut Finder,
+    nets: &mut OnNets,
+    cell: usize,
+    d: usize,
+    multiple: bool,
+    reach: Option<&nested::Static>,
+) {
     let g = f.g;
     for (r, root) in [
         (box_of(cell), BOX),
@@ -942,6 +964,9 @@ fn region_chains(f: &mut Finder, nets: &mut OnNets, cell: usize, d: usize, multi
         let pos = g.digits[d] & REGION[r];
         let n = pos.count_ones();
         if !(n == 2 || (multiple && n > 2)) || pos.trailing_zeros() as usize != cell {
+            continue;
+        }
+        if reach.is_some_and(|r| !r.common(bits(pos).map(|oc| (oc, d)))) {
             continue;
         }
         // Region cells in serate's order: a box row by row, a line along
