@@ -168,9 +168,12 @@ impl Reach {
                         // Each component linked to is merged once.
                         if cw != comps && self.merged[cw as usize] != comps {
                             self.merged[cw as usize] = comps;
+                            // Components linked to are closed before: their
+                            // sets lie below this one's.
                             let from = cw as usize * self.words;
-                            for k in 0..self.words {
-                                self.sets[base + k] |= self.sets[from + k];
+                            let (done, this) = self.sets.split_at_mut(base);
+                            for (t, &w) in this.iter_mut().zip(&done[from..from + self.words]) {
+                                *t |= w;
                             }
                         }
                     }
