@@ -449,20 +449,39 @@
 //! - tried, dropped: the 3-of-9 pass's occupancies computed from `f` when
 //!   it runs instead of cached by every update (the cache write is ~5 of
 //!   an update's ~40 instructions): 17-clue 15.12k -> 15.04k, but serg
-//!   15.06k -> 15.40k and top1465 38.16k -> 41.18k (first): the pass runs
-//!   more often than the cache is rewritten;
+//!   15.06k -> 15.40k, top1465 38.16k -> 41.18k, 11+ 172.0k -> 189.0k /
+//!   324.5k -> 356.2k, 1106 243.6k -> 269.0k / 544.8k -> 601.3k: the pass
+//!   runs more often than the cache is rewritten;
 //! - tried, dropped: a band clear of one cell marks only the words in
 //!   which the cell's minirow or column emptied or its row is down to one
 //!   cell (the others' update would change nothing); several cells mark
 //!   all as before: 17-clue 15.12k -> 16.40k / 16.07k -> 17.46k, serg
-//!   15.06k -> 16.35k, top1465 38.16k -> 40.89k. The test costs ~25
+//!   15.06k -> 16.35k, top1465 38.16k -> 40.89k, 11+ 172.0k -> 182.8k,
+//!   1106 243.6k -> 257.8k / 544.8k -> 577.2k. The test costs ~25
 //!   vector and scalar instructions a clear and removes 33k of the 251k
 //!   idle 17-clue updates (most come from multi-cell clears and vertical
 //!   closures, whose test would cost as much as the update);
 //! - tried, dropped: at the load, only the words the givens changed
 //!   marked dirty (the others are closed already): 17-clue 15.12k ->
-//!   15.32k, serg 15.06k -> 15.25k (almost every word loses a cell to the
-//!   givens; the test costs more than the few updates it saves);
+//!   15.32k, serg 15.06k -> 15.25k, 11+ and 1106 +0.1% (almost every word
+//!   loses a cell to the givens; the test costs more than the few updates
+//!   it saves);
+//! - tried, dropped (the issue's all-digit vector step, on the vertical
+//!   closure): the root's first vertical closures, digits 0..8 at once in
+//!   u32 lanes (column sets, stack matrices by shifts, the three `VKEEP`
+//!   lookups by `vpgatherdd`, digit 8 scalar), tested equal to the
+//!   one-digit closures on random words: 17-clue 15.11k -> 14.97k /
+//!   16.07k -> 15.92k, serg 15.05k -> 14.91k / 17.07k -> 16.93k, top1465
+//!   -0.4%, 11+ and 1106 -0.1%, but thread CPU time 1.051 / 1.067 on
+//!   17-clue and 1.062 / 1.072 on serg (7 alternating rounds, medians;
+//!   the other order 0.946 / 0.952, an A/A run 1.018 / 0.983): three
+//!   gathers cost more cycles than the nine scalar closures they replace.
+//!   Used in `settle` too whenever 3 or more of digits 0..8 wait for a
+//!   vertical closure (the average batch is 3.3 digits on 17-clue, 1.9 on
+//!   serg, 2.4 on 1106): 17-clue 15.85k, serg 15.42k, top1465 40.49k
+//!   (the closures of all eight digits change the order of the horizontal
+//!   updates that follow, and with it their number); with 5 or more:
+//!   15.11k, 15.00k, 38.78k;
 //! - a leaner node for counting to 2 (serg): measured, not built. Serg
 //!   count 2 costs 2.0k instructions a puzzle more than first for 0.64
 //!   more guesses (3.2k a guess, against 1.7k a guess on the way to the
@@ -472,8 +491,12 @@
 //!   stop); ours run closures over every changed word. A node that stops
 //!   closing (singles only) below some depth would change the search and
 //!   so the pinned guess counts; not done here;
-//! - the whole-box, all-digit vector propagation (item 3 of the issue):
-//!   not built on this branch either.
+//! - the whole-box, all-digit horizontal propagation (tdoku's layout) was
+//!   not built on this branch either; the vertical step above says what
+//!   stands in its way here: the closure tables are 512-entry lookups, and
+//!   a lookup per lane is a gather, slower than the scalar loads it
+//!   replaces. A vector closure has to compute the fitting
+//!   configurations (6 per block) with lane logic instead of a table.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
