@@ -482,6 +482,9 @@
 //!   (the closures of all eight digits change the order of the horizontal
 //!   updates that follow, and with it their number); with 5 or more:
 //!   15.11k, 15.00k, 38.78k;
+//! - tried, dropped: `KEEP` and `SUPPORT` in one 512-entry u64 table (one
+//!   lookup an update instead of two): 17-clue 15.11k -> 15.26k, serg
+//!   15.05k -> 15.30k, top1465 38.14k -> 38.75k;
 //! - a leaner node for counting to 2 (serg): measured, not built. Serg
 //!   count 2 costs 2.0k instructions a puzzle more than first for 0.64
 //!   more guesses (3.2k a guess, against 1.7k a guess on the way to the
