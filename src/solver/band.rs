@@ -1,9 +1,13 @@
-//! The generator's cheap 9x9 searches (`solver::solve_first_cheap` for seed
-//! grids, `solver::solve_excluding` / `solve_asking` with an exclusion) and,
-//! in tests, an oracle beside `naive`; `solver::solve` itself uses `fast9`.
-//! Pure, no allocation, all state on the stack. Band-oriented, in the
-//! spirit of JCZSolve (ideas only; see ../shared/SOLVER-NOTES.md), written
-//! from scratch; the band-word tables are `tables9`'s, shared with `fast9`.
+//! The generator's seed-grid search (`solver::solve_first_cheap`: one
+//! solution of a grid seeded with three random boxes) and, in tests, an
+//! oracle beside `naive`; `solve`, `count` and the generator's exclusion
+//! searches all use `fast9`. It stays because a generated puzzle is a
+//! function of the grid this search finds first: `fast9` branches
+//! differently and would find another one, changing `generate`'s output
+//! for a seed. Pure, no allocation, all state on the stack. Band-oriented,
+//! in the spirit of JCZSolve (ideas only; see ../shared/SOLVER-NOTES.md),
+//! written from scratch; the band-word tables are `tables9`'s, shared with
+//! `fast9`.
 //!
 //! Layout: one `u32` per (digit, band), 27 words. Bit `r*9 + c` is set while
 //! the digit may still stand at row `r` (0..3) of the band, column `c`
@@ -32,30 +36,7 @@
 //! paths are not there yet.
 
 use super::tables9::{
-    cols, occupancy_tables, perm_bits, row_singles, BAND, CONFIG_CELLS, KEEP, PLACE,
-};
-
-/// For a minirow occupancy: how many of the 6 permutations fit, and (in
-/// bits 8.. and 16..) the indices of the first two that do.
-const FITS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut occ = 0;
-    while occ < 512 {
-        let mut n = 0u32;
-        let mut p = 0;
-        while p < 6 {
-            if occ as u32 & perm_bits(p) == perm_bits(p) {
-                if n < 2 {
-                    t[occ] |= (p as u32) << (8 + 8 * n);
-                }
-                n += 1;
-            }
-            p += 1;
-        }
-        t[occ] |= n;
-        occ += 1;
-    }
-    t
+    cols, occupancy_tables, row_singles, Ctx, BAND, CONFIG_CELLS, FITS, KEEP, PLACE,
 };
 
 /// Builds a table over 9-bit column sets (3 bits per box of the band) by
@@ -116,14 +97,6 @@ struct State {
     seen: [u32; 27],
     /// Solved cells per band.
     solved: [u32; 3],
-}
-
-/// Search bookkeeping shared by all branches.
-struct Ctx<'a> {
-    limit: u32,
-    count: u32,
-    guesses: u64,
-    out: &'a mut [u8; 81],
 }
 
 /// Where the search splits next.
@@ -297,7 +270,7 @@ impl State {
             let mut total = 0;
             let mut two = None;
             for d in 0..9 {
-                let n = FITS[occupancy_tables(self.f[d * 3 + b])] & 0xFF;
+                let n = (FITS[occupancy_tables(self.f[d * 3 + b])] & 0xFF) as u32;
                 total += n;
                 if n == 2 && two.is_none() {
                     two = Some(d * 3 + b);
@@ -310,11 +283,12 @@ impl State {
             }
         }
         let (_, s) = best?;
-        let fits = FITS[occupancy_tables(self.f[s])];
+        // The two fitting configurations, lowest first.
+        let configs = (FITS[occupancy_tables(self.f[s])] >> 8) as u32;
         Some(Branch::Config {
             s,
-            first: CONFIG_CELLS[((fits >> 8) & 0xFF) as usize],
-            second: CONFIG_CELLS[((fits >> 16) & 0xFF) as usize],
+            first: CONFIG_CELLS[configs.trailing_zeros() as usize],
+            second: CONFIG_CELLS[(31 - configs.leading_zeros()) as usize],
         })
     }
 
@@ -337,13 +311,7 @@ fn search(mut st: State, ctx: &mut Ctx<'_>) -> bool {
     loop {
         let (b, i, mut digits) = match st.propagate() {
             Err(()) => return false,
-            Ok(None) => {
-                ctx.count += 1;
-                if ctx.count == 1 {
-                    st.write(ctx.out);
-                }
-                return ctx.count >= ctx.limit;
-            }
+            Ok(None) => return ctx.found(|out| st.write(out)),
             Ok(Some(Branch::Config { s, first, second })) => {
                 ctx.guesses += 1;
                 let mut next = st;
@@ -380,17 +348,6 @@ fn search(mut st: State, ctx: &mut Ctx<'_>) -> bool {
 /// once (a bivalue cell costs one guess, a cell with k candidates up to
 /// k - 1), comparable to tdoku's binary splits.
 pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> super::Search {
-    solve_excluding(cells, None, limit, out)
-}
-
-/// [`solve`] with one more rule: blank cell `exclude.0` may not hold digit
-/// `exclude.1` (see [`super::solve_excluding`]).
-pub fn solve_excluding(
-    cells: &[u8; 81],
-    exclude: Option<(usize, u8)>,
-    limit: u32,
-    out: &mut [u8; 81],
-) -> super::Search {
     let mut st = State {
         f: [BAND; 27],
         seen: [0; 27],
@@ -399,9 +356,8 @@ pub fn solve_excluding(
     // Givens first touch only their own digit's words (row, box, and the
     // column in the other bands), so a clash shows up as a given on a cell
     // its digit already lost; the given cells then leave the other digits
-    // in one pass per word instead of 8 writes per given (generate's
-    // exclusion searches, setup and first propagation: 3.1k -> 2.9k
-    // instructions per call, callgrind).
+    // in one pass per word instead of 8 writes per given (setup and first
+    // propagation: 3.1k -> 2.9k instructions per call, callgrind).
     let mut own = [0u32; 27];
     for (pos, &v) in cells.iter().enumerate() {
         if v == 0 {
@@ -423,122 +379,35 @@ pub fn solve_excluding(
     for (s, &own) in own.iter().enumerate() {
         st.f[s] &= !st.solved[s % 3] | own;
     }
-    if let Some((pos, v)) = exclude {
-        st.f[(v as usize - 1) * 3 + pos / 27] &= !(1 << (pos % 27));
-    }
-    let mut ctx = Ctx {
-        limit,
-        count: 0,
-        guesses: 0,
-        out,
-    };
+    let mut ctx = Ctx::new(limit, out);
     if limit > 0 {
         search(st, &mut ctx);
     }
-    super::Search {
-        count: ctx.count,
-        guesses: ctx.guesses,
-    }
+    ctx.outcome()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{find_conflict, generic, verify};
+    use super::super::fixtures9::{parse, HARD, MULTI};
+    use super::super::{fast9, verify, Boxes};
     use super::*;
 
-    fn parse(s: &str) -> [u8; 81] {
-        let mut c = [0u8; 81];
-        for (i, b) in s.bytes().enumerate() {
-            c[i] = if b.is_ascii_digit() { b - b'0' } else { 0 };
-        }
-        c
-    }
-
-    /// Hard puzzles from the shipped benchmark sets (data/).
-    const HARD: &[&str] = &[
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
-        "......52..8.4......3...9...5.1...6..2..7........3.....6...1..........7.4.......3.",
-        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
-        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
-        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
-    ];
-
+    /// The shared fixtures: the count of `fast9` (itself checked against
+    /// `generic` and `naive`), a verified answer, and no more guesses for
+    /// the first solution than for counting to 2. (`fast9`'s random-puzzle
+    /// test runs this solver on each of its puzzles too.)
     #[test]
-    fn solves_hard_puzzles_uniquely() {
-        for p in HARD {
+    fn fixtures_count_as_fast9_with_verified_answers() {
+        for p in HARD.iter().chain(MULTI) {
             let cells = parse(p);
-            let mut out = [0u8; 81];
-            let s = solve(&cells, 2, &mut out);
-            assert_eq!(s.count, 1, "{p}");
-            verify(crate::solver::Boxes::NINE, &cells, &out).unwrap();
-            let s1 = solve(&cells, 1, &mut out);
-            assert_eq!(s1.count, 1);
-            assert!(s1.guesses <= s.guesses);
-            verify(crate::solver::Boxes::NINE, &cells, &out).unwrap();
-        }
-    }
-
-    #[test]
-    fn empty_grid_and_clashes() {
-        let mut out = [0u8; 81];
-        let s = solve(&[0; 81], 2, &mut out);
-        assert_eq!(s.count, 2);
-        verify(crate::solver::Boxes::NINE, &[0; 81], &out).unwrap();
-        for (a, b) in [(0, 8), (0, 72), (0, 20), (40, 44)] {
-            let mut c = [0u8; 81];
-            c[a] = 5;
-            c[b] = 5;
-            assert!(find_conflict(crate::solver::Boxes::NINE, &c).is_some());
-            assert_eq!(solve(&c, 2, &mut out).count, 0, "{a} {b}");
-        }
-        // Consistent givens, no solution: r1c9 must be 9, column 9 has one.
-        let mut c = [0u8; 81];
-        for (i, v) in c.iter_mut().take(8).enumerate() {
-            *v = i as u8 + 1;
-        }
-        c[44] = 9;
-        assert_eq!(solve(&c, 2, &mut out).count, 0);
-    }
-
-    /// Random puzzles (a solved grid with cells blanked, some with a clash
-    /// added) must get the same solution count as the generic solver, and
-    /// every answer must verify.
-    #[test]
-    fn agrees_with_the_generic_solver_on_random_puzzles() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let base = parse(
-            "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
-        );
-        for round in 0..400 {
-            // Relabel digits so the grids differ.
-            let mut perm: Vec<u8> = (1..=9).collect();
-            for i in (1..9).rev() {
-                perm.swap(i, (rnd() % (i as u64 + 1)) as usize);
-            }
-            let keep = 20 + (round % 40) as u64;
-            let mut p = [0u8; 81];
-            for i in 0..81 {
-                if rnd() % 81 < keep {
-                    p[i] = perm[base[i] as usize - 1];
-                }
-            }
-            if round % 7 == 0 {
-                p[(rnd() % 81) as usize] = (rnd() % 9) as u8 + 1;
-            }
-            let (mut a, mut g) = ([0u8; 81], [0u8; 81]);
-            let ours = solve(&p, 2, &mut a);
-            let theirs = generic::solve(super::super::Boxes::NINE, &p, 2, &mut g);
-            assert_eq!(ours.count, theirs.count, "round {round}");
-            if ours.count > 0 {
-                verify(super::super::Boxes::NINE, &p, &a).unwrap();
-            }
+            let (mut out, mut theirs) = ([0u8; 81], [0u8; 81]);
+            let two = solve(&cells, 2, &mut out);
+            assert_eq!(two.count, fast9::solve(&cells, 2, &mut theirs).count, "{p}");
+            verify(Boxes::NINE, &cells, &out).unwrap();
+            let one = solve(&cells, 1, &mut out);
+            assert_eq!(one.count, 1, "{p}");
+            assert!(one.guesses <= two.guesses, "{p}");
+            verify(Boxes::NINE, &cells, &out).unwrap();
         }
     }
 }

@@ -302,9 +302,9 @@
 //!   scan and the guess bookkeeping at once, and this branch's time went
 //!   to measuring today's table and the two designs above;
 //! - `band.rs` and this module share their band-word tables and helpers
-//!   (`tables9`); `band` stays for the generator's wide-open seed grids
-//!   (its cheaper nodes: 36k against 68k instructions a grid) and its
-//!   exclusion searches, and as a test oracle beside `naive`.
+//!   (`tables9`); `band` stayed for the generator's seed grids and
+//!   exclusion searches (the exclusion searches moved here in the third
+//!   pass below), and as a test oracle beside `naive`.
 //!
 //! Today's table on that VM (main d106480's code; the peers built in a
 //! scratch folder as docs/benchmarks.md says; tdoku for callgrind with
@@ -411,34 +411,105 @@
 //! docs/solver.md. The 17-clue root is still ~77% of that set's work
 //! (12.0k of 15.6k a puzzle, solver alone): fewer word updates, not
 //! cheaper ones, is what it needs.
+//!
+//! Issue 44, third pass (branch core9b, the same VM; callgrind of the
+//! scratch driver as above, solver alone, marginal instructions a puzzle,
+//! first / count 2; same answers and guesses throughout):
+//! - one 9x9 core for everything but the generator's seed grids: its
+//!   "is there another solution?" searches (`solver::solve_asking` with an
+//!   exclusion) moved from `band` to [`solve_excluding`] (the givens
+//!   loaded as for `solve`, then the one candidate removed); only the
+//!   count (0 or not) is used, so `generate`'s output is byte-identical
+//!   (checked against main's binary: `generate -n 300 --seed 7`, `-n 100
+//!   --seed 1 --symmetry rotate180`, `-n 50 --seed 3 --clues 30`, `-n 50
+//!   --seed 5 --difficulty hard`, `-n 30 --seed 2 --symmetry diagonal`,
+//!   4x4 and 6x6), and cheaper: `generate -n 200 --seed 7 -j 1`, whole
+//!   process, 154.7M -> 116.0M instructions; `-n 20000`, CPU time 0.847
+//!   of main's (5 alternating rounds). `band` keeps only the seed
+//!   grids: a generated puzzle is built on the first solution its search
+//!   finds, which `fast9` (another branching rule, the 3-of-9 pass)
+//!   would not find, so replacing it would change every seed's output
+//!   (its search is 36k instructions a grid, 6% of `generate`). The two
+//!   share the tables, `FITS` and the search bookkeeping (`tables9::Ctx`)
+//!   and their tests share the fixtures (`fixtures9`); the three entry
+//!   points here share one dispatch, compiled once per kind of start
+//!   (`Start`: givens, marks), with no cost (17-clue 15.12k -> 15.11k).
+//!   The `duplicates` tool: `band.rs` ~ `fast9.rs` runs of 6+ lines 8 ->
+//!   0, of 4+ lines 30 -> 12 (short same-shape lines of two searches);
+//! - where the 17-clue root goes (15.12k a puzzle, 12.2k of it before
+//!   the first guess): loading the givens and the nine first vertical
+//!   closures ~1.35k; 117 horizontal word updates (~40 instructions
+//!   each), ~84 vertical closures (~48), ~50 band clears, the singles
+//!   scans. 44% of the word updates change nothing (the word, its
+//!   columns and its row singles stay as they were): by what made the
+//!   word dirty, per 17-clue puzzle, 18.4 updates from loads, placements
+//!   and branch steps (13.0 change nothing), 37.9 from vertical closures
+//!   (13.7), 60.6 from the band clears of row singles (24.3); serg 42.2
+//!   (28.3), 23.1 (11.9), 24.9 (8.8); 1106 first 266 (98), 398 (177), 696
+//!   (256);
+//! - tried, dropped: the 3-of-9 pass's occupancies computed from `f` when
+//!   it runs instead of cached by every update (the cache write is ~5 of
+//!   an update's ~40 instructions): 17-clue 15.12k -> 15.04k, but serg
+//!   15.06k -> 15.40k, top1465 38.16k -> 41.18k, 11+ 172.0k -> 189.0k /
+//!   324.5k -> 356.2k, 1106 243.6k -> 269.0k / 544.8k -> 601.3k: the pass
+//!   runs more often than the cache is rewritten;
+//! - tried, dropped: a band clear of one cell marks only the words in
+//!   which the cell's minirow or column emptied or its row is down to one
+//!   cell (the others' update would change nothing); several cells mark
+//!   all as before: 17-clue 15.12k -> 16.40k / 16.07k -> 17.46k, serg
+//!   15.06k -> 16.35k, top1465 38.16k -> 40.89k, 11+ 172.0k -> 182.8k,
+//!   1106 243.6k -> 257.8k / 544.8k -> 577.2k. The test costs ~25
+//!   vector and scalar instructions a clear and removes 33k of the 251k
+//!   idle 17-clue updates (most come from multi-cell clears and vertical
+//!   closures, whose test would cost as much as the update);
+//! - tried, dropped: at the load, only the words the givens changed
+//!   marked dirty (the others are closed already): 17-clue 15.12k ->
+//!   15.32k, serg 15.06k -> 15.25k, 11+ and 1106 +0.1% (almost every word
+//!   loses a cell to the givens; the test costs more than the few updates
+//!   it saves);
+//! - tried, dropped (the issue's all-digit vector step, on the vertical
+//!   closure): the root's first vertical closures, digits 0..8 at once in
+//!   u32 lanes (column sets, stack matrices by shifts, the three `VKEEP`
+//!   lookups by `vpgatherdd`, digit 8 scalar), tested equal to the
+//!   one-digit closures on random words: 17-clue 15.11k -> 14.97k /
+//!   16.07k -> 15.92k, serg 15.05k -> 14.91k / 17.07k -> 16.93k, top1465
+//!   -0.4%, 11+ and 1106 -0.1%, but thread CPU time 1.051 / 1.067 on
+//!   17-clue and 1.062 / 1.072 on serg (7 alternating rounds, medians;
+//!   the other order 0.946 / 0.952, an A/A run 1.018 / 0.983): three
+//!   gathers cost more cycles than the nine scalar closures they replace.
+//!   Used in `settle` too whenever 3 or more of digits 0..8 wait for a
+//!   vertical closure (the average batch is 3.3 digits on 17-clue, 1.9 on
+//!   serg, 2.4 on 1106): 17-clue 15.85k, serg 15.42k, top1465 40.49k
+//!   (the closures of all eight digits change the order of the horizontal
+//!   updates that follow, and with it their number); with 5 or more:
+//!   15.11k, 15.00k, 38.78k;
+//! - tried, dropped: `KEEP` and `SUPPORT` in one 512-entry u64 table (one
+//!   lookup an update instead of two): 17-clue 15.11k -> 15.26k, serg
+//!   15.05k -> 15.30k, top1465 38.14k -> 38.75k;
+//! - a leaner node for counting to 2 (serg): measured, not built. Serg
+//!   count 2 costs 2.0k instructions a puzzle more than first for 0.64
+//!   more guesses (3.2k a guess, against 1.7k a guess on the way to the
+//!   first solution): a serg puzzle's second solution is a second
+//!   propagation to a full grid from the branch point, not a dead end.
+//!   The `sudoku` crate pays 0.34k for it (its nodes place one cell and
+//!   stop); ours run closures over every changed word. A node that stops
+//!   closing (singles only) below some depth would change the search and
+//!   so the pinned guess counts; not done here;
+//! - the whole-box, all-digit horizontal propagation (tdoku's layout) was
+//!   not built on this branch either; the vertical step above says what
+//!   stands in its way here: the closure tables are 512-entry lookups, and
+//!   a lookup per lane is a gather, slower than the scalar loads it
+//!   replaces. A vector closure has to compute the fitting
+//!   configurations (6 per block) with lane logic instead of a table.
 
 // Loops index several per-digit arrays in step; `for d in 0..9` reads best.
 #![allow(clippy::needless_range_loop)]
 
 use super::tables9::{
-    cols, occupancy_tables, perm_bits, rep, row_singles, BAND, CONFIG_CELLS, KEEP, PLACE, SUPPORT,
+    cols, occupancy_tables, perm_bits, rep, row_singles, Ctx, BAND, CONFIG_CELLS, FITS, KEEP,
+    PLACE, SUPPORT,
 };
 use super::Search;
-
-/// For a 3x3 occupancy matrix: bits 0..8 the number of fitting
-/// permutations, bits 8..16 a bit set of them.
-const FITS: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut p = 0;
-        while p < 6 {
-            let bits = perm_bits(p);
-            if m as u32 & bits == bits {
-                t[m] += 1;
-                t[m] |= 1 << (8 + p);
-            }
-            p += 1;
-        }
-        m += 1;
-    }
-    t
-};
 
 /// Lanes of the 3-of-9 pass: bands 0..3, stacks 4..7, lanes 3 and 7 idle.
 type Lanes = [u16; 8];
@@ -1187,7 +1258,7 @@ impl Isa for Tables {
 
 /// BMI2: the occupancy is one `pext` of the word's minirow flags. The
 /// search and root it runs in are compiled with `bmi1,bmi2`
-/// ([`search_pext`], [`solve_pext`]) and reached only after
+/// ([`search_pext`], [`start_pext`]) and reached only after
 /// [`fast_pext`] said yes. On Zen 5, median of 5 alternating
 /// 1-second runs, count to 2: serg +6%, 11+ +7%, 17-clue +5% (a
 /// whole-program `+bmi2` build without `pext` measured the same as the
@@ -1324,7 +1395,7 @@ impl Isa for Pext {
     fn occupancy(w: u32) -> usize {
         let t = w | w >> 1 | w >> 2;
         // SAFETY: `Pext` is only used where BMI2 was detected: inside
-        // `solve_pext` / `search_pext`, which run only after `fast_pext`
+        // `start_pext` / `search_pext`, which run only after `fast_pext`
         // said yes, and by tests that check for BMI2 first. The mask (a
         // no-op: 9 selector bits) tells LLVM the index is below 512, so
         // the table lookups lose their bounds checks (1106 247.9k ->
@@ -1337,7 +1408,7 @@ impl Isa for Pext {
         ctx: &mut Ctx<'_>,
         settled: Option<Option<(usize, u32)>>,
     ) -> bool {
-        // SAFETY: as above: reached only from `solve_pext`, after the
+        // SAFETY: as above: reached only from `start_pext`, after the
         // BMI2 check.
         unsafe { search_pext::<V, EASY>(parent, step, ctx, settled) }
     }
@@ -1528,14 +1599,6 @@ enum Pass {
     Changed,
     /// Nothing to remove; the configuration branch to take, if any.
     Stalled(Option<Branch>),
-}
-
-/// Search bookkeeping shared by all branches.
-struct Ctx<'a> {
-    limit: u32,
-    count: u32,
-    guesses: u64,
-    out: &'a mut [u8; 81],
 }
 
 impl State {
@@ -2006,13 +2069,7 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
     loop {
         match st.propagate::<V, I>(EASY && ctx.guesses < EASY_GUESSES, settled.take()) {
             Err(()) => return false,
-            Ok(None) => {
-                ctx.count += 1;
-                if ctx.count == 1 {
-                    st.write(ctx.out);
-                }
-                return ctx.count >= ctx.limit;
-            }
+            Ok(None) => return ctx.found(|out| st.write(out)),
             Ok(Some(Branch::Config { s, mut configs })) => {
                 // Every configuration but the last on a copy; the last one
                 // continues in place.
@@ -2064,25 +2121,79 @@ fn search<V: Vec8, I: Isa, const EASY: bool>(
 /// first found into `out`. Givens that clash with each other give count 0
 /// (never a bogus solution). Values above 9 are not allowed.
 pub fn solve(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+    dispatch(Givens(cells, None), limit, out)
+}
+
+/// [`solve`] with one more rule: blank cell `exclude.0` may not hold digit
+/// `exclude.1` (see [`super::solve_excluding`]; the generator's "is
+/// there another solution?" question).
+pub fn solve_excluding(
+    cells: &[u8; 81],
+    exclude: (usize, u8),
+    limit: u32,
+    out: &mut [u8; 81],
+) -> Search {
+    dispatch(Givens(cells, Some(exclude)), limit, out)
+}
+
+/// What a search starts from: each kind loads its own state, so the
+/// dispatch below is compiled once per kind (no test of the kind at run
+/// time).
+trait Start: Copy {
+    fn load_and_run<V: Vec8, I: Isa>(self, limit: u32, out: &mut [u8; 81]) -> Search;
+}
+
+/// Givens (0 blank) and, optionally, a digit one blank cell may not hold
+/// ([`solve`], [`solve_excluding`]).
+#[derive(Clone, Copy)]
+struct Givens<'a>(&'a [u8; 81], Option<(usize, u8)>);
+
+impl Start for Givens<'_> {
+    #[inline(always)]
+    fn load_and_run<V: Vec8, I: Isa>(self, limit: u32, out: &mut [u8; 81]) -> Search {
+        solve_with::<V, I>(self.0, self.1, limit, out)
+    }
+}
+
+/// A pencilmark grid ([`solve_marks`]).
+#[derive(Clone, Copy)]
+struct Marks<'a>(&'a [u16; 81]);
+
+impl Start for Marks<'_> {
+    #[inline(always)]
+    fn load_and_run<V: Vec8, I: Isa>(self, limit: u32, out: &mut [u8; 81]) -> Search {
+        solve_marks_with::<V, I>(self.0, limit, out)
+    }
+}
+
+/// The entry points' one dispatch: the BMI2/AVX2 copy where the CPU runs
+/// it well, else the table path.
+#[inline(always)]
+fn dispatch(start: impl Start, limit: u32, out: &mut [u8; 81]) -> Search {
     #[cfg(target_arch = "x86_64")]
     if fast_pext() {
         // SAFETY: `fast_pext` found every feature of the copy on this CPU.
-        return unsafe { solve_pext(cells, limit, out) };
+        return unsafe { start_pext(start, limit, out) };
     }
-    solve_with::<Native, Tables>(cells, limit, out)
+    start.load_and_run::<Native, Tables>(limit, out)
 }
 
-/// [`solve`] compiled with BMI2.
+/// [`Start::load_and_run`] compiled with BMI2 and AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn solve_pext(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
-    solve_with::<Native, Pext>(cells, limit, out)
+unsafe fn start_pext<S: Start>(start: S, limit: u32, out: &mut [u8; 81]) -> Search {
+    start.load_and_run::<Native, Pext>(limit, out)
 }
 
 /// [`solve`] with a chosen lane type and instruction-set flavour (the
-/// tests run them all).
+/// tests run them all), and the exclusion of [`solve_excluding`].
 #[inline(always)]
-fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81]) -> Search {
+fn solve_with<V: Vec8, I: Isa>(
+    cells: &[u8; 81],
+    exclude: Option<(usize, u8)>,
+    limit: u32,
+    out: &mut [u8; 81],
+) -> Search {
     let mut st = State {
         // Padding words stay 0: never dirty, never a candidate.
         f: {
@@ -2135,6 +2246,10 @@ fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81])
     if clash != 0 {
         return Search::default();
     }
+    if let Some((pos, v)) = exclude {
+        // A blank cell: its word is dirty already (every word is).
+        st.f[pos / 27][(v as usize - 1) % BW] &= !(1 << (pos % 27));
+    }
     st.solved = given;
     run::<V, I>(st, limit, out)
 }
@@ -2143,12 +2258,7 @@ fn solve_with<V: Vec8, I: Isa>(cells: &[u8; 81], limit: u32, out: &mut [u8; 81])
 /// branches (see [`State::looks_easy`]).
 #[inline(always)]
 fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search {
-    let mut ctx = Ctx {
-        limit,
-        count: 0,
-        guesses: 0,
-        out,
-    };
+    let mut ctx = Ctx::new(limit, out);
     // Every digit's vertical closure once before the first horizontal
     // wave (which then marks only the digits whose columns it moves),
     // instead of after it for all nine: callgrind, whole process, 17-clue
@@ -2164,8 +2274,7 @@ fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search
         match st.settle_singles::<I>() {
             Err(()) => {}
             Ok(Stall::Solved) => {
-                ctx.count = 1;
-                st.write(ctx.out);
+                ctx.found(|out| st.write(out));
             }
             // The root's first stall decides how the whole search branches.
             Ok(Stall::Open(pair)) => {
@@ -2177,10 +2286,7 @@ fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search
             }
         }
     }
-    Search {
-        count: ctx.count,
-        guesses: ctx.guesses,
-    }
+    ctx.outcome()
 }
 
 /// Searches a pencilmark puzzle for up to `limit` solutions and writes the
@@ -2190,19 +2296,7 @@ fn run<V: Vec8, I: Isa>(mut st: State, limit: u32, out: &mut [u8; 81]) -> Search
 /// puzzle unsolvable (count 0). Same search, dispatch and guess counting
 /// as [`solve`].
 pub fn solve_marks(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
-    #[cfg(target_arch = "x86_64")]
-    if fast_pext() {
-        // SAFETY: `fast_pext` found every feature of the copy on this CPU.
-        return unsafe { solve_marks_pext(marks, limit, out) };
-    }
-    solve_marks_with::<Native, Tables>(marks, limit, out)
-}
-
-/// [`solve_marks`] compiled with BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn solve_marks_pext(marks: &[u16; 81], limit: u32, out: &mut [u8; 81]) -> Search {
-    solve_marks_with::<Native, Pext>(marks, limit, out)
+    dispatch(Marks(marks), limit, out)
 }
 
 /// [`solve_marks`] with a chosen lane type and instruction-set flavour.
@@ -2232,49 +2326,9 @@ fn solve_marks_with<V: Vec8, I: Isa>(marks: &[u16; 81], limit: u32, out: &mut [u
 
 #[cfg(test)]
 mod tests {
+    use super::super::fixtures9::{parse, xorshift, HARD, MULTI, SOLVED};
     use super::super::{find_conflict, generic, verify};
     use super::*;
-
-    fn parse(s: &str) -> [u8; 81] {
-        let mut c = [0u8; 81];
-        for (i, b) in s.bytes().enumerate() {
-            c[i] = if b.is_ascii_digit() { b - b'0' } else { 0 };
-        }
-        c
-    }
-
-    /// Hard puzzles copied from the benchmark sets in /work/shared/data
-    /// (every 97th line): forum hardest 1106, forum hardest 11+, magictour
-    /// top1465, 17-clue. Each has exactly one solution.
-    const HARD: &[&str] = &[
-        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
-        "1.......9..67...2..8....4......75.3...5..2....6.3......9....8..6...4...1..25...6.",
-        "......7....71.9...68..7......1.9.6.....3...2..4......3..8.6.1..5......4..1...2..5",
-        "......7....71.9...68..7......1.9.8..8.......4.4.....2...8.6.1..5..2....3...9.3.5.",
-        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
-        "98.76....75...48....385....87.4..6....9..6.2.....7....63..4.5.........1.........3",
-        "98.7..6..75..6......6..8...5..8...4..4...3..2..9.7.8..1..2...3...5.8.9.......1...",
-        "98.7..6..5...8..7...7..6...4....3..2.3....1....58...6...96...5.....1.4.......2..6",
-        "98.7..6..7...5..4...3.....72..4.5.......9...2.....1.5.1...4..9..6......8..7...3..",
-        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        "6.1....3....8..2..9.........47...5......7........6.....8.5.2...3.......1...4...9.",
-        "36.1...5.....4.29......7...61............94..8..........2.5.......8....6........3",
-        ".3....2......8........1......7....8..2.5........2..3..1.8....749.....5.......56..",
-        "....147..6.9......3...........6.1.3..5.8............1....93.8...4......2......5..",
-        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
-        ".................1....23.4.....15.3...6.7.....89.........9....61.......92...3....",
-        ".................1..2..3..4.......5....56..7...1.8.........43.2.6.......75...9...",
-        ".................1..2..3.4..............34.5..6.1....7.....523..8.......71.6.....",
-        ".................1..2..3.4........5......632..7..8.........2....8.7....971......8",
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
-    ];
-
-    /// From serg's benchmark: each has 2 or more solutions.
-    const MULTI: &[&str] = &[
-        "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
-        "8.........95.......76.........428967...573412...691583.....4196....3.748...8..235",
-        "8.........95.......76.........426798...571432...893165....5.916...9.8247......583",
-    ];
 
     #[test]
     fn hard_puzzles_have_one_verified_solution() {
@@ -2353,8 +2407,8 @@ mod tests {
         for p in &puzzles {
             for limit in [1, 2] {
                 let (mut a, mut b) = ([0u8; 81], [0u8; 81]);
-                let native = solve_with::<Native, Tables>(p, limit, &mut a);
-                let portable = solve_with::<Portable, Tables>(p, limit, &mut b);
+                let native = solve_with::<Native, Tables>(p, None, limit, &mut a);
+                let portable = solve_with::<Portable, Tables>(p, None, limit, &mut b);
                 assert_eq!(native, portable);
                 assert_eq!(a, b);
                 verify(crate::solver::Boxes::NINE, p, &a).unwrap();
@@ -2362,7 +2416,7 @@ mod tests {
                 if has_fast_features() {
                     let mut c = [0u8; 81];
                     // SAFETY: `has_fast_features` checked just above.
-                    let pext = unsafe { solve_pext(p, limit, &mut c) };
+                    let pext = unsafe { start_pext(Givens(p, None), limit, &mut c) };
                     assert_eq!(pext, native);
                     assert_eq!(c, a);
                 }
@@ -2491,13 +2545,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn sse2_triads_match_portable() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut contradictions = 0;
         for _ in 0..20_000 {
             let mut m = [[0u16; 8]; 9];
@@ -2526,13 +2574,7 @@ mod tests {
         if !has_fast_features() {
             return;
         }
-        let mut seed = 0x5851_F42D_4C95_7F2Du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(0x5851_F42D_4C95_7F2Du64);
         let mut seen = [0u32; 2];
         for round in 0..20_000 {
             let mut raw = [(0u64, 0u64); 9];
@@ -2684,16 +2726,8 @@ mod tests {
     /// pencilmark solver, and answers that keep to the marks.
     #[test]
     fn marks_agree_with_naive_pencilmark_solver() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let base = parse(
-            "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
-        );
+        let mut rnd = xorshift(0x2545_F491_4F6C_DD1Du64);
+        let base = parse(SOLVED);
         let mut by_count = [0u32; 4];
         for round in 0..400 {
             let mut perm: Vec<u8> = (1..=9).collect();
@@ -2785,16 +2819,8 @@ mod tests {
     /// the table path equal to the dispatched one.
     #[test]
     fn agrees_with_generic_on_random_puzzles() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let base = parse(
-            "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
-        );
+        let mut rnd = xorshift(0x9E37_79B9_7F4A_7C15u64);
+        let base = parse(SOLVED);
         for round in 0..600 {
             let mut perm: Vec<u8> = (1..=9).collect();
             for i in (1..9).rev() {
@@ -2817,10 +2843,10 @@ mod tests {
             // `solve` takes the BMI2 path where the CPU has it: the table
             // path must give the same search, guesses and answer.
             let mut t = [0u8; 81];
-            let tables = solve_with::<Native, Tables>(&p, 2, &mut t);
+            let tables = solve_with::<Native, Tables>(&p, None, 2, &mut t);
             assert_eq!((tables, t), (ours, a), "round {round}: table path");
             // The portable lanes (non-x86 targets) search the same tree.
-            let portable = solve_with::<Portable, Tables>(&p, 2, &mut t);
+            let portable = solve_with::<Portable, Tables>(&p, None, 2, &mut t);
             assert_eq!((portable, t), (ours, a), "round {round}: portable path");
             // The naive backtracker (fewest-marks cell first, no shared
             // code) counts the same, the givens as one-mark cells.
@@ -2834,6 +2860,36 @@ mod tests {
             // The generator's `band` solver, an oracle too.
             let band = super::super::band::solve(&p, 2, &mut t);
             assert_eq!(band.count, ours.count, "round {round}: band");
+            // The generator's question (no solution avoiding a blank
+            // cell's digit of the grid, or a random digit) against the
+            // naive count with that mark taken out.
+            if round % 3 == 0 {
+                if let Some(cell) = (0..81)
+                    .map(|k| (k + rnd() as usize) % 81)
+                    .find(|&k| p[k] == 0)
+                {
+                    let digit = match round % 2 {
+                        0 => perm[base[cell] as usize - 1],
+                        _ => (rnd() % 9) as u8 + 1,
+                    };
+                    let mut marks = marks;
+                    marks[cell] &= !(1 << (digit - 1));
+                    let naive =
+                        crate::solver::naive::count_marks(&marks, &mut [0; 81], 2, &mut None);
+                    let mut e = [0u8; 81];
+                    let ex = solve_excluding(&p, (cell, digit), 2, &mut e);
+                    assert_eq!(
+                        ex.count, naive,
+                        "round {round}: excluding {digit} at {cell}"
+                    );
+                    let tables = solve_with::<Portable, Tables>(&p, Some((cell, digit)), 2, &mut t);
+                    assert_eq!(tables.count, naive, "round {round}: excluding, portable");
+                    if ex.count > 0 {
+                        verify(crate::solver::Boxes::NINE, &p, &e).unwrap();
+                        assert_ne!(e[cell], digit, "round {round}");
+                    }
+                }
+            }
             if ours.count > 0 {
                 verify(crate::solver::Boxes::NINE, &p, &a).unwrap();
             }

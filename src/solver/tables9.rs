@@ -1,7 +1,8 @@
-//! The 9x9 band-word vocabulary shared by the two 9x9 cores (`fast9`, the
-//! one `solve` uses, and `band`, the generator's cheap first-solution and
-//! exclusion searches): the band word layout, its configurations and the
-//! closure tables both cores' updates look up. Compile-time tables only.
+//! The 9x9 band-word vocabulary shared by the two 9x9 searches (`fast9`,
+//! the one `solve`, `count` and the generator's exclusion searches use,
+//! and `band`, the generator's seed-grid search): the band word layout,
+//! its configurations, the closure tables both updates look up, and the
+//! bookkeeping a search keeps across its branches ([`Ctx`]).
 //!
 //! A band word holds one digit's candidates in one band: bit `r*9 + c` for
 //! row `r` (0..3) of the band, column `c` (0..9). Its minirow occupancy is
@@ -90,6 +91,26 @@ pub(super) const KEEP: [u32; 512] = {
     t
 };
 
+/// For a 3x3 occupancy matrix: bits 0..8 the number of fitting
+/// permutations, bits 8..16 a bit set of them.
+pub(super) const FITS: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let bits = perm_bits(p);
+            if m as u32 & bits == bits {
+                t[m] += 1;
+                t[m] |= 1 << (8 + p);
+            }
+            p += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// The cells of configuration p of a band (minirow (r, PERMS[p][r])).
 pub(super) const CONFIG_CELLS: [u32; 6] = {
     let mut t = [0u32; 6];
@@ -152,6 +173,44 @@ pub(super) fn row_singles(w: u32) -> u32 {
         r += 1;
     }
     out
+}
+
+/// A 9x9 search's bookkeeping, shared by all its branches.
+pub(super) struct Ctx<'a> {
+    pub limit: u32,
+    pub count: u32,
+    pub guesses: u64,
+    pub out: &'a mut [u8; 81],
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(limit: u32, out: &'a mut [u8; 81]) -> Self {
+        Ctx {
+            limit,
+            count: 0,
+            guesses: 0,
+            out,
+        }
+    }
+
+    /// Counts a solution, the first one written into `out` by `write`.
+    /// True once the limit is reached (the search stops).
+    #[inline(always)]
+    pub fn found(&mut self, write: impl FnOnce(&mut [u8; 81])) -> bool {
+        self.count += 1;
+        if self.count == 1 {
+            write(self.out);
+        }
+        self.count >= self.limit
+    }
+
+    /// What the search found.
+    pub fn outcome(&self) -> super::Search {
+        super::Search {
+            count: self.count,
+            guesses: self.guesses,
+        }
+    }
 }
 
 #[cfg(test)]
