@@ -1456,7 +1456,7 @@ pub fn run_to(
             (schema, it, Some(props), Some(input))
         }
         _ => {
-            let (schema, it) = super::ipc::open(job.name, kind, data)?;
+            let (schema, it) = super::ipc::open_in_steps(job.name, kind, data, super::ROWS_PER_STEP)?;
             (schema, it, None, None)
         }
     };
