@@ -638,3 +638,32 @@ fn one_batch_or_row_group_answers_as_many_at_every_j() {
         reasons["list"]
     );
 }
+
+/// A one-batch Arrow IPC file is checked slice by slice as it is read
+/// (issue 43): a string that is not UTF-8 past the first slice (32,768
+/// rows) still stops the run as a bad file, with no output left.
+#[test]
+fn bad_utf8_deep_in_one_arrow_batch_is_a_bad_file() {
+    const ROWS: usize = 33_000;
+    let set = fixtures(3, 50, 45, 31);
+    let mut strs: Vec<String> = (0..ROWS).map(|k| digits(&set[k % set.len()].0)).collect();
+    // A marker only this row holds, replaced by a byte UTF-8 never has.
+    strs[32_900] = format!("{}ZQZQZ", &strs[32_900][..76]);
+    let b = batch(vec![(
+        "puzzle",
+        Arc::new(StringArray::from(strs)) as ArrayRef,
+    )]);
+    let mut bytes = ipc_bytes(std::slice::from_ref(&b), false);
+    let at = bytes.windows(5).position(|w| w == b"ZQZQZ").unwrap();
+    bytes[at] = 0xFF;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.arrow");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = dir.path().join("out.arrow");
+    let err = solve_to(&path, &out).code(2).stderr();
+    assert!(
+        err.contains(&format!("{}: bad Arrow IPC file", path.display())) && err.contains("utf"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
