@@ -24,10 +24,35 @@ pub fn open<'a>(
     kind: Kind,
     data: Data<'a>,
 ) -> anyhow::Result<(SchemaRef, Box<dyn Iterator<Item = Item> + 'a>)> {
+    open_with(name, kind, data, None)
+}
+
+/// [`open`], an Arrow IPC file's record batches cut into slices of at most
+/// `step` rows as they are read (a stream's come whole), each slice but
+/// the last of a batch marked as not ending it. A file's slices are
+/// checked one at a time where arrow-ipc would check the whole batch when
+/// reading it, and the pages of the slices done are handed back, so a file
+/// of one huge batch is resident a few slices at a time (see
+/// [`Mapped::next`]).
+pub fn open_in_steps<'a>(
+    name: &str,
+    kind: Kind,
+    data: Data<'a>,
+    step: usize,
+) -> anyhow::Result<(SchemaRef, Box<dyn Iterator<Item = Item> + 'a>)> {
+    open_with(name, kind, data, Some(step.max(1)))
+}
+
+fn open_with<'a>(
+    name: &str,
+    kind: Kind,
+    data: Data<'a>,
+    step: Option<usize>,
+) -> anyhow::Result<(SchemaRef, Box<dyn Iterator<Item = Item> + 'a>)> {
     if let Some(bytes) = data.whole() {
         check_lengths(bytes).map_err(|e| anyhow::anyhow!("{name}: bad {}: {e}", kind.name()))?;
     }
-    let (schema, batches) = crate::cleanup::contain(|| open_unguarded(name, kind, data))
+    let (schema, batches) = crate::cleanup::contain(|| open_unguarded(name, kind, data, step))
         .map_err(|msg| anyhow::anyhow!("{name}: bad {}: {msg}", kind.name()))??;
     Ok((schema, super::batches::contained(name, kind, batches)))
 }
@@ -36,6 +61,7 @@ fn open_unguarded<'a>(
     name: &str,
     kind: Kind,
     data: Data<'a>,
+    step: Option<usize>,
 ) -> anyhow::Result<(SchemaRef, Box<dyn Iterator<Item = Item> + 'a>)> {
     let bad = |e: arrow_schema::ArrowError| anyhow::anyhow!("{name}: bad {}: {e}", kind.name());
     let owned = name.to_string();
@@ -43,16 +69,20 @@ fn open_unguarded<'a>(
         r.map(|b| (b, true))
             .map_err(|e| anyhow::anyhow!("{owned}: bad {}: {e}", kind.name()))
     };
+    let owned = name.to_string();
+    let marked = move |r: Result<(arrow_array::RecordBatch, bool), ArrowError>| -> Item {
+        r.map_err(|e| anyhow::anyhow!("{owned}: bad {}: {e}", kind.name()))
+    };
     Ok(match (kind, data) {
         // A file's batches are views into its mapping (or into the bytes
         // read from stdin): no copy of a batch's body, however big.
         (Kind::ArrowFile, Data::File(path, bytes)) => {
-            let r = Mapped::open(name, path, bytes).map_err(bad)?;
-            (r.decoder.schema(), Box::new(r.map(mark)))
+            let r = Mapped::open(name, path, bytes, step).map_err(bad)?;
+            (r.decoder.schema(), Box::new(r.map(marked)))
         }
         (Kind::ArrowFile, Data::Owned(v)) => {
-            let r = Mapped::new(arrow_buffer::Buffer::from_vec(v), None).map_err(bad)?;
-            (r.decoder.schema(), Box::new(r.map(mark)))
+            let r = Mapped::new(arrow_buffer::Buffer::from_vec(v), None, step).map_err(bad)?;
+            (r.decoder.schema(), Box::new(r.map(marked)))
         }
         (Kind::ArrowStream, Data::File(_, bytes)) => {
             let r =
@@ -89,6 +119,20 @@ struct Mapped {
     /// The mapping behind `buf`, for releasing pages; `None` for bytes
     /// read into memory.
     map: Option<Arc<memmap2::Mmap>>,
+    /// Rows per slice ([`open_in_steps`]); `None`: whole batches.
+    step: Option<usize>,
+    /// The batch being cut into slices, when there is one.
+    cutting: Option<Cutting>,
+}
+
+/// A record batch being handed out in slices.
+struct Cutting {
+    batch: arrow_array::RecordBatch,
+    /// The first row of the next slice.
+    at: usize,
+    /// Where its buffers lie in the mapping (empty when nothing of the
+    /// mapping is in the batch: a compressed body, bytes read).
+    regions: Vec<(usize, usize)>,
 }
 
 /// The decoder with the schema it reads.
@@ -108,7 +152,12 @@ impl Mapped {
     /// [`Buffer`] the batches can share (the caller's mapping is borrowed,
     /// and arrays need an owner). If the file is not these bytes (they
     /// were decompressed from it), the bytes are copied into memory.
-    fn open(name: &str, path: &std::path::Path, bytes: &[u8]) -> Result<Mapped, ArrowError> {
+    fn open(
+        name: &str,
+        path: &std::path::Path,
+        bytes: &[u8],
+        step: Option<usize>,
+    ) -> Result<Mapped, ArrowError> {
         let same = |map: &[u8]| {
             let k = map.len().min(4096);
             map.len() == bytes.len()
@@ -126,7 +175,7 @@ impl Mapped {
             same(&map).then_some(map)
         });
         let Some(map) = map else {
-            return Mapped::new(Buffer::from(bytes), None);
+            return Mapped::new(Buffer::from(bytes), None, step);
         };
         crate::cleanup::watch_map(&map, name);
         let map = Arc::new(map);
@@ -136,12 +185,16 @@ impl Mapped {
         // holds an `Arc` of the mapping as its owner, so the memory stays
         // mapped while any array made from it lives; it is never written.
         let buf = unsafe { Buffer::from_custom_allocation(ptr, map.len(), map.clone()) };
-        Mapped::new(buf, Some(map))
+        Mapped::new(buf, Some(map), step)
     }
 
     /// Reads the footer of the IPC file in `buf`, as arrow-ipc's
     /// `FileReader` does, and the dictionaries it lists.
-    fn new(buf: Buffer, map: Option<Arc<memmap2::Mmap>>) -> Result<Mapped, ArrowError> {
+    fn new(
+        buf: Buffer,
+        map: Option<Arc<memmap2::Mmap>>,
+        step: Option<usize>,
+    ) -> Result<Mapped, ArrowError> {
         let bad = |why: &str| ArrowError::ParseError(why.to_string());
         if buf.len() < 10 {
             return Err(bad("the file is too short for an Arrow IPC file's footer"));
@@ -175,12 +228,31 @@ impl Mapped {
             let data = block_bytes(&buf, block)?;
             inner.read_dictionary(block, &data)?;
         }
+        // Sliced reading checks each slice itself (see `Mapped::next`),
+        // for columns whose every check a slice's `validate_full` makes.
+        let step = step.filter(|_| schema.fields().iter().all(|f| flat(f.data_type())));
+        if step.is_some() {
+            // SAFETY: arrow-ipc then builds the arrays without checking
+            // offsets, UTF-8, null counts and lengths; nothing reads them
+            // before `Mapped::next` has checked them: the whole batch's
+            // column lengths against its row count, then each slice's
+            // columns by `ArrayData::validate_full` (the same checks,
+            // over the slice's rows) and nullability, before the slice is
+            // handed out. Only slicing (which asserts its bounds against
+            // the buffers, a panic at worst, contained as an error of the
+            // file) touches a batch before that. `flat` keeps this to
+            // types without child arrays, variadic buffers or
+            // dictionaries, whose slice checks cover all a slice reads.
+            inner = unsafe { inner.with_skip_validation(true) };
+        }
         Ok(Mapped {
             buf,
             decoder: Decoder { inner, schema },
             blocks,
             at: 0,
             map,
+            step,
+            cutting: None,
         })
     }
 
@@ -188,17 +260,26 @@ impl Mapped {
     /// file's pages in the page cache, never written: one touched again is
     /// read back from the file, so this only keeps the resident set small.
     fn release(&self, k: usize) {
-        let (Some(map), Some(block)) = (&self.map, self.blocks.get(k)) else {
+        let Some(block) = self.blocks.get(k) else {
             return;
         };
-        let page = 4096;
         let Ok(start) = usize::try_from(block.offset()) else {
             return;
         };
         let len = block.metaDataLength() as usize + block.bodyLength().max(0) as usize;
-        // Whole pages inside the block only: its neighbours' stay.
+        self.release_range(start, start + len);
+    }
+
+    /// Hands back the whole pages of the mapping inside `start..end` (see
+    /// [`Mapped::release`]); nothing for bytes read into memory.
+    fn release_range(&self, start: usize, end: usize) {
+        let Some(map) = &self.map else {
+            return;
+        };
+        let page = 4096;
+        // Whole pages inside the range only: its neighbours' stay.
         let first = start.div_ceil(page) * page;
-        let end = (start + len).min(map.len()) / page * page;
+        let end = end.min(map.len()) / page * page;
         if end > first {
             // SAFETY: a private, read-only file mapping: MADV_DONTNEED drops
             // the pages from this process, and a later read of them faults
@@ -229,10 +310,100 @@ fn block_bytes(buf: &Buffer, b: &arrow_ipc::Block) -> Result<Buffer, ArrowError>
     Ok(buf.slice_with_length(o, len))
 }
 
+impl Mapped {
+    /// The next slice of the batch being cut, checked (see
+    /// [`Mapped::new`]); `None` once it is all handed out.
+    fn next_slice(&mut self) -> Option<Result<(arrow_array::RecordBatch, bool), ArrowError>> {
+        let step = self.step?;
+        let cut = self.cutting.as_mut()?;
+        let rows = cut.batch.num_rows();
+        if cut.at >= rows && rows > 0 {
+            self.cutting = None;
+            return None;
+        }
+        let at = cut.at;
+        let len = step.min(rows - at);
+        cut.at += len;
+        let slice = cut.batch.slice(at, len);
+        let end = at + len == rows;
+        // Three slices back: by now solved and written (the run reads one
+        // slice ahead of the one it solves and writes the one before), so
+        // the pages of its rows are handed back, in each buffer the share
+        // of those rows (exact for fixed-width buffers, near for string
+        // values; a page still wanted is only read back in).
+        let done: Vec<(usize, usize)> = match at.checked_sub(3 * step).filter(|&d| d > 0) {
+            Some(done) => cut
+                .regions
+                .iter()
+                .map(|&(s, e)| (s, s + ((e - s) as u128 * done as u128 / rows as u128) as usize))
+                .collect(),
+            None => Vec::new(),
+        };
+        for (s, upto) in done {
+            self.release_range(s, upto);
+        }
+        if end {
+            self.cutting = None;
+        }
+        let schema = slice.schema();
+        for (field, col) in schema.fields().iter().zip(slice.columns()) {
+            if let Err(e) = col.to_data().validate_full() {
+                return Some(Err(e));
+            }
+            if !field.is_nullable() && col.null_count() > 0 {
+                return Some(Err(ArrowError::InvalidArgumentError(format!(
+                    "column {:?} is declared non-nullable but contains null values",
+                    field.name()
+                ))));
+            }
+        }
+        Some(Ok((slice, end)))
+    }
+
+    /// Where the buffers of record batch `block` (its bytes `data`) lie in
+    /// the mapping, from its message header; none for a compressed body
+    /// (arrow-ipc decompresses it into memory) or bytes read.
+    fn regions(&self, block: &arrow_ipc::Block, data: &[u8]) -> Vec<(usize, usize)> {
+        if self.map.is_none() {
+            return Vec::new();
+        }
+        let word = |at: usize| -> Option<usize> {
+            Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?) as usize)
+        };
+        let meta_at = if word(0) == Some(0xFFFF_FFFF) { 8 } else { 4 };
+        let header = word(meta_at - 4)
+            .and_then(|len| data.get(meta_at..meta_at.checked_add(len)?))
+            .and_then(|m| arrow_ipc::root_as_message(m).ok())
+            .and_then(|m| m.header_as_record_batch());
+        let (Some(rb), Ok(start), Ok(meta)) = (
+            header,
+            usize::try_from(block.offset()),
+            usize::try_from(block.metaDataLength()),
+        ) else {
+            return Vec::new();
+        };
+        if rb.compression().is_some() {
+            return Vec::new();
+        }
+        let body = start + meta;
+        rb.buffers()
+            .into_iter()
+            .flatten()
+            .filter_map(|b| {
+                let s = body.checked_add(usize::try_from(b.offset()).ok()?)?;
+                Some((s, s.checked_add(usize::try_from(b.length()).ok()?)?))
+            })
+            .collect()
+    }
+}
+
 impl Iterator for Mapped {
-    type Item = Result<arrow_array::RecordBatch, ArrowError>;
+    type Item = Result<(arrow_array::RecordBatch, bool), ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if let Some(slice) = self.next_slice() {
+            return Some(slice);
+        }
         let block = *self.blocks.get(self.at)?;
         self.at += 1;
         // Two blocks back: by now its last slices are solved and written
@@ -245,8 +416,73 @@ impl Iterator for Mapped {
             Ok(d) => d,
             Err(e) => return Some(Err(e)),
         };
-        self.decoder.inner.read_record_batch(&block, &data).transpose()
+        let batch = match self.decoder.inner.read_record_batch(&block, &data) {
+            Ok(Some(b)) => b,
+            Ok(None) => return None,
+            Err(e) => return Some(Err(e)),
+        };
+        if self.step.is_none() {
+            return Some(Ok((batch, true)));
+        }
+        // Unchecked so far (see `Mapped::new`): the lengths first, so
+        // that slicing stays inside every column.
+        if let Some(col) = batch.columns().iter().find(|c| c.len() != batch.num_rows()) {
+            return Some(Err(ArrowError::InvalidArgumentError(format!(
+                "a column of {} rows in a record batch of {}",
+                col.len(),
+                batch.num_rows()
+            ))));
+        }
+        let regions = self.regions(&block, &data);
+        if regions.is_empty() && self.map.is_some() {
+            // A compressed body was decompressed into memory: the
+            // block's pages are done with.
+            self.release(self.at - 1);
+        }
+        self.cutting = Some(Cutting {
+            batch,
+            at: 0,
+            regions,
+        });
+        self.next_slice()
     }
+}
+
+/// True for a column type whose slice's `validate_full` checks all that
+/// reading the slice relies on: no child arrays, dictionaries or variadic
+/// buffers (see [`Mapped::new`]).
+fn flat(dt: &arrow_schema::DataType) -> bool {
+    use arrow_schema::DataType as T;
+    matches!(
+        dt,
+        T::Null
+            | T::Boolean
+            | T::Int8
+            | T::Int16
+            | T::Int32
+            | T::Int64
+            | T::UInt8
+            | T::UInt16
+            | T::UInt32
+            | T::UInt64
+            | T::Float16
+            | T::Float32
+            | T::Float64
+            | T::Timestamp(..)
+            | T::Date32
+            | T::Date64
+            | T::Time32(_)
+            | T::Time64(_)
+            | T::Duration(_)
+            | T::Interval(_)
+            | T::Binary
+            | T::LargeBinary
+            | T::FixedSizeBinary(_)
+            | T::Utf8
+            | T::LargeUtf8
+            | T::Decimal128(..)
+            | T::Decimal256(..)
+    )
 }
 
 /// An Arrow IPC stream read from a pipe, handed to arrow-ipc one whole

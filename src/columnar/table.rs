@@ -923,16 +923,107 @@ impl Work {
         let scol = self.labels.as_deref();
         let n = grid.text.cells();
         let format = self.format;
+        let bytes = ByteRows::of(pcol);
+        let side = grid.boxes.side();
         super::solve_step(
             job,
             grid.boxes,
             rows,
-            |r, cells| decode(pcol, r, &grid.text, n, cells, format),
+            |r, cells| match &bytes {
+                Some(b) => b.decode(r, side, cells, format),
+                None => decode(pcol, r, &grid.text, n, cells, format),
+            },
             |r, scratch| match scol {
                 None => Label::Absent,
                 Some(col) => label(col, r, &grid.label_text, n, scratch, format),
             },
         )
+    }
+}
+
+/// A list column of bytes with no null cell (`list<uint8>`,
+/// `large_list<uint8>`, `fixed_size_list<uint8>[N]`: what NumPy-made and
+/// pyarrow-made grid columns are), its rows read straight from the leaf
+/// buffer: the offsets and the leaf slice are found once per step, not
+/// through the list's type for every row as [`decode`] does, and a row is a
+/// copy and one range check (callgrind, 100k-row `list<uint8>` Parquet:
+/// 1,200 instructions a row in [`decode`] before).
+struct ByteRows<'a> {
+    starts: Starts<'a>,
+    leaf: &'a [u8],
+    nulls: Option<&'a NullBuffer>,
+}
+
+/// Where each row of a [`ByteRows`] starts in its leaf buffer.
+enum Starts<'a> {
+    Offsets(&'a [i32]),
+    Large(&'a [i64]),
+    Fixed(usize),
+}
+
+impl<'a> ByteRows<'a> {
+    /// `col` as byte rows, if it is such a column (one level of lists).
+    fn of(col: &'a dyn Array) -> Option<ByteRows<'a>> {
+        let (starts, values) = match col.data_type() {
+            DataType::List(_) => {
+                let l = col.as_list::<i32>();
+                (Starts::Offsets(l.value_offsets()), l.values())
+            }
+            DataType::LargeList(_) => {
+                let l = col.as_list::<i64>();
+                (Starts::Large(l.value_offsets()), l.values())
+            }
+            DataType::FixedSizeList(_, size) => {
+                let l = col.as_fixed_size_list();
+                (Starts::Fixed(usize::try_from(*size).ok()?), l.values())
+            }
+            _ => return None,
+        };
+        if *values.data_type() != DataType::UInt8 || values.null_count() != 0 {
+            return None;
+        }
+        let leaf: &[u8] = values.as_primitive::<UInt8Type>().values();
+        Some(ByteRows {
+            starts,
+            leaf,
+            nulls: col.nulls(),
+        })
+    }
+
+    /// Row `r` into `cells`, with [`decode`]'s verdicts.
+    fn decode(
+        &self,
+        r: usize,
+        side: usize,
+        cells: &mut [u8],
+        format: &'static str,
+    ) -> Result<(), RecordError> {
+        if self.nulls.is_some_and(|n| n.is_null(r)) {
+            return Err(null_puzzle(format));
+        }
+        let (a, b) = match self.starts {
+            Starts::Offsets(o) => (o[r] as usize, o[r + 1] as usize),
+            Starts::Large(o) => (o[r] as usize, o[r + 1] as usize),
+            Starts::Fixed(k) => (r * k, (r + 1) * k),
+        };
+        if b - a != cells.len() {
+            return Err(RecordError::WrongLength {
+                expected: cells.len(),
+                found: b - a,
+            });
+        }
+        let row = &self.leaf[a..b];
+        cells.copy_from_slice(row);
+        // The largest cell first (a loop LLVM vectorises), the culprit
+        // only for a row it refuses.
+        if row.iter().fold(0, |m, &v| m.max(v)) as usize <= side {
+            return Ok(());
+        }
+        let k = row.iter().position(|&v| v as usize > side).unwrap_or(0);
+        Err(RecordError::BadNumber {
+            cell: k + 1,
+            token: format!("{:?}", row[k]),
+        })
     }
 }
 
@@ -1013,6 +1104,21 @@ fn ints<T: ArrowPrimitiveType>(
 ) -> Result<(), RecordError> {
     let arr = leaf.as_primitive::<T>();
     let values = &arr.values()[range.0..range.1];
+    // No null leaf in the column (the usual case): one pass without a
+    // validity test per cell converts and range-checks the row; only a row
+    // it refuses takes the checked loop below, which names the cell.
+    if arr.null_count() == 0 {
+        let mut fits = true;
+        for (c, v) in cells.iter_mut().zip(values) {
+            // A negative value wraps to a huge one: refused too.
+            let x = v.as_usize();
+            fits &= x <= side;
+            *c = x as u8;
+        }
+        if fits {
+            return Ok(());
+        }
+    }
     for (k, (c, v)) in cells.iter_mut().zip(values).enumerate() {
         if arr.is_null(range.0 + k) {
             return Err(RecordError::Table {
@@ -1350,7 +1456,7 @@ pub fn run_to(
             (schema, it, Some(props), Some(input))
         }
         _ => {
-            let (schema, it) = super::ipc::open(job.name, kind, data)?;
+            let (schema, it) = super::ipc::open_in_steps(job.name, kind, data, super::ROWS_PER_STEP)?;
             (schema, it, None, None)
         }
     };

@@ -440,3 +440,230 @@ fn ten_million_rows_stream_in_bounded_memory() {
         );
     }
 }
+
+/// A table answers the same however its writer cut it (issue 43): one
+/// record batch or one row group longer than a solving step (32,768 rows,
+/// so it is sliced) against many small ones, for string, `list<uint8>`
+/// and `fixed_size_list<uint8>[81]` puzzle columns (the last two read
+/// straight from their leaf buffer), Arrow IPC and Parquet. Every good row
+/// gets an answer that completes its own puzzle (checked here, not by the
+/// solver), every layout gives the same cells, the bad rows (a cell of
+/// 10 or an `x`, a null, a short value; before, at and after the step's
+/// edge) are the same rows with the same reasons, and each input's output
+/// file is byte for byte the same at -j 1 and -j 2.
+#[test]
+fn one_batch_or_row_group_answers_as_many_at_every_j() {
+    use arrow_array::builder::{FixedSizeListBuilder, ListBuilder, UInt8Builder};
+    const ROWS: usize = 33_500;
+    let set = fixtures(3, 300, 45, 29);
+    let good = |k: usize| set[k % set.len()].0.clone();
+    // Row -> what is wrong with it (bad rows only).
+    let bad: [(usize, &str); 5] = [
+        (5, "cell"),
+        (20_000, "null"),
+        (32_767, "cell"),
+        (32_768, "short"),
+        (ROWS - 1, "null"),
+    ];
+    let what = |k: usize| bad.iter().find(|(r, _)| *r == k).map(|(_, w)| *w);
+    let strs: StringArray = (0..ROWS)
+        .map(|k| match what(k) {
+            Some("null") => None,
+            Some("short") => Some(digits(&good(k)[..80])),
+            Some(_) => {
+                let mut s = digits(&good(k)).into_bytes();
+                s[40] = b'x';
+                Some(String::from_utf8(s).unwrap())
+            }
+            None => Some(digits(&good(k))),
+        })
+        .collect();
+    let (mut list, mut fixed) = (
+        ListBuilder::new(UInt8Builder::new()),
+        FixedSizeListBuilder::new(UInt8Builder::new(), 81),
+    );
+    for k in 0..ROWS {
+        let mut cells = good(k);
+        match what(k) {
+            Some("null") => {
+                list.append(false);
+                fixed.values().append_slice(&cells);
+                fixed.append(false);
+                continue;
+            }
+            // A fixed-size list cannot be short: a cell of 10 there.
+            Some("short") => {
+                list.values().append_slice(&cells[..80]);
+                list.append(true);
+                cells[40] = 10;
+            }
+            Some(_) => {
+                cells[40] = 10;
+                list.values().append_slice(&cells);
+                list.append(true);
+            }
+            None => {
+                list.values().append_slice(&cells);
+                list.append(true);
+            }
+        }
+        fixed.values().append_slice(&cells);
+        fixed.append(true);
+    }
+    let tables = [
+        ("str", Arc::new(strs) as ArrayRef),
+        ("list", Arc::new(list.finish()) as ArrayRef),
+        ("fixed", Arc::new(fixed.finish()) as ArrayRef),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    for (kind, col) in &tables {
+        let b = batch(vec![("puzzle", col.clone())]);
+        let many: Vec<RecordBatch> = (0..ROWS)
+            .step_by(4096)
+            .map(|at| b.slice(at, 4096.min(ROWS - at)))
+            .collect();
+        let path = |name: &str| dir.path().join(format!("{kind}-{name}"));
+        std::fs::write(
+            path("one.arrow"),
+            ipc_bytes(std::slice::from_ref(&b), false),
+        )
+        .unwrap();
+        if *kind == "str" {
+            std::fs::write(path("many.arrow"), ipc_bytes(&many, false)).unwrap();
+        }
+        write_parquet(&path("one.parquet"), &b, ROWS, Compression::SNAPPY);
+        write_parquet(&path("many.parquet"), &b, 4096, Compression::SNAPPY);
+        // Many small batches as Arrow for strings only (the Parquet
+        // groups cover the list readers), to keep the test short.
+        for name in ["one.arrow", "many.arrow", "one.parquet", "many.parquet"] {
+            if *kind == "str" || name != "many.arrow" {
+                inputs.push((*kind, path(name)));
+            }
+        }
+    }
+    assert_eq!(
+        parquet_layout(&dir.path().join("str-one.parquet")).0,
+        [ROWS as i64]
+    );
+    // The answer column's cells, row by row (None for a null).
+    let answers = |out: &Path| -> Vec<Option<Vec<u8>>> {
+        let b = if out.extension().unwrap() == "parquet" {
+            read_parquet(out)
+        } else {
+            read_arrow(out)
+        };
+        let col = b.column_by_name("solution").unwrap();
+        match col.data_type() {
+            DataType::Utf8 => strings(col)
+                .into_iter()
+                .map(|s| s.map(|s| cells(&s, "", "123456789")))
+                .collect(),
+            DataType::List(_) => list_rows(col),
+            DataType::FixedSizeList(..) => {
+                let l = col.as_fixed_size_list();
+                (0..l.len())
+                    .map(|i| {
+                        l.is_valid(i).then(|| {
+                            l.value(i)
+                                .as_primitive::<arrow_array::types::UInt8Type>()
+                                .values()
+                                .to_vec()
+                        })
+                    })
+                    .collect()
+            }
+            dt => panic!("{}: solution column is {dt}", out.display()),
+        }
+    };
+    let mut first: Option<Vec<Option<Vec<u8>>>> = None;
+    let mut reasons: std::collections::HashMap<&str, Vec<String>> = Default::default();
+    for (kind, input) in &inputs {
+        let name = input.file_name().unwrap().to_str().unwrap();
+        let mut outputs = Vec::new();
+        for j in ["1", "2"] {
+            let out = dir.path().join(format!("out-{j}-{name}"));
+            let o = solve_to(input, &out).args(["-j", j]).code(1);
+            // Bad rows as `row R: reason` (1-based), the file's name and
+            // the format's word (Parquet or Arrow IPC row) left out.
+            let said: Vec<String> = o
+                .stderr()
+                .lines()
+                .filter_map(|l| l.split_once(":row ").map(|(_, r)| r.to_string()))
+                .map(|r| {
+                    r.replace("bad Parquet row: ", "")
+                        .replace("bad Arrow row: ", "")
+                })
+                .collect();
+            let rows: Vec<usize> = said
+                .iter()
+                .map(|r| r.split(':').next().unwrap().parse().unwrap())
+                .collect();
+            assert_eq!(
+                rows,
+                bad.iter().map(|(r, _)| r + 1).collect::<Vec<_>>(),
+                "{name} -j {j}: {said:?}"
+            );
+            match reasons.get(kind) {
+                Some(seen) => assert_eq!(*seen, said, "{name} -j {j}"),
+                None => {
+                    reasons.insert(kind, said);
+                }
+            }
+            outputs.push(std::fs::read(&out).unwrap());
+            let got = answers(&out);
+            assert_eq!(got.len(), ROWS, "{name}: one row per input row");
+            for (k, a) in got.iter().enumerate() {
+                match (what(k), a) {
+                    (None, Some(a)) => assert_valid(3, &good(k), a),
+                    (Some(_), None) => {}
+                    (w, a) => panic!("{name} -j {j}: row {k} ({w:?}) answered {a:?}"),
+                }
+            }
+            match &first {
+                None => first = Some(got),
+                Some(f) => assert!(*f == got, "{name} -j {j}: answers differ"),
+            }
+        }
+        assert!(
+            outputs[0] == outputs[1],
+            "{name}: -j 1 and -j 2 outputs differ"
+        );
+    }
+    assert!(
+        reasons["list"].contains(&"6: cell 41: invalid number 10".to_string())
+            && reasons["list"].contains(&"32769: expected 81 cells, found 80".to_string())
+            && reasons["list"].contains(&"20001: no puzzle (null)".to_string()),
+        "{:?}",
+        reasons["list"]
+    );
+}
+
+/// A one-batch Arrow IPC file is checked slice by slice as it is read
+/// (issue 43): a string that is not UTF-8 past the first slice (32,768
+/// rows) still stops the run as a bad file, with no output left.
+#[test]
+fn bad_utf8_deep_in_one_arrow_batch_is_a_bad_file() {
+    const ROWS: usize = 33_000;
+    let set = fixtures(3, 50, 45, 31);
+    let mut strs: Vec<String> = (0..ROWS).map(|k| digits(&set[k % set.len()].0)).collect();
+    // A marker only this row holds, replaced by a byte UTF-8 never has.
+    strs[32_900] = format!("{}ZQZQZ", &strs[32_900][..76]);
+    let b = batch(vec![(
+        "puzzle",
+        Arc::new(StringArray::from(strs)) as ArrayRef,
+    )]);
+    let mut bytes = ipc_bytes(std::slice::from_ref(&b), false);
+    let at = bytes.windows(5).position(|w| w == b"ZQZQZ").unwrap();
+    bytes[at] = 0xFF;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.arrow");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = dir.path().join("out.arrow");
+    let err = solve_to(&path, &out).code(2).stderr();
+    assert!(
+        err.contains(&format!("{}: bad Arrow IPC file", path.display())) && err.contains("utf"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
