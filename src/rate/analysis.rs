@@ -192,7 +192,10 @@ fn cell_name(c: u8) -> String {
 /// One puzzle's `--steps` line: `{"puzzle":..., "status":..., "er":...,
 /// "ep":..., "ed":..., "steps":[{"technique":..., "id":..., "rating":...,
 /// "placed":{"cell":"r1c2","digit":5} or null, "eliminated":[...],
-/// "cells":[...] for a pattern (a unique loop's cells, in loop order)}]}`.
+/// "cells":[...] for a pattern (a unique loop's cells, in loop order),
+/// "inner":[...] for Nested Forcing Chains: the chains nested in the
+/// step's chains, each `{"technique", "id", "rating", "eliminated"}` and
+/// `"cells"` for a forcing chain or cycle ([`super::Step::inner`])}]}`.
 /// `status` is `rated`, `unrated` (with `"next"`: the technique the path
 /// stopped at), `no solution` or `multiple solutions` (a bad record's line,
 /// [`Analysis::side_of_bad`], may also be `error`, with `"error"`: the
@@ -263,6 +266,33 @@ pub fn steps_json(puzzle: &str, outcome: &Outcome, steps: &[Step]) -> String {
                 .map(|&c| format!("\"{}\"", cell_name(c)))
                 .collect();
             s += &format!(",\"cells\":[{}]", cells.join(","));
+        }
+        if !st.inner.is_empty() {
+            let inner: Vec<String> = st
+                .inner
+                .iter()
+                .map(|c| {
+                    let mut t = format!(
+                        "{{\"technique\":\"{}\",\"id\":\"{}\",\"rating\":\"{}\",\"eliminated\":[{}]",
+                        c.technique.name(),
+                        c.technique.id(),
+                        tenths(c.rating),
+                        c.eliminated
+                            .iter()
+                            .map(|&(c, d)| format!("{{\"cell\":\"{}\",\"digit\":{d}}}", cell_name(c)))
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    );
+                    if !c.cells.is_empty() {
+                        let cells: Vec<String> =
+                            c.cells.iter().map(|&c| format!("\"{}\"", cell_name(c))).collect();
+                        t += &format!(",\"cells\":[{}]", cells.join(","));
+                    }
+                    t.push('}');
+                    t
+                })
+                .collect();
+            s += &format!(",\"inner\":[{}]", inner.join(","));
         }
         s.push('}');
     }

@@ -26,7 +26,7 @@ use super::advanced::{self, BOX, CELL, COL, ROW};
 use super::chains::{hint_order, length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, REGION};
 use super::nested::{self, Registry};
-use super::{Hint, Technique};
+use super::{Hint, InnerChain, Technique};
 use std::collections::HashMap;
 
 const NONE: u32 = u32::MAX;
@@ -487,9 +487,20 @@ impl Finder<'_> {
             .iter()
             .map(|&id| self.sh.reg.complexity(id))
             .sum();
-        self.scratch.nested.clear();
         let complexity = flat + nested;
         let key = (complexity, sort);
+        let better = self.all.is_none() && self.best.as_ref().is_none_or(|(b, _)| key < *b);
+        let inner: Vec<InnerChain> = if better {
+            let reg = &self.sh.reg;
+            self.scratch
+                .nested
+                .iter()
+                .map(|&id| reg.chain(id).clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.scratch.nested.clear();
         if let Some(all) = &mut self.all {
             let diff = self.base + length_difficulty(complexity);
             let h = make(self.tech, to_tenths(diff));
@@ -529,9 +540,11 @@ impl Finder<'_> {
             });
             return;
         }
-        if self.best.as_ref().is_none_or(|(b, _)| key < *b) {
+        if better {
             let rating = to_tenths(self.base + length_difficulty(complexity));
-            self.best = Some((key, make(self.tech, rating)));
+            let mut h = make(self.tech, rating);
+            h.inner = inner;
+            self.best = Some((key, h));
         }
     }
 
@@ -662,7 +675,12 @@ pub(crate) fn forcing_chains_all(
         if h.parents.is_empty() {
             continue;
         }
-        let id = reg.id(h.signature.clone(), h.complexity);
+        let id = reg.id(h.signature.clone(), h.complexity, || InnerChain {
+            technique: f.tech,
+            rating: to_tenths(h.diff),
+            eliminated: nested::removal_pairs(&h.removals),
+            cells: Vec::new(),
+        });
         out.add(h.parents.iter().copied(), &h.removals, id);
     }
 }

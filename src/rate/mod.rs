@@ -288,6 +288,28 @@ pub struct Step {
     /// back from its end to its start as serate lists them. Empty
     /// otherwise.
     pub cells: Vec<u8>,
+    /// For Nested Forcing Chains: the chains nested inside this step's
+    /// chains (each once, in the order its chains meet them), each of which
+    /// removed a candidate on the working grid of the net that used it.
+    /// Empty for every other technique.
+    pub inner: Vec<InnerChain>,
+}
+
+/// A chain nested inside a Nested Forcing Chains step: serate's inner
+/// hint (its `FullChain`), on the working grid of the net that ran it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InnerChain {
+    /// Forcing Chains & Cycles (levels 2 and 3), Multiple Forcing Chains
+    /// (level 3), or Dynamic Forcing Chains (+) and up (level 4).
+    pub technique: Technique,
+    /// The inner chain's own rating, in tenths (its complexity is part of
+    /// the step's).
+    pub rating: Tenths,
+    /// The (cell, digit) candidates it removes there, by cell then digit.
+    pub eliminated: Vec<(u8, u8)>,
+    /// For a cycle or forcing chain (Forcing Chains & Cycles) its cells,
+    /// each once, from its end back to its start; empty otherwise.
+    pub cells: Vec<u8>,
 }
 
 /// A hint: what one technique found, before it is applied.
@@ -300,6 +322,8 @@ pub(crate) struct Hint {
     pub elim: [u128; 9],
     /// The pattern's cells ([`Step::cells`]).
     pub cells: Vec<u8>,
+    /// The chains nested inside ([`Step::inner`]).
+    pub inner: Vec<InnerChain>,
 }
 
 impl Hint {
@@ -310,6 +334,7 @@ impl Hint {
             place: None,
             elim: [0; 9],
             cells: Vec::new(),
+            inner: Vec::new(),
         }
     }
 
@@ -349,6 +374,7 @@ impl Hint {
             placed: self.place,
             eliminated,
             cells: self.cells.clone(),
+            inner: self.inner.clone(),
         }
     }
 }

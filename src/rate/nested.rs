@@ -17,8 +17,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::advanced::{self, java_order, Found, BOX, CELL, COL, ROW};
-use super::chains::{hint_order, length_difficulty};
+use super::chains::{hint_order, length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, PEERS, REGION};
+use super::{InnerChain, Technique};
 
 /// A link's cause (serate's `Potential.Cause`): none (a start), else the
 /// cell (naked single) or the region of the link (hidden single in box,
@@ -34,14 +35,23 @@ const NONE: u32 = u32::MAX;
 pub(crate) struct Registry {
     ids: HashMap<Vec<u16>, u32>,
     complexity: Vec<u32>,
+    chains: Vec<InnerChain>,
 }
 
 impl Registry {
-    pub fn id(&mut self, signature: Vec<u16>, complexity: u32) -> u32 {
+    /// The id of the chain of `signature`, registered with its complexity
+    /// and what `describe` says of it when it is new.
+    pub fn id(
+        &mut self,
+        signature: Vec<u16>,
+        complexity: u32,
+        describe: impl FnOnce() -> InnerChain,
+    ) -> u32 {
         let next = self.complexity.len() as u32;
         let id = *self.ids.entry(signature).or_insert(next);
         if id == next {
             self.complexity.push(complexity);
+            self.chains.push(describe());
         }
         id
     }
@@ -50,6 +60,22 @@ impl Registry {
     pub fn complexity(&self, id: u32) -> u32 {
         self.complexity[id as usize]
     }
+
+    /// What nested chain `id` is ([`crate::rate::Step::inner`]).
+    pub fn chain(&self, id: u32) -> &InnerChain {
+        &self.chains[id as usize]
+    }
+}
+
+/// `(cell, digit mask)` removals (bit `d` for digit `d + 1`) as (cell,
+/// digit) pairs, by cell then digit.
+pub(crate) fn removal_pairs(removals: &[(u8, u16)]) -> Vec<(u8, u8)> {
+    let mut out: Vec<(u8, u8)> = removals
+        .iter()
+        .flat_map(|&(c, m)| bits(m as u128).map(move |d| (c, d as u8 + 1)))
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 #[derive(Clone, Copy)]
@@ -1076,7 +1102,20 @@ pub(crate) fn forcing_chains_cycles(src: &Grid, cur: &Grid, out: &mut Found, reg
         }
         let mut signature: Vec<u16> = vec![h.cycle as u16];
         signature.extend(path.iter().map(|p| p.pid()));
-        let id = reg.id(signature, h.complexity);
+        let id = reg.id(signature, h.complexity, || {
+            let mut cells: Vec<u8> = Vec::new();
+            for p in &path {
+                if !cells.contains(&p.cell) {
+                    cells.push(p.cell);
+                }
+            }
+            InnerChain {
+                technique: Technique::ForcingChainCycle,
+                rating: to_tenths(h.diff),
+                eliminated: removal_pairs(&h.removals),
+                cells,
+            }
+        });
         out.add(parents, &h.removals, id);
     }
 }

@@ -492,6 +492,14 @@ impl Json {
             .1
     }
 
+    /// The value of `key`, if the object has it.
+    fn field(&self, key: &str) -> Option<&Json> {
+        let Json::Object(fields) = self else {
+            panic!("not an object: {self:?}")
+        };
+        fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
     fn str(&self) -> &str {
         match self {
             Json::Str(s) => s,
@@ -619,6 +627,7 @@ fn replay(puzzle: &str, solution: &[u8], path: &Json) -> (Vec<u8>, [u32; 3]) {
         if k == 0 {
             ed = r;
         }
+        check_inner(step, r, &values, &cand);
         let eliminated = step.get("eliminated").list();
         let place = step.get("placed");
         assert!(
@@ -658,6 +667,57 @@ fn replay(puzzle: &str, solution: &[u8], path: &Json) -> (Vec<u8>, [u32; 3]) {
         }
     }
     (values, [er, ep, ed])
+}
+
+/// A Nested Forcing Chains step names the chains nested in its chains
+/// (`"inner"`), and no other step has any. Each ran on the working grid of
+/// a net started on this step's grid, so what it removes is a candidate
+/// here and its cells are empty here; it rates below the step it is in.
+fn check_inner(step: &Json, rating: u32, values: &[u8], cand: &[u16]) {
+    let inner = step.field("inner");
+    if step.get("id").str() != "NestedForcingChain" {
+        assert!(
+            inner.is_none(),
+            "only nested chains have inner chains: {step:?}"
+        );
+        return;
+    }
+    let inner = inner
+        .unwrap_or_else(|| panic!("a nested step names its inner chains: {step:?}"))
+        .list();
+    assert!(!inner.is_empty(), "{step:?}");
+    for chain in inner {
+        let id = chain.get("id").str();
+        assert!(
+            [
+                "ForcingChainCycle",
+                "MultipleForcingChain",
+                "DynamicForcingChain",
+                "DynamicForcingChainPlus",
+                "NestedForcingChain"
+            ]
+            .contains(&id),
+            "{chain:?}"
+        );
+        let r = (chain.get("rating").str().parse::<f64>().unwrap() * 10.0).round() as u32;
+        assert!(r < rating, "an inner chain rates below its step: {step:?}");
+        let eliminated = chain.get("eliminated").list();
+        assert!(!eliminated.is_empty(), "{chain:?}");
+        for e in eliminated {
+            let c = cell_of(e.get("cell").str());
+            let Json::Num(d) = e.get("digit") else {
+                panic!("digit {e:?}")
+            };
+            let d = *d as u8;
+            assert!(values[c] == 0 && cand[c] >> (d - 1) & 1 == 1, "{chain:?}");
+        }
+        if let Some(cells) = chain.field("cells") {
+            assert_eq!(id, "ForcingChainCycle", "{chain:?}");
+            for name in cells.list() {
+                assert_eq!(values[cell_of(name.str())], 0, "{chain:?}");
+            }
+        }
+    }
 }
 
 /// A rating field (`"4.2"`) in tenths, or `None` for null.

@@ -401,7 +401,8 @@ def rate(
         ``next`` for unrated, and ``steps``: a list of ``{"technique",
         "id", "rating", "placed": {"cell": "r1c2", "digit": 5} or None,
         "eliminated": [{"cell", "digit"}, ...]}``, with ``"cells"``, the
-        pattern's cells, for a unique rectangle or loop and a BUG), None
+        pattern's cells, for a unique rectangle or loop and a BUG, and
+        ``"inner"``, the chains nested in a Nested Forcing Chains step), None
         for a bad row (``return_status`` says why; the command's
         ``--steps`` writes a status line for it).
         With ``steps="json"`` the fourth item holds that object's JSON
