@@ -15,6 +15,7 @@ of data/forum_hardest_11plus_sub.txt; serate takes minutes for each, so run
 it once with `nice` in the background and keep its cache; --cached-only
 compares the puzzles it has rated so far), hard30 (puzzles 11-40 of the
 same list, cached apart), h1106 (first 40 of data/forum_hardest_1106.txt),
+toprest (top1465's puzzles 201-1465),
 topu (the 3 puzzles of `top` that need Dynamic Forcing Chains (+) or nested
 chains), bank (the 301
 Sudoku Exchange puzzles of data/sudoku_exchange_diabolical_sub.txt, whose
@@ -90,6 +91,10 @@ def make_sets(workdir, which):
     if "top" in which:
         sets["magictour top1465 (first 200)"] = ("magictour", puzzles_of(
             os.path.join(ROOT, "data/magictour_top1465.txt"), 200), None)
+    if "toprest" in which:
+        # The rest of the list (serate about 2 s a puzzle, so cached apart).
+        sets["magictour top1465 (puzzles 201-1465)"] = ("magictour_rest", puzzles_of(
+            os.path.join(ROOT, "data/magictour_top1465.txt"), 1465)[200:], None)
     if "hard" in which:
         sets["hardest 11+ (first 10 of data/forum_hardest_11plus_sub.txt)"] = ("hardest11", puzzles_of(
             os.path.join(ROOT, "data/forum_hardest_11plus_sub.txt"), 10), None)
