@@ -191,6 +191,20 @@ class Cluster:
             _kill_group(p)
 
 
+def run_submit(cmd: list, env: dict, log: pathlib.Path, timeout: float) -> tuple:
+    """Runs spark-submit `cmd` in its own process group, stderr to `log`;
+    returns (exit status, stdout). Past `timeout`, or on any error here, the
+    whole group (spark-submit and its Python driver) is stopped."""
+    with open(log, "wb") as err:
+        proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=err, start_new_session=True)
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        finally:
+            _kill_group(proc)
+    return proc.returncode, out.decode(errors="replace")
+
+
 def submit_args(cluster: Cluster, archive: pathlib.Path, script: list,
                 driver_memory: str = "1g", conf: tuple = ()) -> list:
     """spark-submit as python/README.md, "Spark" writes it, against the cluster."""
@@ -226,9 +240,10 @@ def job(src: str, solved: str, canonical: str) -> None:
     spark.stop()
 
 
-def serve(src: str) -> None:
-    """The benchmark's driver: runs one step per line read from stdin (`solve
-    OUT`, `copy OUT`, `noop`), answering `done SECONDS` when it is written, so
+def serve(src: str, ctl: str) -> None:
+    """The benchmark's driver: runs one step per line read from the FIFO `ctl`
+    (`solve OUT`, `copy OUT`, `noop`; spark-submit hands a Python driver no
+    standard input), answering `done SECONDS` on stdout when it is written, so
     the caller can time the cluster between its own runs of the CLI."""
     from pyspark.sql import SparkSession
 
@@ -238,7 +253,7 @@ def serve(src: str) -> None:
     spark.sparkContext.setLogLevel("ERROR")
     glue = sudoku_bulk.spark
     print("ready", flush=True)
-    for line in sys.stdin:
+    for line in open(ctl):
         cmd, *rest = line.split()
         t = time.perf_counter()
         df = spark.read.parquet(src)
@@ -324,20 +339,33 @@ def bench(args) -> int:
     copy_name = "cluster: Parquet -> Parquet copy, nothing solved"
     try:
         with Cluster(tmp / "cluster", cores=2, memory="3g") as cluster:
-            cmd = submit_args(cluster, archive, [__file__, "serve", src], driver_memory="2g",
+            ctl = tmp / "ctl"
+            os.mkfifo(ctl)
+            cmd = submit_args(cluster, archive, [__file__, "serve", src, ctl],
+                              driver_memory="2g",
                               conf=("spark.sql.execution.arrow.maxRecordsPerBatch=100000",))
             log = open(tmp / "driver.log", "wb")
-            driver = subprocess.Popen(cmd, env=spark_env(tmp / "cluster"), stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=log, text=True)
+            driver = subprocess.Popen(cmd, env=spark_env(tmp / "cluster"),
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                      stderr=log, text=True, start_new_session=True)
+            control = None
+
+            def reply(word):
+                # The driver's stdout also carries its Python's stderr.
+                for line in driver.stdout:
+                    if line.split()[:1] == [word]:
+                        return line.split()
+                raise RuntimeError(f"the driver ended (see {tmp / 'driver.log'})")
+
             try:
-                assert driver.stdout.readline().strip() == "ready", "driver did not start"
+                reply("ready")
+                control = open(ctl, "w")
 
                 def step_(line):
                     before, t = tree_cpu(), time.perf_counter()
-                    driver.stdin.write(line + "\n")
-                    driver.stdin.flush()
-                    reply = driver.stdout.readline().split()
-                    assert reply and reply[0] == "done", f"driver: {reply}"
+                    control.write(line + "\n")
+                    control.flush()
+                    reply("done")
                     return time.perf_counter() - t, tree_cpu() - before
 
                 step_("noop")  # untimed: the JVMs warm up, the Python workers start
@@ -351,12 +379,11 @@ def bench(args) -> int:
                     print(f"round {r + 1}: " + ", ".join(
                         f"{args.n / wall[n][-1]:,.0f}/s ({args.n / cpu[n][-1]:,.0f}/CPU s)"
                         for n in wall), file=sys.stderr)
-                driver.stdin.write("quit\n")
-                driver.stdin.close()
+                control.write("quit\n")
+                control.close()
                 driver.wait(timeout=120)
             finally:
-                if driver.poll() is None:
-                    driver.kill()
+                _kill_group(driver)  # spark-submit and its Python driver
                 log.close()
         got = pq.read_table(tmp / f"solved{args.rounds - 1}")
         assert got.num_rows == args.n
@@ -395,6 +422,7 @@ def main() -> int:
     j.add_argument("canonical")
     s = sub.add_parser("serve", help="(run by spark-submit) the benchmark's driver")
     s.add_argument("src")
+    s.add_argument("ctl")
     b = sub.add_parser("bench", help="the benchmark")
     b.add_argument("-n", type=int, default=1_000_000)
     b.add_argument("--rounds", type=int, default=3)
@@ -406,8 +434,12 @@ def main() -> int:
         job(args.src, args.solved, args.canonical)
         return 0
     if args.mode == "serve":
-        serve(args.src)
+        serve(args.src, args.ctl)
         return 0
+    # Stopped by a signal (also in the background, where SIGINT is ignored):
+    # unwind, so the cluster's daemons are stopped too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     return bench(args)
 
 

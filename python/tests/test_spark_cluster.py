@@ -12,7 +12,6 @@ same file here); without it the test is skipped."""
 
 import os
 import pathlib
-import subprocess
 import sys
 
 import numpy as np
@@ -78,13 +77,10 @@ def test_solve_and_canon_on_a_standalone_cluster(cluster, dataset):
     cmd = spark_cluster.submit_args(
         c, archive, [ROOT / "scripts" / "spark_cluster.py", "job", src, solved, canonical])
     log = work / "submit.log"
-    with open(log, "wb") as f:
-        run = subprocess.run(cmd, env=spark_cluster.spark_env(work / "spark"),
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=f,
-                             timeout=900)
-    out = run.stdout.decode()
-    assert run.returncode == 0, (
-        f"spark-submit failed ({run.returncode}):\n{out}\n"
+    code, out = spark_cluster.run_submit(cmd, spark_cluster.spark_env(work / "spark"), log,
+                                         timeout=900)
+    assert code == 0, (
+        f"spark-submit failed ({code}):\n{out}\n"
         + "\n".join(log.read_text(errors="replace").splitlines()[-60:])
         + "\n" + c.log_tails())
     # The tasks ran on the cluster's executor, from the unpacked archive.
