@@ -397,7 +397,11 @@ fn answer_list<'py>(py: Python<'py>, texts: &Packed) -> PyResult<Bound<'py, PyLi
                 Some(text) => answer_str(py, text)?.into_any(),
                 None => py.None().into_bound(py),
             };
-            pyo3::ffi::PyList_SET_ITEM(list.as_ptr(), row as pyo3::ffi::Py_ssize_t, item.into_ptr());
+            pyo3::ffi::PyList_SET_ITEM(
+                list.as_ptr(),
+                row as pyo3::ffi::Py_ssize_t,
+                item.into_ptr(),
+            );
         }
         Ok(list.cast_into_unchecked())
     }
@@ -433,7 +437,11 @@ fn run_strings<'py>(
             stop,
         )
     })?;
-    let strings = done.texts.as_ref().map(|t| answer_list(py, t)).transpose()?;
+    let strings = done
+        .texts
+        .as_ref()
+        .map(|t| answer_list(py, t))
+        .transpose()?;
     Ok((strings, done.values.into_pyarray(py), done.bad))
 }
 
