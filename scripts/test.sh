@@ -4,10 +4,11 @@
 # then the Python package's tests. It makes its own virtualenv in
 # target/pyenv and installs the test tools from PyPI first, so the Rust tests
 # also read Parquet and .npy files written by the real pyarrow and NumPy
-# (SUDOKU_BULK_PYTHON); then it builds and installs the package exactly as a
-# user would (`pip install ./python`, maturin as build backend) and runs
-# pytest on python/tests (NumPy, pyarrow, pandas, and PySpark in local mode,
-# which needs Java 17 on the PATH).
+# (SUDOKU_BULK_PYTHON); then it builds the package's wheel as a user would
+# (`pip wheel ./python`, maturin as build backend), installs it and runs
+# pytest on python/tests (NumPy, pyarrow, pandas, and PySpark in local mode
+# and on a standalone master and worker on 127.0.0.1, which need Java 17 on
+# the PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 # `datasets` (Hugging Face) runs docs/workbench.md's example
 # (python/tests/test_docs_workbench.py); it installed in 4 s.
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "maturin>=1.9.4,<2" pytest numpy pyarrow "pandas<3" pyspark datasets
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9.4,<2" pytest numpy pyarrow "pandas<3" pyspark datasets venv-pack
 
 # One build for the whole README: the release profile that `cargo run
 # --release` (the README's first command) compiled already, so only the
@@ -36,7 +37,15 @@ SUDOKU_BULK_PYTHON="$PWD/$venv/bin/python" cargo test --release
 # rdd.pipe route): `cargo test --release` built it for the CLI tests.
 [ -x target/release/sudoku-bulk ] || cargo build --release --quiet
 
-"$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps ./python
+# The package is built once as a wheel (pip builds one for `pip install
+# ./python` too) and that file installed here and, by
+# python/tests/test_spark_cluster.py, into the virtualenv it packs for the
+# standalone cluster's executors (README "Spark": venv-pack, --archives).
+rm -rf target/wheels
+"$venv/bin/python" -m pip wheel --quiet --no-deps -w target/wheels ./python
+wheel=$(ls "$PWD"/target/wheels/sudoku_bulk-*.whl)
+"$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel"
+export SUDOKU_BULK_WHEEL="$wheel"
 
 # Run from python/ so `import sudoku_bulk` finds the installed package, not
 # the source folder.

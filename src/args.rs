@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::bench::Mode;
+use crate::columnar::TableCodec;
 use crate::generate::{Level, Spec, Symmetry};
 use crate::input::Codec;
 use crate::output::Compress;
@@ -443,6 +444,12 @@ struct ConvertArgs {
     #[arg(long, value_enum, value_name = "CODEC")]
     compress: Option<CompressName>,
 
+    /// Codec of a Parquet or Arrow output's columns [default: the input's;
+    /// zstd for Parquet from text]. Arrow IPC takes zstd, lz4 or none.
+    /// (`--compress` compresses the whole file's bytes instead.)
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compression: Option<TableCodecName>,
+
     /// Directory for the copy of a streamed input [default: beside the
     /// output].
     #[arg(long, value_name = "DIR")]
@@ -857,6 +864,12 @@ struct GenerateArgs {
     #[arg(long, value_enum, value_name = "CODEC")]
     compress: Option<CompressName>,
 
+    /// Codec of a Parquet or Arrow output's columns [default: the input's;
+    /// zstd for Parquet from text]. Arrow IPC takes zstd, lz4 or none.
+    /// (`--compress` compresses the whole file's bytes instead.)
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compression: Option<TableCodecName>,
+
     /// Worker threads [default: all cores; 0: all cores]; the output does
     /// not depend on it.
     #[arg(short = 'j', long, value_name = "N")]
@@ -931,6 +944,8 @@ pub struct GenerateConfig {
     pub output: Option<PathBuf>,
     /// Output compression.
     pub compress: Compress,
+    /// `--compression`: a table output's codec (`None`: the default).
+    pub compression: Option<TableCodec>,
     /// Worker threads.
     pub threads: usize,
     /// Draw a progress bar.
@@ -1110,6 +1125,12 @@ struct RunArgs {
     #[arg(long, value_enum, value_name = "CODEC")]
     compress: Option<CompressName>,
 
+    /// Codec of a Parquet or Arrow output's columns [default: the input's;
+    /// zstd for Parquet from text]. Arrow IPC takes zstd, lz4 or none.
+    /// (`--compress` compresses the whole file's bytes instead.)
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compression: Option<TableCodecName>,
+
     /// What to do with a bad record: `mark` writes an `error: REASON` line for
     /// it and goes on; `fail` stops at the first one and leaves no output file.
     #[arg(long, value_enum, default_value_t = ErrorPolicy::Mark, value_name = "POLICY")]
@@ -1214,6 +1235,25 @@ enum CompressName {
     None,
 }
 
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum TableCodecName {
+    None,
+    Snappy,
+    Zstd,
+    Gzip,
+    Lz4,
+}
+
+fn table_codec(name: Option<TableCodecName>) -> Option<TableCodec> {
+    name.map(|n| match n {
+        TableCodecName::None => TableCodec::None,
+        TableCodecName::Snappy => TableCodec::Snappy,
+        TableCodecName::Zstd => TableCodec::Zstd,
+        TableCodecName::Gzip => TableCodec::Gzip,
+        TableCodecName::Lz4 => TableCodec::Lz4,
+    })
+}
+
 fn compress(name: Option<CompressName>) -> Compress {
     match name {
         None => Compress::Auto,
@@ -1258,6 +1298,8 @@ pub struct BulkConfig {
     pub output: Option<PathBuf>,
     /// Output compression.
     pub compress: Compress,
+    /// `--compression`: a table output's codec (`None`: the input's).
+    pub compression: Option<TableCodec>,
     /// What to do per puzzle.
     pub task: Task,
     /// Worker threads (at least 1).
@@ -1482,6 +1524,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             output: a.output,
             blank: a.blank.map(|b| b.as_bytes()[0]),
             compress: compress(a.compress),
+            compression: table_codec(a.compression),
             temp_dir: a.temp_dir,
             forced: forced(&a.format, a.column, &a.grid)?,
         }),
@@ -1529,6 +1572,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
         }),
         CliCommand::Generate(Lazy(a)) => Command::Generate(GenerateConfig {
             compress: compress(a.compress),
+            compression: table_codec(a.compression),
             count: a.count,
             seed: a.seed,
             spec: Spec {
@@ -1782,6 +1826,7 @@ fn one_bulk(
         input: None,
         output: output.filter(|p| p.as_os_str() != "-"),
         compress: compress(run.compress),
+        compression: table_codec(run.compression),
         task,
         threads: threads(run.threads),
         chunk_bytes: run.chunk_size.map(|n| n as usize),

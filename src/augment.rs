@@ -517,7 +517,14 @@ mod table {
             fields,
             table.schema.metadata().clone(),
         ));
-        let mut ws = copy::Writers::new(kind, [out], &schema, table.props.as_ref(), table.codec)?;
+        let mut ws = copy::Writers::new(
+            kind,
+            [out],
+            &schema,
+            table.props.as_ref(),
+            table.codec,
+            None,
+        )?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(cfg.threads)
             .build()?;

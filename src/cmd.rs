@@ -178,6 +178,13 @@ fn bulk_to(
     // text records, a table (Parquet, Arrow IPC) or an array (`.npy`).
     let source = input::open(cfg.input.as_deref(), cfg.no_mmap)?;
     let (kind, source) = input::peek_kind(source, cfg.input.as_deref(), &name)?;
+    if let (None, Some(c)) = (kind, cfg.compression) {
+        anyhow::bail!(
+            "{name}: --compression {} applies to Parquet and Arrow outputs; the answers of \
+             text input are text (--compress compresses them)",
+            c.name()
+        );
+    }
     if let Some(kind) = kind {
         return bulk_columnar(cfg, &name, kind, source, outs);
     }
@@ -276,6 +283,7 @@ fn bulk_columnar(
         overwrite: cfg.overwrite,
         asked,
         output: cfg.output.as_deref(),
+        compression: cfg.compression,
         // Rows, not bytes: a table is read by row groups and pages, not
         // front to back. The format sets the total when its metadata
         // gives one (Parquet, .npy).
@@ -1100,6 +1108,7 @@ fn bench_table(
         overwrite: false,
         asked,
         output: None,
+        compression: None,
         reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, false)),
         side: None,
     };
@@ -1306,6 +1315,7 @@ pub fn generate(cfg: &GenerateConfig) -> anyhow::Result<ExitCode> {
         boxes: b,
         blank: cfg.blank,
         count: cfg.count,
+        compression: cfg.compression,
     };
     let run = (|| -> anyhow::Result<()> {
         let w = out.writer();

@@ -32,6 +32,8 @@ pub struct ConvertConfig {
     pub blank: Option<u8>,
     /// Output compression.
     pub compress: Compress,
+    /// `--compression`: a table output's codec (`None`: the input's).
+    pub compression: Option<crate::columnar::TableCodec>,
     /// Directory for the spill copy of a streamed input (`--temp-dir`).
     pub temp_dir: Option<PathBuf>,
     /// Layout choices the user forced (`--column` also selects the
@@ -101,6 +103,8 @@ pub(crate) struct GeneratedColumns<'a> {
     pub(crate) blank: u8,
     /// Puzzles to be written.
     pub(crate) count: u64,
+    /// `--compression`: the table's codec (`None`: zstd).
+    pub(crate) compression: Option<crate::columnar::TableCodec>,
 }
 
 #[cfg(feature = "columnar")]
@@ -250,6 +254,7 @@ mod imp {
             puzzle: usize,
             props: Option<parquet::file::properties::WriterProperties>,
             codec: Option<arrow_ipc::CompressionType>,
+            choice: Option<columnar::TableCodec>,
             blank: u8,
             rows: Option<(u64, usize)>,
             dir: &Path,
@@ -263,8 +268,14 @@ mod imp {
                         schema,
                         Some(&props),
                         codec,
+                        choice,
                     )?)
                 }
+                _ if choice.is_some() => anyhow::bail!(
+                    "--compression {} applies to Parquet and Arrow outputs (--compress \
+                     compresses a text or .npy output)",
+                    choice.map_or("", |c| c.name())
+                ),
                 To::Lines | To::Rows(_) => {
                     let delim = match to {
                         To::Rows(d) => Some(d),
@@ -496,6 +507,7 @@ mod imp {
                 0,
                 None,
                 None,
+                c.compression,
                 c.blank,
                 rows,
                 Path::new("."),
@@ -685,7 +697,18 @@ mod imp {
             (p, c, _) => (p.clone(), c),
         };
         let blank = cfg.blank.unwrap_or(b'.');
-        let mut sink = Sink::new(to, out, &schema, puzzle, props, codec, blank, None, dir)?;
+        let mut sink = Sink::new(
+            to,
+            out,
+            &schema,
+            puzzle,
+            props,
+            codec,
+            cfg.compression,
+            blank,
+            None,
+            dir,
+        )?;
         let written = |e: anyhow::Error| {
             if e.is::<BadRecord>() {
                 e

@@ -511,6 +511,7 @@ fuzz_target!(|data: &[u8]| {
             boxes: None,
         },
         output: None,
+        compression: None,
         pool: pool(),
         reporter: Mutex::new(sudoku_bulk::output::Reporter::new("fuzz".into(), None, false)),
         side: None,

@@ -20,7 +20,66 @@ use arrow_schema::SchemaRef;
 use parquet::file::properties::WriterProperties;
 
 use super::batches::{Batches, SendWriter};
-use super::{Data, Kind};
+use super::{Data, Kind, TableCodec};
+
+/// The one place a table output's codecs are settled, for every command
+/// that writes a table: the Parquet writer properties and the Arrow IPC
+/// body compression the caller found in its input (`props`, `ipc`), unless
+/// the user chose a codec (`--compression`), which then holds for every
+/// column of `schema` (the output's). A Parquet output without input
+/// properties starts from [`super::parquet::default_props`]. Snappy and
+/// gzip have no Arrow IPC form: asked for there, an error before any
+/// output is made.
+pub fn codecs(
+    choice: Option<TableCodec>,
+    kind: Kind,
+    schema: &arrow_schema::Schema,
+    props: Option<WriterProperties>,
+    ipc: Option<CompressionType>,
+) -> anyhow::Result<(Option<WriterProperties>, Option<CompressionType>)> {
+    use parquet::basic::Compression;
+    let Some(choice) = choice else {
+        return Ok((props, ipc));
+    };
+    match kind {
+        Kind::Parquet => {
+            let codec = match choice {
+                TableCodec::None => Compression::UNCOMPRESSED,
+                TableCodec::Snappy => Compression::SNAPPY,
+                TableCodec::Zstd => Compression::ZSTD(Default::default()),
+                TableCodec::Gzip => Compression::GZIP(Default::default()),
+                TableCodec::Lz4 => Compression::LZ4_RAW,
+            };
+            let base = props.unwrap_or_else(|| super::parquet::default_props(ipc));
+            // Column settings copied from the input win over the default:
+            // each leaf of the output gets the codec by its path.
+            let mut b = base.into_builder().set_compression(codec);
+            let descr = parquet::arrow::ArrowSchemaConverter::new().convert(schema)?;
+            for c in descr.columns() {
+                b = b.set_column_compression(c.path().clone(), codec);
+            }
+            Ok((Some(b.build()), ipc))
+        }
+        Kind::ArrowFile | Kind::ArrowStream => {
+            let ipc = match choice {
+                TableCodec::None => None,
+                TableCodec::Zstd => Some(CompressionType::ZSTD),
+                TableCodec::Lz4 => Some(CompressionType::LZ4_FRAME),
+                TableCodec::Snappy | TableCodec::Gzip => anyhow::bail!(
+                    "--compression {}: Arrow IPC bodies are compressed with zstd or lz4 (or none); \
+                     {} is for Parquet",
+                    choice.name(),
+                    choice.name()
+                ),
+            };
+            Ok((props, ipc))
+        }
+        Kind::Npy => anyhow::bail!(
+            "--compression {} applies to Parquet and Arrow outputs, not to a .npy array",
+            choice.name()
+        ),
+    }
+}
 
 /// An opened table input.
 pub struct Table<'a> {
@@ -77,14 +136,18 @@ pub struct Writers<'o> {
 impl<'o> Writers<'o> {
     /// A writer of `kind` on each of `outs`: Parquet with `props` (the
     /// crate's defaults when `None`), Arrow IPC with body compression
-    /// `codec`. Making a writer writes its magic or schema.
+    /// `codec`, unless `choice` (`--compression`) says otherwise (see
+    /// [`codecs`]). Making a writer writes its magic or schema.
     pub fn new(
         kind: Kind,
         outs: impl IntoIterator<Item = &'o mut dyn Write>,
         schema: &SchemaRef,
         props: Option<&WriterProperties>,
         codec: Option<CompressionType>,
+        choice: Option<TableCodec>,
     ) -> anyhow::Result<Writers<'o>> {
+        let (props, codec) = codecs(choice, kind, schema, props.cloned(), codec)?;
+        let props = props.as_ref();
         let mut ws = Vec::new();
         for out in outs {
             ws.push(match kind {

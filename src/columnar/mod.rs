@@ -87,6 +87,37 @@ pub fn target(kind: Kind, name: &str, output: Option<&Path>) -> anyhow::Result<T
     }
 }
 
+/// The codec a table output's columns are written with, when the user names
+/// one (`--compression`); without it a table output follows its input's
+/// codecs. Parquet has all five (LZ4 as `LZ4_RAW`); Arrow IPC bodies only
+/// zstd and LZ4 (frame), or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableCodec {
+    /// Uncompressed.
+    None,
+    /// Snappy (Parquet only).
+    Snappy,
+    /// Zstandard (level 1 in Parquet, the crate's default).
+    Zstd,
+    /// Gzip (Parquet only).
+    Gzip,
+    /// LZ4: `LZ4_RAW` in Parquet, `LZ4_FRAME` in Arrow IPC.
+    Lz4,
+}
+
+impl TableCodec {
+    /// Its name as `--compression` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableCodec::None => "none",
+            TableCodec::Snappy => "snappy",
+            TableCodec::Zstd => "zstd",
+            TableCodec::Gzip => "gzip",
+            TableCodec::Lz4 => "lz4",
+        }
+    }
+}
+
 /// A bulk run over a columnar input, as the format modules see it.
 pub struct Job<'a> {
     /// The input's name in messages.
@@ -105,6 +136,8 @@ pub struct Job<'a> {
     pub asked: Asked<'a>,
     /// Output path (`None`: stdout).
     pub output: Option<&'a Path>,
+    /// `--compression`: the table output's codec (`None`: the input's).
+    pub compression: Option<TableCodec>,
     /// The worker threads rows are solved on.
     pub pool: &'a rayon::ThreadPool,
     /// Progress bar (hidden unless stderr is a terminal).

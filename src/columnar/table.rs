@@ -1469,6 +1469,18 @@ pub fn run_to(
         }
         _ => codec,
     };
+    // `--compression` names every column's codec of a table output.
+    let (props, codec) = match target {
+        Target::Columnar(to) => super::copy::codecs(job.compression, to, &plan.schema, props, codec)?,
+        Target::Text => match job.compression {
+            Some(c) => anyhow::bail!(
+                "--compression {} applies to Parquet and Arrow outputs, not to answer lines \
+                 (--compress compresses a text output)",
+                c.name()
+            ),
+            None => (props, codec),
+        },
+    };
     // Making a writer writes the magic or schema: a write error of the
     // output like any later one.
     let werr = |e: anyhow::Error| written(job, Err(e)).unwrap_err();
@@ -1490,7 +1502,10 @@ pub fn run_to(
                         || plan.fields_at.contains(&Some(i))
                 })
                 .collect();
-            match input.filter(|i| i.fits(&plan.schema, &encoded)) {
+            // Copied column chunks keep the input's codec: none is copied
+            // when the user named one.
+            let copy = job.compression.is_none();
+            match input.filter(|i| copy && i.fits(&plan.schema, &encoded)) {
                 Some(input) => Sink::Splice(Box::new(
                     super::parquet::Splice::new(SendWriter(w), &plan.schema, props, input, encoded)
                         .map_err(werr)?,

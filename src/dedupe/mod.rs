@@ -643,6 +643,7 @@ fn keys(
             overwrite: false,
             asked,
             output: None,
+            compression: None,
             reporter: std::sync::Mutex::new(Reporter::records(name.to_string(), None, progress)),
             side: None,
         };
@@ -1191,6 +1192,7 @@ fn copy_table(
         &table.schema,
         table.props.as_ref(),
         table.codec,
+        None,
     )?;
     let mut next = dropped.next().transpose()?;
     let mut row = 0u64;

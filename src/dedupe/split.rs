@@ -787,6 +787,7 @@ fn route_table(
         &table.schema,
         table.props.as_ref(),
         table.codec,
+        None,
     )?;
     let mut next = routes.next().transpose()?;
     let mut row = 0u64;

@@ -233,3 +233,153 @@ fn codecs_follow_the_input_across_formats() {
         answered(&[read_parquet(&out)]);
     }
 }
+
+/// Every column chunk's codec of a Parquet file, all row groups.
+fn all_parquet_codecs(path: &std::path::Path) -> Vec<::parquet::basic::Compression> {
+    use ::parquet::file::reader::FileReader;
+    let r = ::parquet::file::reader::SerializedFileReader::new(std::fs::File::open(path).unwrap())
+        .unwrap();
+    let md = r.metadata();
+    md.row_groups()
+        .iter()
+        .flat_map(|g| g.columns().iter().map(|c| c.compression()))
+        .collect()
+}
+
+/// `--compression` names the codec of every column of a table output,
+/// whatever the input's: a snappy Parquet file (an `id` column beside the
+/// puzzles, two row groups) solved, counted and converted into each
+/// Parquet codec, and an LZ4 Arrow file solved into each Arrow codec, read
+/// back from the files' own metadata; the answers still complete their
+/// puzzles. Snappy or gzip for Arrow, and any codec for answer lines, is a
+/// usage error before any output exists.
+#[test]
+fn compression_names_the_codec_of_every_table_column() {
+    use ::parquet::basic::Compression;
+    use arrow_array::Int64Array;
+    use arrow_ipc::CompressionType;
+    let set = fixtures(3, 24, 50, 43);
+    let rows: Vec<Vec<u8>> = set.iter().map(|(p, _)| p.clone()).collect();
+    let strs: Vec<String> = rows.iter().map(|p| digits(p)).collect();
+    let b = batch(vec![
+        (
+            "id",
+            Arc::new(Int64Array::from_iter_values(0..rows.len() as i64)) as ArrayRef,
+        ),
+        (
+            "puzzle",
+            Arc::new(StringArray::from(strs.clone())) as ArrayRef,
+        ),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let pq = dir.path().join("in.parquet");
+    write_parquet(&pq, &b, 12, Compression::SNAPPY);
+    let answered = |got: &RecordBatch| {
+        assert_eq!(got.num_rows(), rows.len());
+        assert_eq!(
+            strings(got.column(1)),
+            strs.iter().cloned().map(Some).collect::<Vec<_>>()
+        );
+        for (k, a) in strings(got.column(2)).into_iter().enumerate() {
+            assert_valid(3, &rows[k], &cells(&a.unwrap(), "", "123456789"));
+        }
+    };
+    for (name, want) in [
+        ("none", Compression::UNCOMPRESSED),
+        ("snappy", Compression::SNAPPY),
+        ("zstd", Compression::ZSTD(Default::default())),
+        ("gzip", Compression::GZIP(Default::default())),
+        ("lz4", Compression::LZ4_RAW),
+    ] {
+        let out = dir.path().join(format!("solved-{name}.parquet"));
+        solve_to(&pq, &out).args(["--compression", name]).ok();
+        let codecs = all_parquet_codecs(&out);
+        assert_eq!(codecs.len(), 2 * 3, "two row groups of three columns");
+        assert!(codecs.iter().all(|c| *c == want), "{name}: {codecs:?}");
+        answered(&read_parquet(&out));
+        let counted = dir.path().join(format!("counted-{name}.parquet"));
+        sb(["count"])
+            .arg(&pq)
+            .arg("-o")
+            .arg(&counted)
+            .args(["--compression", name])
+            .ok();
+        assert!(
+            all_parquet_codecs(&counted).iter().all(|c| *c == want),
+            "count {name}"
+        );
+        let converted = dir.path().join(format!("converted-{name}.parquet"));
+        sb(["convert"])
+            .arg(&pq)
+            .arg("-o")
+            .arg(&converted)
+            .args(["--compression", name])
+            .ok();
+        let codecs = all_parquet_codecs(&converted);
+        assert!(
+            !codecs.is_empty() && codecs.iter().all(|c| *c == want),
+            "convert {name}"
+        );
+        assert_eq!(
+            read_parquet(&converted),
+            read_parquet(&pq),
+            "convert keeps the rows"
+        );
+    }
+    // Without the flag the input's codec holds (snappy), as before.
+    let out = dir.path().join("kept.parquet");
+    solve_to(&pq, &out).ok();
+    assert!(all_parquet_codecs(&out)
+        .iter()
+        .all(|c| *c == Compression::SNAPPY));
+
+    let mut buf = Vec::new();
+    let opts = arrow_ipc::writer::IpcWriteOptions::default()
+        .try_with_compression(Some(CompressionType::LZ4_FRAME))
+        .unwrap();
+    let mut w =
+        arrow_ipc::writer::FileWriter::try_new_with_options(&mut buf, &b.schema(), opts).unwrap();
+    w.write(&b).unwrap();
+    w.finish().unwrap();
+    drop(w);
+    let arrow = dir.path().join("in.arrow");
+    std::fs::write(&arrow, &buf).unwrap();
+    for (name, want) in [
+        ("none", None),
+        ("zstd", Some(CompressionType::ZSTD)),
+        ("lz4", Some(CompressionType::LZ4_FRAME)),
+    ] {
+        let out = dir.path().join(format!("solved-{name}.arrow"));
+        solve_to(&arrow, &out).args(["--compression", name]).ok();
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(ipc_codec(&bytes), want, "{name} Arrow");
+        let got = read_ipc(&bytes);
+        answered(&arrow_select::concat::concat_batches(&got[0].schema(), &got).unwrap());
+    }
+    for name in ["snappy", "gzip"] {
+        let out = dir.path().join(format!("refused-{name}.arrow"));
+        let ran = solve_to(&arrow, &out).args(["--compression", name]).code(2);
+        assert!(
+            ran.stderr().contains(&format!(
+                "--compression {name}: Arrow IPC bodies are compressed with zstd or lz4 (or none)"
+            )),
+            "{}",
+            ran.stderr()
+        );
+        assert!(!out.exists(), "no output left");
+    }
+    let out = dir.path().join("answers.txt");
+    let ran = solve_to(&pq, &out).args(["--compression", "zstd"]).code(2);
+    assert!(ran
+        .stderr()
+        .contains("--compression zstd applies to Parquet and Arrow outputs"));
+    assert!(!out.exists());
+    let text = dir.path().join("in.txt");
+    std::fs::write(&text, strs.join("\n") + "\n").unwrap();
+    let ran = solve_to(&text, dir.path().join("t.txt"))
+        .args(["--compression", "zstd"])
+        .code(2);
+    assert!(ran
+        .stderr()
+        .contains("--compression zstd applies to Parquet and Arrow outputs"));
+}
