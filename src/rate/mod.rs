@@ -23,6 +23,7 @@ mod grid;
 mod intersections;
 mod links;
 mod nested;
+mod reach;
 mod singles;
 mod subsets;
 mod unique;

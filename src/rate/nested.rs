@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 use super::advanced::{self, java_order, Found, BOX, CELL, COL, ROW};
 use super::chains::{hint_order, length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, PEERS, REGION};
+use super::reach::Reach;
 use super::{InnerChain, Technique};
 
 /// A link's cause (serate's `Potential.Cause`): none (a start), else the
@@ -93,127 +94,6 @@ impl P {
     }
     fn pid(&self) -> u16 {
         ((self.cell as u16 * 9 + self.digit as u16) << 1) | self.on as u16
-    }
-}
-
-/// Reachability between the potentials of a grid for every start at once
-/// ([`Loops::closure`]): the links as a graph, its strongly connected
-/// components (Tarjan), and per component the bit set of the nodes it
-/// reaches. Buffers are kept between grids.
-#[derive(Default)]
-struct Reach {
-    /// Candidate number of `cell * 9 + digit`, and back.
-    id: Vec<u16>,
-    cand: Vec<(u8, u8)>,
-    /// Successors of node v: `succ[start[v]..start[v + 1]]`.
-    start: Vec<u32>,
-    succ: Vec<u32>,
-    /// Component of each node; words of a bit set per component.
-    comp: Vec<u32>,
-    words: usize,
-    sets: Vec<u64>,
-    // Tarjan's state.
-    index: Vec<u32>,
-    low: Vec<u32>,
-    on_stack: Vec<bool>,
-    stack: Vec<u32>,
-    calls: Vec<(u32, u32)>,
-    /// Per component, the last component that merged its set.
-    merged: Vec<u32>,
-}
-
-impl Reach {
-    /// Tarjan's components of nodes `0..n`, each component's reach set
-    /// made as it is closed (every component it links to is closed first).
-    fn components(&mut self, n: usize) {
-        const UNSEEN: u32 = u32::MAX;
-        self.words = n.div_ceil(64).max(1);
-        self.comp.clear();
-        self.comp.resize(n, UNSEEN);
-        self.index.clear();
-        self.index.resize(n, UNSEEN);
-        self.low.clear();
-        self.low.resize(n, 0);
-        self.on_stack.clear();
-        self.on_stack.resize(n, false);
-        self.sets.clear();
-        self.merged.clear();
-        let mut next = 0u32;
-        let mut comps = 0u32;
-        for root in 0..n as u32 {
-            if self.index[root as usize] != UNSEEN {
-                continue;
-            }
-            self.calls.push((root, self.start[root as usize]));
-            self.index[root as usize] = next;
-            self.low[root as usize] = next;
-            next += 1;
-            self.stack.push(root);
-            self.on_stack[root as usize] = true;
-            while let Some(&(v, e)) = self.calls.last() {
-                let vu = v as usize;
-                if e < self.start[vu + 1] {
-                    self.calls.last_mut().unwrap().1 += 1;
-                    let w = self.succ[e as usize];
-                    let wu = w as usize;
-                    if self.index[wu] == UNSEEN {
-                        self.index[wu] = next;
-                        self.low[wu] = next;
-                        next += 1;
-                        self.stack.push(w);
-                        self.on_stack[wu] = true;
-                        self.calls.push((w, self.start[wu]));
-                    } else if self.on_stack[wu] {
-                        self.low[vu] = self.low[vu].min(self.index[wu]);
-                    }
-                    continue;
-                }
-                self.calls.pop();
-                if let Some(&(p, _)) = self.calls.last() {
-                    let pu = p as usize;
-                    self.low[pu] = self.low[pu].min(self.low[vu]);
-                }
-                if self.low[vu] != self.index[vu] {
-                    continue;
-                }
-                // v roots a component: pop it, then its reach set.
-                let base = self.sets.len();
-                self.sets.resize(base + self.words, 0);
-                self.merged.push(u32::MAX);
-                let top = self.stack.iter().rposition(|&x| x == v).unwrap();
-                for i in top..self.stack.len() {
-                    let x = self.stack[i] as usize;
-                    self.on_stack[x] = false;
-                    self.comp[x] = comps;
-                    self.sets[base + x / 64] |= 1 << (x % 64);
-                }
-                for i in top..self.stack.len() {
-                    let x = self.stack[i] as usize;
-                    for j in self.start[x]..self.start[x + 1] {
-                        let cw = self.comp[self.succ[j as usize] as usize];
-                        // Each component linked to is merged once.
-                        if cw != comps && self.merged[cw as usize] != comps {
-                            self.merged[cw as usize] = comps;
-                            // Components linked to are closed before: their
-                            // sets lie below this one's.
-                            let from = cw as usize * self.words;
-                            let (done, this) = self.sets.split_at_mut(base);
-                            for (t, &w) in this.iter_mut().zip(&done[from..from + self.words]) {
-                                *t |= w;
-                            }
-                        }
-                    }
-                }
-                self.stack.truncate(top);
-                comps += 1;
-            }
-        }
-    }
-
-    /// Whether node `from` reaches node `to`.
-    fn reaches(&self, from: usize, to: usize) -> bool {
-        let c = self.comp[from] as usize;
-        self.sets[c * self.words + to / 64] >> (to % 64) & 1 != 0
     }
 }
 
@@ -352,58 +232,7 @@ impl Loops<'_> {
     /// Only the candidates of the digits in `only` are nodes: without Y
     /// links, no link leaves a digit.
     fn closure(&mut self, y: bool, only: u16) {
-        let g = self.g;
-        let r = &mut self.reach;
-        r.id.clear();
-        r.id.resize(729, u16::MAX);
-        r.cand.clear();
-        for c in bits(g.empty) {
-            for d in bits((g.cells[c] & only) as u128) {
-                r.id[c * 9 + d] = r.cand.len() as u16;
-                r.cand.push((c as u8, d as u8));
-            }
-        }
-        let n = r.cand.len() * 2;
-        // Node 2k is candidate k off, 2k + 1 on; successors in CSR form.
-        r.start.clear();
-        r.succ.clear();
-        for v in 0..n {
-            r.start.push(r.succ.len() as u32);
-            let (c, d) = r.cand[v / 2];
-            let (c, d) = (c as usize, d as usize);
-            if v & 1 == 1 {
-                for oc in bits(PEERS[c] & g.digits[d]) {
-                    r.succ.push(2 * r.id[oc * 9 + d] as u32);
-                }
-                if y {
-                    for od in bits(g.cells[c] as u128 & !(1 << d)) {
-                        r.succ.push(2 * r.id[c * 9 + od] as u32);
-                    }
-                }
-            } else {
-                let k = c * 9 + d;
-                if y && self.y_on[k] != NO {
-                    r.succ
-                        .push(2 * r.id[c * 9 + self.y_on[k] as usize] as u32 + 1);
-                }
-                for &(t, _) in &self.x_on[k][..self.x_n[k] as usize] {
-                    r.succ.push(2 * r.id[t as usize * 9 + d] as u32 + 1);
-                }
-            }
-        }
-        r.start.push(r.succ.len() as u32);
-        r.components(n);
-        self.hit_on = [0; 9];
-        self.hit_off = [0; 9];
-        for (k, &(c, d)) in r.cand.iter().enumerate() {
-            let (on, off) = (2 * k + 1, 2 * k);
-            if r.reaches(on, off) {
-                self.hit_on[d as usize] |= 1 << c;
-            }
-            if r.reaches(off, on) {
-                self.hit_off[d as usize] |= 1 << c;
-            }
-        }
+        (self.hit_on, self.hit_off) = self.reach.links(self.g, y, only);
     }
 
     /// Whether `doForcingChains` from `(cell, d)`, on or off, reaches its
