@@ -395,7 +395,9 @@ enum CliCommand {
     /// have 0, 1 and 2+ solutions, isomorph classes, isomorph repeats and
     /// exact duplicates, and with --against the records that have an
     /// isomorph (or a copy) in another set. A table on stdout, or JSON
-    /// with --json; --plot FILE.svg draws the histograms. Grids up to 9x9.
+    /// with --json; with a rating or level column (`er`, `rating`, `level`
+    /// or `difficulty`, the first found) its histogram too; --plot
+    /// FILE.svg or FILE.png draws the histograms. Grids up to 9x9.
     ///
     /// Example: `sudoku-bulk stats train.csv --against test.csv --plot card.svg`.
     ///
@@ -588,10 +590,12 @@ struct SplitArgs {
     seed: u64,
 
     /// Hold the fractions within each stratum: `clues`, each clue count;
-    /// or a COLUMN's values (CSV/TSV with a header, Parquet, Arrow: a
-    /// rating, level or source column), a class's stratum being its first
-    /// record's value (the values are held in memory, 4 bytes a record).
-    #[arg(long, value_name = "clues|COLUMN")]
+    /// `er`, each ER (the input's `er` column, or every class rated as
+    /// `rate` does, 9x9; slow on hard sets: see `rate`'s speeds); or a
+    /// COLUMN's values (CSV/TSV with a header, Parquet, Arrow: a rating,
+    /// level or source column), a class's stratum being its first record's
+    /// value (the values are held in memory, 4 bytes a record).
+    #[arg(long, value_name = "clues|er|COLUMN")]
     stratify: Option<String>,
 
     /// Write the parts as DIR/train.EXT, DIR/test.EXT, DIR/val.EXT (made
@@ -670,8 +674,9 @@ struct StatsArgs {
     #[arg(long)]
     json: bool,
 
-    /// Draw the clue and solution-count histograms to FILE.svg.
-    #[arg(long, value_name = "FILE.svg")]
+    /// Draw the histograms (clues, the rating or level column when there
+    /// is one, solution counts) to FILE.svg or FILE.png (by the name).
+    #[arg(long, value_name = "FILE.svg|FILE.png")]
     plot: Option<PathBuf>,
 
     /// Count each input's records with an isomorph or a copy in OTHER.
@@ -1549,6 +1554,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             stratify: match a.stratify.as_deref() {
                 None => crate::dedupe::Stratify::None,
                 Some("clues") => crate::dedupe::Stratify::Clues,
+                Some("er") => crate::dedupe::Stratify::Er,
                 Some(column) => crate::dedupe::Stratify::Column(column.to_string()),
             },
             output_dir: a.output_dir,

@@ -28,7 +28,10 @@ pub use split::{
     check_fractions, class_hash, key_clues, part_path, split, split_keys, Part, SplitConfig,
     Strata, Stratify,
 };
-pub use stats::{card_of_keys, cards_json, stats, Card, KeyRows, StatsConfig};
+pub use stats::{
+    card_of_keys, cards_json, rating_bars, stats, Card, KeyRows, Ratings, StatsConfig,
+    RATING_COLUMNS,
+};
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
@@ -234,6 +237,23 @@ fn pack(boxes: Boxes, cells: &[u8]) -> Result<[u8; KEY], RecordError> {
     }
     key[KEY - 1] |= side as u8;
     Ok(key)
+}
+
+/// The cells and side of a packed key.
+pub(crate) fn unpack(key: &[u8; KEY]) -> (usize, Vec<u8>) {
+    let side = usize::from(key[KEY - 1] & 15);
+    let n = side * side;
+    let cells = (0..n)
+        .map(|i| {
+            let b = key[i / 2];
+            if i % 2 == 0 {
+                b >> 4
+            } else {
+                b & 15
+            }
+        })
+        .collect();
+    (side, cells)
 }
 
 fn push_hex(bytes: &[u8], out: &mut String) {

@@ -55,6 +55,11 @@ pub enum Stratify {
     /// Each value of a column (CSV/TSV with a header, Parquet, Arrow): a
     /// class's stratum is its first record's value.
     Column(String),
+    /// Each ER (serate's rating, in tenths): the input's `er` column when
+    /// it has one (as [`Stratify::Column`]), else each class rated once
+    /// on the pool from its key's cells (9x9; anything not rated, one
+    /// stratum).
+    Er,
 }
 
 /// A `split` run.
@@ -378,43 +383,87 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     let spill_err = |e: io::Error| anyhow::Error::new(e).context("spill files");
     // A column's value of every record, as stratum numbers (in memory: 4
     // bytes a record).
+    let has_er = cfg.stratify == Stratify::Er
+        && column_names(&input, &keyed.shape)?
+            .iter()
+            .any(|c| c == "er");
     let labels = match &cfg.stratify {
         Stratify::Column(column) => Some(column_strata(&input, &keyed.shape, column)?),
+        Stratify::Er if has_er => Some(column_strata(&input, &keyed.shape, "er")?),
         _ => None,
     };
+    // `--stratify er` without an `er` column: classes wait in batches for
+    // their rating (4096 classes at a time, rated on the pool).
+    let rate_classes = cfg.stratify == Stratify::Er && !has_er;
+    let mut rating = rate_classes.then(|| {
+        crate::output::Reporter::records(format!("{name}: rating classes"), None, cfg.progress)
+    });
+    let mut waiting: Waiting = Vec::new();
+    let mut rated = 0u64;
     // Classes under their seeded hash; records per stratum.
-    let mut by_class = Runs::<CLASS>::new(budget, &dir);
-    let mut strata: Vec<u64> = Vec::new();
+    let by_class = Runs::<CLASS>::new(budget, &dir);
+    let strata: Vec<u64> = Vec::new();
     let mut classes = 0u64;
     let mut last: Option<[u8; KEY]> = None;
     let mut stratum = 0u32;
+    let mut filer = Filer {
+        by_class,
+        strata,
+        seed: cfg.seed,
+    };
+    // Rates the waiting classes on the pool and files their records.
+    let mut flush = |waiting: &mut Waiting, filer: &mut Filer| -> io::Result<()> {
+        use rayon::prelude::*;
+        let ers: Vec<u32> =
+            pool.install(|| waiting.par_iter().map(|(k, _)| er_stratum(k)).collect());
+        rated += waiting.len() as u64;
+        if let Some(r) = &mut rating {
+            crate::pipeline::Observer::progress(r, 0, rated);
+        }
+        for ((key, positions), er) in waiting.drain(..).zip(ers) {
+            for pos in positions {
+                filer.file(er, &key, pos)?;
+            }
+        }
+        Ok(())
+    };
     for e in pool.install(|| keys.sorted()).map_err(spill_err)? {
         let e = e.map_err(spill_err)?;
         let key: [u8; KEY] = e[..KEY].try_into().expect("key bytes");
-        if last != Some(key) {
+        let new_class = last != Some(key);
+        if new_class {
             classes += 1;
             last = Some(key);
             // Entries sort by key, then position: this is the class's
             // first record.
             stratum = match (&cfg.stratify, &labels) {
                 (Stratify::Clues, _) => u32::from(key_clues(&key)),
-                (Stratify::Column(_), Some(l)) => *l
+                (Stratify::Column(_) | Stratify::Er, Some(l)) => *l
                     .get(entry_pos(&e) as usize)
                     .ok_or_else(|| mismatch("a record the column pass did not meet"))?,
                 _ => 0,
             };
         }
-        let s = stratum as usize;
-        if strata.len() <= s {
-            strata.resize(s + 1, 0);
+        if rate_classes {
+            if new_class {
+                if waiting.len() == RATE_BATCH {
+                    flush(&mut waiting, &mut filer).map_err(spill_err)?;
+                }
+                waiting.push((key, Vec::new()));
+            }
+            waiting.last_mut().expect("a class").1.push(entry_pos(&e));
+        } else {
+            filer
+                .file(stratum, &key, entry_pos(&e))
+                .map_err(spill_err)?;
         }
-        strata[s] += 1;
-        let mut c = [0u8; CLASS];
-        c[..C_HASH].copy_from_slice(&stratum.to_be_bytes());
-        c[C_HASH..C_KEY].copy_from_slice(&class_hash(cfg.seed, &key).to_be_bytes());
-        c[C_KEY..C_POS].copy_from_slice(&key);
-        c[C_POS..].copy_from_slice(&entry_pos(&e).to_be_bytes());
-        by_class.push(c).map_err(spill_err)?;
+    }
+    flush(&mut waiting, &mut filer).map_err(spill_err)?;
+    let Filer {
+        by_class, strata, ..
+    } = filer;
+    if let Some(r) = rating.take() {
+        r.clear();
     }
     spilled += by_class.spilled();
     let mut walk = Walk::new(&strata, cfg.test, cfg.val);
@@ -519,38 +568,110 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     }))
 }
 
+/// Classes waiting for their rating, each with its records' positions.
+type Waiting = Vec<([u8; KEY], Vec<u64>)>;
+
+/// The second sort's input: a class entry a record, filed under its
+/// stratum and the class's seeded hash; records counted per stratum.
+struct Filer {
+    by_class: Runs<CLASS>,
+    strata: Vec<u64>,
+    seed: u64,
+}
+
+impl Filer {
+    fn file(&mut self, stratum: u32, key: &[u8; KEY], pos: u64) -> io::Result<()> {
+        let s = stratum as usize;
+        if self.strata.len() <= s {
+            self.strata.resize(s + 1, 0);
+        }
+        self.strata[s] += 1;
+        let mut c = [0u8; CLASS];
+        c[..C_HASH].copy_from_slice(&stratum.to_be_bytes());
+        c[C_HASH..C_KEY].copy_from_slice(&class_hash(self.seed, key).to_be_bytes());
+        c[C_KEY..C_POS].copy_from_slice(key);
+        c[C_POS..].copy_from_slice(&pos.to_be_bytes());
+        self.by_class.push(c)
+    }
+}
+
+/// Classes rated together for `--stratify er`.
+const RATE_BATCH: usize = 4096;
+
+/// `--stratify er`'s stratum of a class: the ER in tenths of its key's
+/// cells, 0 when not rated (unrated, not unique, not 9x9). With `--by
+/// iso` the key is the canonical form: serate's ER (and so ours) changes
+/// under a disguise for a few puzzles (3 of 901 measured: 8.5 → 8.6,
+/// 7.1 → 5.5), so the class is rated once, on the form, which gives one
+/// stratum whichever of its records comes first.
+fn er_stratum(key: &[u8; KEY]) -> u32 {
+    let (side, cells) = unpack(key);
+    if side != 9 {
+        return 0;
+    }
+    match crate::rate::rate(&cells) {
+        crate::rate::Outcome::Rated(r) => u32::from(r.er),
+        _ => 0,
+    }
+}
+
 /// Stratum numbers of `column`'s values, one a record in record order
-/// (numbered by first appearance; a missing value is one value): the
-/// field of a CSV/TSV row named by the header, or a table's column.
+/// (numbered by first appearance; a missing value is one value).
 fn column_strata(input: &Loaded, shape: &Found, column: &str) -> anyhow::Result<Vec<u32>> {
     use std::collections::HashMap;
-    let name = &input.name;
     let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
     let mut out = Vec::new();
-    let mut put = |v: &[u8]| {
+    column_values(input, shape, column, "--stratify", &mut |v: &[u8]| {
         let next = ids.len() as u32;
         out.push(*ids.entry(v.to_vec()).or_insert(next));
-    };
+    })?;
+    Ok(out)
+}
+
+/// The column names of the input: a CSV/TSV header's fields or a table's
+/// columns; empty for text without a header and `.npy` arrays.
+pub(super) fn column_names(input: &Loaded, shape: &Found) -> anyhow::Result<Vec<String>> {
+    match shape {
+        Found::Text { found, .. } => {
+            let Shape::Csv(cols) = found.layout.shape else {
+                return Ok(Vec::new());
+            };
+            let header = crate::text::row_fields(&found.header, cols.delim)
+                .map_err(|e| anyhow::anyhow!("{}: header: {e}", input.name))?;
+            Ok(header
+                .iter()
+                .map(|h| String::from_utf8_lossy(h.trim_ascii()).into_owned())
+                .collect())
+        }
+        Found::Columnar(Kind::Npy) => Ok(Vec::new()),
+        Found::Columnar(kind) => table_names(input, *kind),
+    }
+}
+
+/// `column`'s value of every record in record order, one call of `put` a
+/// record (a missing value or null as empty): the field of a CSV/TSV row
+/// named by the header, or a table's column. `flag` names the option in
+/// errors.
+pub(super) fn column_values(
+    input: &Loaded,
+    shape: &Found,
+    column: &str,
+    flag: &str,
+    put: &mut dyn FnMut(&[u8]),
+) -> anyhow::Result<()> {
+    let name = &input.name;
     match shape {
         Found::Text { found, body } => {
             let Shape::Csv(cols) = found.layout.shape else {
                 anyhow::bail!(
-                    "{name}: --stratify {column}: a column needs CSV/TSV with a header or a table"
+                    "{name}: {flag} {column}: a column needs CSV/TSV with a header or a table"
                 );
             };
-            let header = crate::text::row_fields(&found.header, cols.delim)
-                .map_err(|e| anyhow::anyhow!("{name}: header: {e}"))?;
-            let Some(k) = header
-                .iter()
-                .position(|h| h.trim_ascii() == column.as_bytes())
-            else {
+            let header = column_names(input, shape)?;
+            let Some(k) = header.iter().position(|h| h == column) else {
                 anyhow::bail!(
-                    "{name}: --stratify {column}: no such column (the header has {})",
-                    header
-                        .iter()
-                        .map(|h| String::from_utf8_lossy(h).into_owned())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "{name}: {flag} {column}: no such column (the header has {})",
+                    header.join(", ")
                 );
             };
             for item in Records::new(&found.layout, &input.bytes()[*body..]) {
@@ -564,20 +685,42 @@ fn column_strata(input: &Loaded, shape: &Found, column: &str) -> anyhow::Result<
             }
         }
         Found::Columnar(Kind::Npy) => {
-            anyhow::bail!("{name}: --stratify {column}: a .npy array has no columns")
+            anyhow::bail!("{name}: {flag} {column}: a .npy array has no columns")
         }
-        Found::Columnar(kind) => table_strata(input, *kind, column, &mut put)?,
+        Found::Columnar(kind) => table_values(input, *kind, column, flag, put)?,
     }
-    Ok(out)
+    Ok(())
+}
+
+/// A table's column names.
+#[cfg(feature = "columnar")]
+fn table_names(input: &Loaded, kind: Kind) -> anyhow::Result<Vec<String>> {
+    let table = columnar::copy::open(&input.name, kind, input.data())?;
+    Ok(table
+        .schema
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect())
+}
+
+#[cfg(not(feature = "columnar"))]
+fn table_names(input: &Loaded, kind: Kind) -> anyhow::Result<Vec<String>> {
+    anyhow::bail!(
+        "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+        input.name,
+        kind.name()
+    )
 }
 
 /// A table column's values as bytes (strings, integers, floats, booleans;
 /// null as empty), one call of `put` a row.
 #[cfg(feature = "columnar")]
-fn table_strata(
+fn table_values(
     input: &Loaded,
     kind: Kind,
     column: &str,
+    flag: &str,
     put: &mut dyn FnMut(&[u8]),
 ) -> anyhow::Result<()> {
     use arrow_array::cast::AsArray;
@@ -588,7 +731,7 @@ fn table_strata(
     let table = columnar::copy::open(name, kind, input.data())?;
     let Ok(k) = table.schema.index_of(column) else {
         anyhow::bail!(
-            "{name}: --stratify {column}: no such column (the table has {})",
+            "{name}: {flag} {column}: no such column (the table has {})",
             table
                 .schema
                 .fields()
@@ -623,8 +766,8 @@ fn table_strata(
                 D::Float32 => a.as_primitive::<Float32Type>().value(r).to_string(),
                 D::Float64 => a.as_primitive::<Float64Type>().value(r).to_string(),
                 other => anyhow::bail!(
-                    "{name}: --stratify {column}: a {other} column (strings, integers, floats \
-                     and booleans stratify)"
+                    "{name}: {flag} {column}: a {other} column (strings, integers, floats \
+                     and booleans can be read)"
                 ),
             };
             put(text.as_bytes());
@@ -634,9 +777,10 @@ fn table_strata(
 }
 
 #[cfg(not(feature = "columnar"))]
-fn table_strata(
+fn table_values(
     input: &Loaded,
     kind: Kind,
+    _: &str,
     _: &str,
     _: &mut dyn FnMut(&[u8]),
 ) -> anyhow::Result<()> {

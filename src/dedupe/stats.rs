@@ -4,8 +4,11 @@
 //! the exact keys walks each distinct puzzle once, and batches of them are
 //! counted (0, 1, 2+ solutions) by the solver on the pool; clue counts and
 //! sizes come from the packed keys, blank symbols from the text records.
-//! A table goes to stdout (or JSON), and `--plot` draws the histograms as
-//! one SVG (plotters' SVG backend, compiled into this command only).
+//! A rating or level column (the first of [`RATING_COLUMNS`] the input
+//! has) is read in a second pass over the input. A table goes to stdout
+//! (or JSON), and `--plot` draws the histograms as one SVG or PNG
+//! (plotters, compiled into this command only, with DejaVu Sans for the
+//! PNG's text).
 //!
 //! ```text
 //! input ──key pass (dedupe's)──> iso runs ──merge──> classes
@@ -30,7 +33,7 @@ pub struct StatsConfig {
     pub inputs: Vec<PathBuf>,
     /// JSON instead of the table.
     pub json: bool,
-    /// Draw the histograms to this SVG file.
+    /// Draw the histograms to this SVG or PNG file (by its extension).
     pub plot: Option<PathBuf>,
     /// Count each input's records with an isomorph (and a copy) in this set.
     pub against: Option<PathBuf>,
@@ -71,27 +74,138 @@ pub struct Card {
     pub exact_repeats: u64,
     /// With `--against`: (records with an isomorph there, with a copy).
     pub against: Option<(String, u64, u64)>,
+    /// The histogram of a rating or level column, when the input has one.
+    pub ratings: Option<Ratings>,
+}
+
+/// Columns that hold a rating or a level, in the order `stats` looks for
+/// them: `er` (what `rate` writes), `rating` (sudoku-extreme's backtrack
+/// counts), `level`, `difficulty`.
+pub const RATING_COLUMNS: [&str; 4] = ["er", "rating", "level", "difficulty"];
+
+/// Records per value of a rating or level column.
+#[derive(Clone, Debug, Default)]
+pub struct Ratings {
+    /// The column's name.
+    pub column: String,
+    /// Records per value (trimmed text), numbers first in numeric order,
+    /// then the other values in text order.
+    pub values: Vec<(String, u64)>,
+    /// Records with no value (an empty field or a null).
+    pub missing: u64,
+}
+
+/// More distinct numeric values than this are drawn and tabled in bins.
+const MAX_BARS: usize = 24;
+
+impl Ratings {
+    /// Counts per value (any order) into a column's histogram.
+    pub fn new(column: &str, counts: impl IntoIterator<Item = (String, u64)>) -> Ratings {
+        let mut missing = 0;
+        let mut values: Vec<(String, u64)> = Vec::new();
+        for (v, n) in counts {
+            if v.is_empty() {
+                missing += n;
+            } else {
+                values.push((v, n));
+            }
+        }
+        values.sort_by(|(a, _), (b, _)| value_order(a, b));
+        Ratings {
+            column: column.to_string(),
+            values,
+            missing,
+        }
+    }
+}
+
+/// Numbers (as `f64`) before text, numbers by value, text by bytes.
+fn value_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.parse::<f64>().ok(), b.parse::<f64>().ok()) {
+        (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.cmp(b)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
+    }
+}
+
+/// The bars of one histogram over several inputs' rating columns: a label
+/// and each input's records. The values themselves, or, with more than
+/// [`MAX_BARS`] distinct numbers, equal bins of a round width (`lo-hi`,
+/// both ends in the bin for integers; `lo..hi`, `hi` excluded, otherwise);
+/// values that are not numbers keep a bar each, after the numbers.
+pub fn rating_bars(columns: &[&Ratings]) -> Vec<(String, Vec<u64>)> {
+    let mut all: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for (k, r) in columns.iter().enumerate() {
+        for (v, n) in &r.values {
+            all.entry(v.clone())
+                .or_insert_with(|| vec![0; columns.len()])[k] += n;
+        }
+    }
+    let mut values: Vec<(String, Vec<u64>)> = all.into_iter().collect();
+    values.sort_by(|(a, _), (b, _)| value_order(a, b));
+    let numbers: Vec<f64> = values
+        .iter()
+        .map_while(|(v, _)| v.parse::<f64>().ok())
+        .collect();
+    if numbers.len() <= MAX_BARS {
+        return values;
+    }
+    let (lo, hi) = (numbers[0], numbers[numbers.len() - 1]);
+    let integers = numbers.iter().all(|x| x.fract() == 0.0);
+    // A round width (1, 2 or 5 times a power of ten) giving at most 20 bins.
+    let raw = (hi - lo) / 20.0;
+    let mut width = 10f64.powf(raw.log10().floor());
+    for m in [1.0, 2.0, 5.0, 10.0] {
+        if width * m >= raw {
+            width *= m;
+            break;
+        }
+    }
+    if integers {
+        width = width.max(1.0);
+    }
+    let start = (lo / width).floor() * width;
+    let bins = (((hi - start) / width).floor() as usize) + 1;
+    let mut out: Vec<(String, Vec<u64>)> = (0..bins)
+        .map(|b| {
+            let a = start + b as f64 * width;
+            let label = if integers {
+                if width == 1.0 {
+                    format!("{a}")
+                } else {
+                    format!("{a}-{}", a + width - 1.0)
+                }
+            } else {
+                format!("{}..{}", round(a), round(a + width))
+            };
+            (label, vec![0; columns.len()])
+        })
+        .collect();
+    for (v, counts) in values.drain(..numbers.len()) {
+        let x: f64 = v.parse().expect("a number");
+        let b = (((x - start) / width).floor() as usize).min(bins - 1);
+        for (o, n) in out[b].1.iter_mut().zip(counts) {
+            *o += n;
+        }
+    }
+    out.extend(values);
+    out
+}
+
+/// A bin edge without float noise (`0.30000000000000004` → `0.3`).
+fn round(x: f64) -> String {
+    let s = format!("{:.6}", x);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
 }
 
 /// Distinct puzzles counted in one batch on the pool.
 const BATCH: usize = 4096;
-
-/// The cells and side of a packed key.
-fn unpack(key: &[u8; KEY]) -> (usize, Vec<u8>) {
-    let side = usize::from(key[KEY - 1] & 15);
-    let n = side * side;
-    let cells = (0..n)
-        .map(|i| {
-            let b = key[i / 2];
-            if i % 2 == 0 {
-                b >> 4
-            } else {
-                b & 15
-            }
-        })
-        .collect();
-    (side, cells)
-}
 
 /// Runs `stats`.
 pub fn stats(cfg: &StatsConfig) -> anyhow::Result<ExitCode> {
@@ -111,14 +225,10 @@ pub fn stats(cfg: &StatsConfig) -> anyhow::Result<ExitCode> {
         .plot
         .as_deref()
         .map(|p| plan.output(plot_role, Some(p), Writes::Text, Compress::None));
-    if let Some(p) = &cfg.plot {
-        if p.extension().and_then(|e| e.to_str()) != Some("svg") {
-            anyhow::bail!(
-                "{}: --plot writes SVG (a .svg name); PNG is not built in",
-                p.display()
-            );
-        }
-    }
+    let picture = match &cfg.plot {
+        Some(p) => Some(plot_kind(p)?),
+        None => None,
+    };
     let mut outs = plan.check()?;
     let dir = outs.scratch_dir(Some(result), cfg.temp_dir.as_deref());
     let against = match &cfg.against {
@@ -144,7 +254,11 @@ pub fn stats(cfg: &StatsConfig) -> anyhow::Result<ExitCode> {
     all.push(o);
     if let Some(slot) = plot {
         let mut o = outs.take(slot, Writes::Text)?;
-        o.writer().write_all(svg(&cards)?.as_bytes())?;
+        let bytes = match picture.expect("a plot kind with a plot") {
+            Picture::Svg => svg(&cards)?.into_bytes(),
+            Picture::Png => png(&cards)?,
+        };
+        o.writer().write_all(&bytes)?;
         all.push(o);
     }
     match outs.commit(all) {
@@ -202,6 +316,7 @@ fn card(
     if let Some(other) = against {
         card.against = Some((other.name.clone(), iso_matched, exact_matched));
     }
+    card.ratings = ratings_of(input, &keyed.shape)?;
     if let Found::Text { found, body } = &keyed.shape {
         for item in Records::new(&found.layout, &input.bytes()[*body..]) {
             let Item::Record { raw, .. } = item else {
@@ -217,6 +332,27 @@ fn card(
         }
     }
     Ok(card)
+}
+
+/// The histogram of the first of [`RATING_COLUMNS`] the input has.
+fn ratings_of(input: &Loaded, shape: &Found) -> anyhow::Result<Option<Ratings>> {
+    let names = split::column_names(input, shape)?;
+    let Some(column) = RATING_COLUMNS
+        .iter()
+        .find(|c| names.iter().any(|n| n == *c))
+    else {
+        return Ok(None);
+    };
+    let mut counts: std::collections::HashMap<Vec<u8>, u64> = Default::default();
+    split::column_values(input, shape, column, "stats: the column", &mut |v| {
+        *counts.entry(v.trim_ascii().to_vec()).or_insert(0) += 1;
+    })?;
+    Ok(Some(Ratings::new(
+        column,
+        counts
+            .into_iter()
+            .map(|(v, n)| (String::from_utf8_lossy(&v).into_owned(), n)),
+    )))
 }
 
 /// Classes and isomorph repeats from the iso entries in key order (the
@@ -427,6 +563,21 @@ fn table(cards: &[Card]) -> String {
             let bar = "#".repeat(((v * 40).div_ceil(most)) as usize);
             let _ = writeln!(s, "    {k:>3} {v:>9}  {bar}");
         }
+        if let Some(r) = &c.ratings {
+            let bars = rating_bars(&[r]);
+            let missing = if r.missing > 0 {
+                format!(", {} without a value", r.missing)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(s, "  {} (records: count{missing})", r.column);
+            let most = bars.iter().map(|(_, n)| n[0]).max().unwrap_or(1).max(1);
+            let wide = bars.iter().map(|(l, _)| l.len()).max().unwrap_or(0).max(3);
+            for (label, n) in &bars {
+                let bar = "#".repeat(((n[0] * 40).div_ceil(most)) as usize);
+                let _ = writeln!(s, "    {label:>wide$} {:>9}  {bar}", n[0]);
+            }
+        }
         let _ = keyed;
     }
     s
@@ -458,10 +609,26 @@ fn json(cards: &[Card]) -> String {
                 ),
                 None => String::new(),
             };
+            let ratings = match &c.ratings {
+                Some(r) => {
+                    let values: Vec<String> = r
+                        .values
+                        .iter()
+                        .map(|(v, n)| format!("[{}, {n}]", quote_json(v)))
+                        .collect();
+                    format!(
+                        ", \"ratings\": {{\"column\": {}, \"values\": [{}], \"missing\": {}}}",
+                        quote_json(&r.column),
+                        values.join(", "),
+                        r.missing
+                    )
+                }
+                None => String::new(),
+            };
             format!(
                 "{{\"name\": {}, \"records\": {}, \"bad\": {}, \"sizes\": {}, \"blanks\": {}, \
                  \"clues\": {}, \"solutions\": {{\"0\": {}, \"1\": {}, \"2+\": {}}}, \
-                 \"classes\": {}, \"iso_repeats\": {}, \"exact_duplicates\": {}{against}}}",
+                 \"classes\": {}, \"iso_repeats\": {}, \"exact_duplicates\": {}{against}{ratings}}}",
                 quote_json(&c.name),
                 c.records,
                 c.bad,
@@ -496,96 +663,241 @@ fn quote_json(s: &str) -> String {
     out
 }
 
-/// The histograms as one SVG: clue counts of each input, and the
-/// solution counts.
+/// What `--plot` writes, chosen by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Picture {
+    Svg,
+    Png,
+}
+
+fn plot_kind(path: &Path) -> anyhow::Result<Picture> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("svg") => Ok(Picture::Svg),
+        Some("png") => Ok(Picture::Png),
+        _ => anyhow::bail!(
+            "{}: --plot draws SVG or PNG: name the file FILE.svg or FILE.png",
+            path.display()
+        ),
+    }
+}
+
+/// The picture's size in pixels: wider with a rating panel.
+fn plot_size(cards: &[Card]) -> (u32, u32) {
+    if cards.iter().any(|c| c.ratings.is_some()) {
+        (1300, 420)
+    } else {
+        (900, 420)
+    }
+}
+
+/// DejaVu Sans as plotters' `sans-serif`, once: text is measured with it
+/// (both backends) and drawn with it (PNG).
+fn font() -> anyhow::Result<()> {
+    use std::sync::OnceLock;
+    static DONE: OnceLock<bool> = OnceLock::new();
+    let ok = *DONE.get_or_init(|| {
+        plotters::style::register_font(
+            "sans-serif",
+            plotters::style::FontStyle::Normal,
+            dejavu::sans::regular(),
+        )
+        .is_ok()
+    });
+    anyhow::ensure!(ok, "plot: the built-in font did not load");
+    Ok(())
+}
+
+/// The histograms as one SVG document.
 fn svg(cards: &[Card]) -> anyhow::Result<String> {
     use plotters::prelude::*;
+    font()?;
     let mut text = String::new();
     {
-        let root = SVGBackend::with_string(&mut text, (900, 420)).into_drawing_area();
-        root.fill(&WHITE)
-            .map_err(|e| anyhow::anyhow!("plot: {e}"))?;
-        let (left, right) = root.split_horizontally(620);
-        let lo = cards
+        let root = SVGBackend::with_string(&mut text, plot_size(cards)).into_drawing_area();
+        draw(&root, cards)?;
+    }
+    Ok(text)
+}
+
+/// The histograms as one PNG image (8-bit RGB).
+fn png(cards: &[Card]) -> anyhow::Result<Vec<u8>> {
+    use plotters::prelude::*;
+    font()?;
+    let (w, h) = plot_size(cards);
+    let mut pixels = vec![0u8; w as usize * h as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, (w, h)).into_drawing_area();
+        draw(&root, cards)?;
+    }
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder
+        .write_header()
+        .map_err(|e| anyhow::anyhow!("plot: {e}"))?;
+    writer
+        .write_image_data(&pixels)
+        .map_err(|e| anyhow::anyhow!("plot: {e}"))?;
+    writer.finish().map_err(|e| anyhow::anyhow!("plot: {e}"))?;
+    Ok(out)
+}
+
+/// The panels on any backend: clue counts of each input, the rating
+/// column's histogram (when an input has one), the solution counts.
+fn draw<DB: plotters::prelude::DrawingBackend>(
+    root: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    cards: &[Card],
+) -> anyhow::Result<()> {
+    use plotters::prelude::*;
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("plot: {e}");
+    root.fill(&WHITE).map_err(e)?;
+    let rated: Vec<&Ratings> = cards.iter().filter_map(|c| c.ratings.as_ref()).collect();
+    let (clues_area, rest) = root.split_horizontally(if rated.is_empty() { 620 } else { 560 });
+    let (rating_area, sol_area) = if rated.is_empty() {
+        (None, rest)
+    } else {
+        let (a, b) = rest.split_horizontally(460);
+        (Some(a), b)
+    };
+    let lo = cards
+        .iter()
+        .flat_map(|c| c.clues.keys().copied())
+        .min()
+        .unwrap_or(0);
+    let hi = cards
+        .iter()
+        .flat_map(|c| c.clues.keys().copied())
+        .max()
+        .unwrap_or(0);
+    let top = cards
+        .iter()
+        .flat_map(|c| c.clues.values().copied())
+        .max()
+        .unwrap_or(1);
+    let mut chart = ChartBuilder::on(&clues_area)
+        .caption("clues", ("sans-serif", 20))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            (lo as u32..hi as u32 + 1).into_segmented(),
+            0u64..top + top / 10 + 1,
+        )
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("givens")
+        .y_desc("records")
+        .draw()
+        .map_err(e)?;
+    for (k, c) in cards.iter().enumerate() {
+        let color = Palette99::pick(k).mix(0.6);
+        chart
+            .draw_series(
+                Histogram::vertical(&chart)
+                    .style(color.filled())
+                    .data(c.clues.iter().map(|(&x, &y)| (x as u32, y))),
+            )
+            .map_err(e)?
+            .label(c.name.clone())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)?;
+    if let Some(area) = rating_area {
+        let bars = rating_bars(&rated);
+        let labels: Vec<String> = bars.iter().map(|(l, _)| l.clone()).collect();
+        let most = bars
             .iter()
-            .flat_map(|c| c.clues.keys().copied())
-            .min()
-            .unwrap_or(0);
-        let hi = cards
-            .iter()
-            .flat_map(|c| c.clues.keys().copied())
+            .flat_map(|(_, n)| n.iter().copied())
             .max()
-            .unwrap_or(0);
-        let top = cards
-            .iter()
-            .flat_map(|c| c.clues.values().copied())
-            .max()
-            .unwrap_or(1);
-        let e = |e: DrawingAreaErrorKind<_>| anyhow::anyhow!("plot: {e}");
-        let mut chart = ChartBuilder::on(&left)
-            .caption("clues", ("sans-serif", 20))
+            .unwrap_or(1)
+            .max(1);
+        let mut columns: Vec<&str> = rated.iter().map(|r| r.column.as_str()).collect();
+        columns.dedup();
+        let mut chart = ChartBuilder::on(&area)
+            .caption(columns.join(", "), ("sans-serif", 20))
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(60)
             .build_cartesian_2d(
-                (lo as u32..hi as u32 + 1).into_segmented(),
-                0u64..top + top / 10 + 1,
+                (0u32..bars.len().max(1) as u32).into_segmented(),
+                0u64..most + most / 10 + 1,
             )
             .map_err(e)?;
         chart
             .configure_mesh()
-            .x_desc("givens")
+            .x_labels(bars.len().clamp(1, 12))
+            .x_label_formatter(&|v| {
+                let i = match v {
+                    SegmentValue::Exact(i) | SegmentValue::CenterOf(i) => *i as usize,
+                    SegmentValue::Last => return String::new(),
+                };
+                labels.get(i).cloned().unwrap_or_default()
+            })
             .y_desc("records")
             .draw()
             .map_err(e)?;
+        // Each rated input's bars, in its colour among all the cards.
+        let mut k_rated = 0;
         for (k, c) in cards.iter().enumerate() {
+            if c.ratings.is_none() {
+                continue;
+            }
             let color = Palette99::pick(k).mix(0.6);
+            let j = k_rated;
+            k_rated += 1;
             chart
                 .draw_series(
                     Histogram::vertical(&chart)
                         .style(color.filled())
-                        .data(c.clues.iter().map(|(&x, &y)| (x as u32, y))),
+                        .data(bars.iter().enumerate().map(|(i, (_, n))| (i as u32, n[j]))),
                 )
-                .map_err(e)?
-                .label(c.name.clone())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
-                });
+                .map_err(e)?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(e)?;
-        let most = cards
-            .iter()
-            .flat_map(|c| c.solutions)
-            .max()
-            .unwrap_or(1)
-            .max(1);
-        let mut sol = ChartBuilder::on(&right)
-            .caption("solutions", ("sans-serif", 20))
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(60)
-            .build_cartesian_2d((0u32..3u32).into_segmented(), 0u64..most + most / 10 + 1)
-            .map_err(e)?;
-        sol.configure_mesh()
-            .x_desc("0, 1, 2+")
-            .y_desc("records")
-            .draw()
-            .map_err(e)?;
-        for (k, c) in cards.iter().enumerate() {
-            let color = Palette99::pick(k).mix(0.6);
-            sol.draw_series(
-                Histogram::vertical(&sol)
-                    .style(color.filled())
-                    .data((0..3).map(|i| (i as u32, c.solutions[i]))),
-            )
-            .map_err(e)?;
-        }
-        root.present().map_err(e)?;
     }
-    Ok(text)
+    let most = cards
+        .iter()
+        .flat_map(|c| c.solutions)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let mut sol = ChartBuilder::on(&sol_area)
+        .caption("solutions", ("sans-serif", 20))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d((0u32..3u32).into_segmented(), 0u64..most + most / 10 + 1)
+        .map_err(e)?;
+    sol.configure_mesh()
+        .x_labels(3)
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(0) => "0".to_string(),
+            SegmentValue::CenterOf(1) => "1".to_string(),
+            SegmentValue::CenterOf(2) => "2+".to_string(),
+            _ => String::new(),
+        })
+        .y_desc("records")
+        .draw()
+        .map_err(e)?;
+    for (k, c) in cards.iter().enumerate() {
+        let color = Palette99::pick(k).mix(0.6);
+        sol.draw_series(
+            Histogram::vertical(&sol)
+                .style(color.filled())
+                .data((0..3).map(|i| (i as u32, c.solutions[i]))),
+        )
+        .map_err(e)?;
+    }
+    root.present().map_err(e)?;
+    Ok(())
 }

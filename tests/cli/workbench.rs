@@ -259,6 +259,130 @@ fn split_stratified_by_clues_holds_the_fraction_in_each_stratum() {
     }
 }
 
+#[test]
+fn split_stratified_by_er_rates_classes_and_agrees_with_an_er_column() {
+    // Classes known by construction: 40 shipped puzzles of several ERs,
+    // each with disguises made here.
+    let text = std::fs::read_to_string(data("sudoku_exchange_diabolical_sub.txt")).unwrap();
+    let mut bases: Vec<Vec<u8>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().find(|f| f.len() == 81))
+        .take(24)
+        .map(|p| cells(p, ".0", "123456789"))
+        .collect();
+    let easy = std::fs::read_to_string(data("sample.txt")).unwrap();
+    bases.extend(
+        puzzle_lines(&easy)
+            .into_iter()
+            .take(16)
+            .map(|p| cells(p, ".0", "123456789")),
+    );
+    let n = bases.len();
+    let recs = records(&bases, 0..n, 240, 17);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("e.txt");
+    write_lines(&input, &recs);
+    // Each class's ER, by rating its canonical form as the command does.
+    let canon_in = dir.path().join("bases.txt");
+    let base_text: String = bases
+        .iter()
+        .map(|b| encode(b, "123456789", '.') + "\n")
+        .collect();
+    std::fs::write(&canon_in, base_text).unwrap();
+    let forms = sb(["canon", "-q", "--form", "pattern"])
+        .arg(&canon_in)
+        .ok()
+        .stdout();
+    let rated = sb(["rate", "-q"]).stdin(forms.as_bytes()).ok().stdout();
+    let er: Vec<String> = rated
+        .lines()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .unwrap()
+                .split('/')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(er.len(), n);
+    let strata: HashSet<&String> = er.iter().collect();
+    assert!(strata.len() >= 4, "several ERs: {er:?}");
+    sb([
+        "split",
+        "-q",
+        "--test",
+        "0.25",
+        "--stratify",
+        "er",
+        "--seed",
+        "9",
+    ])
+    .arg(&input)
+    .ok();
+    let train = lines(&dir.path().join("e.train.txt"));
+    let test = lines(&dir.path().join("e.test.txt"));
+    let classes = class_of(&recs);
+    let check_parts_by_er = |train: &[String], test: &[String]| {
+        let in_test: HashSet<usize> = test.iter().map(|l| classes[l]).collect();
+        assert!(
+            train.iter().all(|l| !in_test.contains(&classes[l])),
+            "a class in both parts"
+        );
+        assert_eq!(train.len() + test.len(), recs.len());
+        for e in &strata {
+            let of = |part: &[String]| part.iter().filter(|l| &er[classes[*l]] == *e).count();
+            let (t, all) = (of(test), of(test) + of(train));
+            let biggest = recs
+                .iter()
+                .filter(|r| &er[r.class] == *e)
+                .fold(HashMap::new(), |mut m, r| {
+                    *m.entry(r.class).or_insert(0) += 1;
+                    m
+                })
+                .into_values()
+                .max()
+                .unwrap();
+            let want = 0.25 * all as f64;
+            assert!(
+                (t as f64 - want).abs() <= biggest as f64,
+                "ER {e}: {t} of {all} in test, asked {want}"
+            );
+        }
+    };
+    check_parts_by_er(&train, &test);
+    // The same rows with an `er` column holding those ERs: the column is
+    // used, and the parts are the same records.
+    let csv = dir.path().join("e.csv");
+    let mut text = String::from("puzzle,er\n");
+    for (i, r) in recs.iter().enumerate() {
+        text += &format!("{},{}\n", line_of(i, r), er[r.class]);
+    }
+    std::fs::write(&csv, text).unwrap();
+    sb([
+        "split",
+        "-q",
+        "--test",
+        "0.25",
+        "--stratify",
+        "er",
+        "--seed",
+        "9",
+    ])
+    .arg(&csv)
+    .ok();
+    let puzzles = |p: &str| -> Vec<String> {
+        lines(&dir.path().join(p))[1..]
+            .iter()
+            .map(|l| l.split(',').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(puzzles("e.test.csv"), test);
+    assert_eq!(puzzles("e.train.csv"), train);
+}
+
 /// The CSV of `recs` with a `level` column (from `level(i, rec)`).
 fn write_csv(path: &Path, recs: &[Rec], level: impl Fn(usize, &Rec) -> String) {
     let mut text = String::from("puzzle,level\n");
@@ -778,6 +902,162 @@ fn stats_counts_clues_classes_and_duplicates_as_computed_here() {
         table.contains(&format!("isomorph classes       {}", classes.len())),
         "{table}"
     );
+}
+
+/// A PNG's width and height from its IHDR chunk, after checking the
+/// signature and that the image decodes; also how many distinct colours
+/// its pixels hold.
+fn png_facts(bytes: &[u8]) -> (u32, u32, usize) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "the PNG signature");
+    assert_eq!(&bytes[12..16], b"IHDR", "IHDR first");
+    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (w, h));
+    let px = info.color_type.samples();
+    let colours: HashSet<&[u8]> = buf[..info.buffer_size()].chunks(px).collect();
+    (w, h, colours.len())
+}
+
+#[test]
+fn stats_tables_and_draws_a_rating_column() {
+    // A sudoku-extreme style table: a rating a record, one empty.
+    let bases = bases(12);
+    let recs = records(&bases, 0..12, 120, 41);
+    let rating = |i: usize| {
+        if i == 5 {
+            String::new()
+        } else {
+            ((i * 7) % 11).to_string()
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("x.csv");
+    let mut text = String::from("source,question,rating\n");
+    for (i, r) in recs.iter().enumerate() {
+        text += &format!("s{},{},{}\n", i % 2, line_of(i, r), rating(i));
+    }
+    std::fs::write(&input, text).unwrap();
+    let png_path = dir.path().join("card.png");
+    let json = sb(["stats", "-q", "--json", "--plot"])
+        .arg(&png_path)
+        .arg(&input)
+        .ok()
+        .stdout();
+    // Counts per value computed here, in numeric order.
+    let mut want: std::collections::BTreeMap<usize, u64> = Default::default();
+    for i in (0..recs.len()).filter(|&i| i != 5) {
+        *want.entry((i * 7) % 11).or_insert(0) += 1;
+    }
+    let values: Vec<String> = want
+        .iter()
+        .map(|(v, n)| format!("[\"{v}\", {n}]"))
+        .collect();
+    let expect = format!(
+        "\"ratings\": {{\"column\": \"rating\", \"values\": [{}], \"missing\": 1}}",
+        values.join(", ")
+    );
+    assert!(json.contains(&expect), "{expect} in {json}");
+    // The PNG: real, wider with the rating panel, bars in colour.
+    let (w, h, colours) = png_facts(&std::fs::read(&png_path).unwrap());
+    assert_eq!((w, h), (1300, 420));
+    assert!(colours > 3, "{colours} colours: text, grid and bars");
+    // The table: a line per value with its count.
+    let table = sb(["stats", "-q"]).arg(&input).ok().stdout();
+    assert!(
+        table.contains("  rating (records: count, 1 without a value)"),
+        "{table}"
+    );
+    let at = table.find("  rating (").unwrap();
+    for (v, n) in &want {
+        let line = table[at..]
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(&v.to_string()) && l.contains('#'))
+            .unwrap_or_else(|| panic!("a line for {v} in {table}"));
+        assert_eq!(
+            line.split_whitespace().nth(1),
+            Some(&*n.to_string()),
+            "{line}"
+        );
+    }
+    // The SVG names the panel; without a rating column the picture is
+    // narrower and has no such panel.
+    let svg_path = dir.path().join("card.svg");
+    sb(["stats", "-q", "--plot"])
+        .arg(&svg_path)
+        .arg(&input)
+        .ok();
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.lines().any(|l| l.trim() == "rating"),
+        "the panel's caption: {svg:.300}"
+    );
+    let plain = dir.path().join("p.txt");
+    write_lines(&plain, &recs);
+    let plain_png = dir.path().join("p.png");
+    sb(["stats", "-q", "--plot"])
+        .arg(&plain_png)
+        .arg(&plain)
+        .ok();
+    assert_eq!(png_facts(&std::fs::read(&plain_png).unwrap()).0, 900);
+    // Any other picture name is refused before any work, nothing written.
+    let bad = dir.path().join("card.jpg");
+    let err = sb(["stats", "-q", "--plot"])
+        .arg(&bad)
+        .arg(&input)
+        .code(2)
+        .stderr();
+    assert!(err.contains("SVG or PNG"), "{err}");
+    assert!(!bad.exists());
+}
+
+#[test]
+fn stats_bins_a_rating_column_of_many_values() {
+    // 300 distinct backtrack counts: binned, every record in the bin its
+    // label's range holds.
+    let bases = bases(10);
+    let recs = records(&bases, 0..10, 300, 43);
+    let value = |i: usize| (i * 37) % 1000;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("b.csv");
+    let mut text = String::from("puzzle,rating\n");
+    for (i, r) in recs.iter().enumerate() {
+        text += &format!("{},{}\n", line_of(i, r), value(i));
+    }
+    std::fs::write(&input, text).unwrap();
+    let table = sb(["stats", "-q"]).arg(&input).ok().stdout();
+    let at = table
+        .find("  rating (records: count)")
+        .expect("the rating section");
+    let mut bins = 0;
+    let mut total = 0;
+    for line in table[at..].lines().skip(1) {
+        let mut f = line.split_whitespace();
+        let (Some(label), Some(n)) = (f.next(), f.next()) else {
+            break;
+        };
+        let Some((a, b)) = label.split_once('-') else {
+            panic!("an integer bin a-b: {line}")
+        };
+        let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+        let here = (0..recs.len())
+            .filter(|&i| (a..=b).contains(&value(i)))
+            .count();
+        assert_eq!(n.parse::<usize>().unwrap(), here, "{line}");
+        bins += 1;
+        total += here;
+    }
+    assert!((2..=21).contains(&bins), "{bins} bins in {table}");
+    assert_eq!(total, recs.len());
+    // JSON keeps every value exactly.
+    let json = sb(["stats", "-q", "--json"]).arg(&input).ok().stdout();
+    let distinct: HashSet<usize> = (0..recs.len()).map(value).collect();
+    let at = json.find("\"values\": [").unwrap();
+    assert_eq!(json[at..].matches("[\"").count(), distinct.len());
 }
 
 #[test]
