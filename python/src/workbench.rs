@@ -165,7 +165,7 @@ fn by_iso(by: &str) -> PyResult<bool> {
 /// stats --json` writes for it (named `name`), and the bad rows of it and
 /// of `against`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, name, against=None, against_name="against", threads=None, pre_bad=Vec::new(), against_bad=Vec::new()))]
+#[pyo3(signature = (puzzles, name, against=None, against_name="against", threads=None, pre_bad=Vec::new(), against_bad=Vec::new(), ratings=None))]
 #[allow(clippy::too_many_arguments)] // the keywords Python passes
 fn stats_rows<'py>(
     py: Python<'py>,
@@ -176,6 +176,7 @@ fn stats_rows<'py>(
     threads: Option<usize>,
     pre_bad: Vec<(usize, String)>,
     against_bad: Vec<(usize, String)>,
+    ratings: Option<(String, Vec<String>)>,
 ) -> PyResult<(String, Bad, Bad)> {
     // stats compares by the pattern form, as the command does.
     let job = KeyJob {
@@ -225,7 +226,7 @@ fn stats_rows<'py>(
         }
     };
     let pool = pool(threads)?;
-    let card = py.detach(|| {
+    let mut card = py.detach(|| {
         pool.install(|| {
             dedupe::card_of_keys(
                 name,
@@ -235,6 +236,15 @@ fn stats_rows<'py>(
                 &boxes_for,
             )
         })
+    });
+    // A rating or level column's values, as text (the command's cards
+    // count them the same way).
+    card.ratings = ratings.map(|(column, values)| {
+        let mut counts: std::collections::HashMap<String, u64> = Default::default();
+        for v in values {
+            *counts.entry(v.trim().to_string()).or_insert(0) += 1;
+        }
+        dedupe::Ratings::new(&column, counts)
     });
     Ok((
         dedupe::cards_json(&[card]),

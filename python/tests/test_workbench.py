@@ -276,6 +276,42 @@ def test_stats_counts_what_the_test_counts_and_matches_the_command(cli, tmp_path
     assert frame.loc[0, "classes"] == len(set(classes[:300]))
 
 
+def test_stats_reads_a_rating_column_as_the_command_does(cli, tmp_path):
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows, _ = _classes(5, 120)
+    # sudoku-extreme's shape: integer backtrack counts, one missing (a
+    # float column in pandas then).
+    rating = [float((i * 13) % 40) for i in range(len(rows))]
+    rating[3] = float("nan")
+    df = pd.DataFrame({"source": ["s"] * len(rows), "question": rows, "rating": rating})
+    df.to_csv(tmp_path / "x.csv", index=False)  # "13.0": the same value as 13
+    got = subprocess.run(
+        [cli, "stats", str(tmp_path / "x.csv"), "--json"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    cli_card = json.loads(got)[0]
+    card = sb.stats(df, name=cli_card["name"])
+    assert card == cli_card
+    want = collections.Counter(str(int(r)) for r in rating if r == r)
+    assert card["ratings"]["column"] == "rating"
+    assert card["ratings"]["missing"] == 1
+    assert dict((v, n) for v, n in card["ratings"]["values"]) == dict(want)
+    assert [int(v) for v, _ in card["ratings"]["values"]] == sorted(int(v) for v in want)
+    # The same rows as Parquet (pyarrow's writer, a double column).
+    pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp_path / "x.parquet")
+    got = subprocess.run(
+        [cli, "stats", str(tmp_path / "x.parquet"), "--json"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    table_card = json.loads(got)[0]
+    assert table_card["ratings"] == card["ratings"]
+    # No rating column: no key.
+    assert "ratings" not in sb.stats(df[["question"]])
+
+
 def test_stats_marks_what_it_cannot_key():
     rows = read_lines("17_clue_sub.txt", 10) + [None, "abc"]
     with warnings.catch_warnings():

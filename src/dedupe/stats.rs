@@ -99,17 +99,24 @@ pub struct Ratings {
 const MAX_BARS: usize = 24;
 
 impl Ratings {
-    /// Counts per value (any order) into a column's histogram.
+    /// Counts per value (any order) into a column's histogram. A number
+    /// is written as the shortest text of its value (`13.0` and `13` are
+    /// one value, `13`), whatever the column's type or text.
     pub fn new(column: &str, counts: impl IntoIterator<Item = (String, u64)>) -> Ratings {
         let mut missing = 0;
-        let mut values: Vec<(String, u64)> = Vec::new();
+        let mut merged: BTreeMap<String, u64> = BTreeMap::new();
         for (v, n) in counts {
             if v.is_empty() {
                 missing += n;
-            } else {
-                values.push((v, n));
+                continue;
             }
+            let v = match v.parse::<f64>() {
+                Ok(x) if x.is_finite() => format!("{x}"),
+                _ => v,
+            };
+            *merged.entry(v).or_insert(0) += n;
         }
+        let mut values: Vec<(String, u64)> = merged.into_iter().collect();
         values.sort_by(|(a, _), (b, _)| value_order(a, b));
         Ratings {
             column: column.to_string(),

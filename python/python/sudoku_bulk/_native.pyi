@@ -122,6 +122,7 @@ def stats_rows(
     threads: Optional[int] = None,
     pre_bad: _Bad = ...,
     against_bad: _Bad = ...,
+    ratings: Optional[Tuple[str, List[str]]] = None,
 ) -> Tuple[str, _Bad, _Bad]: ...
 def augment_rows(
     puzzles: _Rows,

@@ -78,6 +78,37 @@ def _pick(data: Any, kind: str, column: Any, what: str = "column") -> str:
     return column
 
 
+#: Columns `stats` reads a rating or level from, in the command's order.
+_RATING_COLUMNS = ("er", "rating", "level", "difficulty")
+
+
+def _rating_text(v: Any) -> str:
+    """A rating value as the command writes it: empty for null/NaN, an
+    integral float without its ``.0`` (Rust's float display)."""
+    if v is None:
+        return ""
+    if isinstance(v, (float, np.floating)):
+        if v != v:
+            return ""
+        if float(v).is_integer():
+            return str(int(v))
+        return repr(float(v))
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _rating_column(data: Any, kind: str, puzzle: str) -> Optional[Tuple[str, List[str]]]:
+    """(name, values as text) of the table's first rating or level column."""
+    names = _names(data, kind)
+    for c in _RATING_COLUMNS:
+        if c in names and c != puzzle:
+            col = _col(data, kind, c)
+            values = col.tolist() if kind == "pandas" else col.to_pylist()
+            return c, [_rating_text(v) for v in values]
+    return None
+
+
 def _col(data: Any, kind: str, name: str) -> Any:
     """Column `name` as the puzzles kinds take it: a Series or a pyarrow
     (Chunked)Array."""
@@ -472,8 +503,11 @@ def stats(
         A dict as the command's JSON object: ``name``, ``records``,
         ``bad``, ``sizes`` (``{"9": n}``), ``blanks`` (``{".": n}``),
         ``clues`` (``{"17": n}``), ``solutions`` (``{"0", "1", "2+"}``),
-        ``classes``, ``iso_repeats``, ``exact_duplicates``, and with
-        ``against`` ``against: {"name", "isomorphs", "copies"}``.
+        ``classes``, ``iso_repeats``, ``exact_duplicates``, with
+        ``against`` ``against: {"name", "isomorphs", "copies"}``, and for a
+        table with a rating or level column (``er``, ``rating``, ``level``
+        or ``difficulty``, the first found) ``ratings: {"column", "values":
+        [[value, records], ...], "missing"}``.
     """
     sb = _sb()
     on_error = sb._choice("on_error", on_error, sb._ON_ERROR)
@@ -483,7 +517,9 @@ def stats(
         if not isinstance(v, str):
             raise TypeError(f"{what} must be a str, not {type(v).__name__}")
     kind = _table_kind(data)
-    puzzles = _col(data, kind, _pick(data, kind, column)) if kind else data
+    picked = _pick(data, kind, column) if kind else None
+    puzzles = _col(data, kind, picked) if kind else data
+    ratings = _rating_column(data, kind, picked) if kind else None
     rows, pre_bad, _ = _native_rows(puzzles, "puzzles")
     other, other_bad = None, []
     if against is not None:
@@ -498,6 +534,7 @@ def stats(
         threads=threads,
         pre_bad=pre_bad,
         against_bad=other_bad,
+        ratings=ratings,
     )
     sb._settle(puzzles, bad, on_error, "counted as bad, no class")
     if against is not None:
