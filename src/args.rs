@@ -543,8 +543,9 @@ struct DedupeArgs {
     report: Option<PathBuf>,
 
     /// Blank symbol of the kept puzzles: `.` or `0` (one-line and CSV/TSV
-    /// text; each record rewritten as `augment` writes it, the rest of its
-    /// line kept) [default: each record byte for byte].
+    /// text, each record rewritten as `augment` writes it, the rest of its
+    /// line kept; a Parquet/Arrow string puzzle column, other columns
+    /// kept) [default: each record byte for byte].
     #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
     blank: Option<String>,
 
@@ -604,8 +605,8 @@ struct SplitArgs {
     output_dir: Option<PathBuf>,
 
     /// Blank symbol of the parts' puzzles: `.` or `0` (one-line and
-    /// CSV/TSV text, as for `dedupe --blank`) [default: each record byte
-    /// for byte].
+    /// CSV/TSV text, Parquet/Arrow string puzzle columns, as for `dedupe
+    /// --blank`) [default: each record byte for byte].
     #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
     blank: Option<String>,
 

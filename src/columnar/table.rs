@@ -1740,6 +1740,89 @@ impl Puzzles {
     fn columns(&self, name: &str, batch: &RecordBatch) -> anyhow::Result<(ArrayRef, Option<ArrayRef>)> {
         self.plan.columns(name, batch)
     }
+
+    /// True when the puzzle column holds strings (or a dictionary of
+    /// them): what `--blank` can rewrite (bytes and integer lists not).
+    pub fn is_string(&self) -> bool {
+        let string = |dt: &DataType| {
+            matches!(
+                dt,
+                DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+            )
+        };
+        match self.plan.schema.field(self.plan.puzzle).data_type() {
+            DataType::Dictionary(_, v) => string(v),
+            dt => string(dt),
+        }
+    }
+
+    /// The schema a [`Puzzles::with_blank`] batch has: the puzzle column
+    /// as plain strings (`Utf8`; `LargeUtf8` stays), every other field as
+    /// it is.
+    pub fn blank_schema(&self, schema: &SchemaRef) -> SchemaRef {
+        let k = self.plan.puzzle;
+        let f = schema.field(k);
+        if matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8) {
+            return schema.clone();
+        }
+        let mut fields: Vec<Arc<Field>> = schema.fields().iter().cloned().collect();
+        fields[k] = Arc::new(f.clone().with_data_type(DataType::Utf8));
+        Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()))
+    }
+
+    /// `batch` with each puzzle string written with `blank` for its blank
+    /// cells (`dedupe`/`split --blank`), in `schema` (from
+    /// [`Puzzles::blank_schema`]); a row whose puzzle does not parse, and
+    /// a null, keep their value, and every other column is untouched.
+    pub fn with_blank(
+        &mut self,
+        name: &str,
+        batch: &RecordBatch,
+        blank: u8,
+        schema: &SchemaRef,
+    ) -> anyhow::Result<RecordBatch> {
+        let (col, _) = self.columns(name, batch)?;
+        self.plan.decide(name, col.as_ref(), None)?;
+        let Some(grid) = &self.plan.grid else {
+            return Ok(batch.clone());
+        };
+        let layout = &grid.text;
+        if blank == b'0' && layout.symbols == crate::text::Symbols::Hex0 {
+            anyhow::bail!("{name}: --blank 0: 36x36 grids use 0 as a symbol; leave --blank out");
+        }
+        let mut cells = vec![0u8; layout.cells()];
+        let mut buf = Vec::new();
+        let large = matches!(
+            schema.field(self.plan.puzzle).data_type(),
+            DataType::LargeUtf8
+        );
+        let mut values: Vec<Option<String>> = Vec::with_capacity(batch.num_rows());
+        for r in 0..batch.num_rows() {
+            let Some(raw) = text_value(col.as_ref(), r) else {
+                values.push(None);
+                continue;
+            };
+            let text = if layout.parse(raw, &mut cells).is_ok() {
+                buf.clear();
+                layout.write_disguised(raw, &cells, blank, None, None, &mut buf);
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                }
+                String::from_utf8_lossy(&buf).into_owned()
+            } else {
+                String::from_utf8_lossy(raw).into_owned()
+            };
+            values.push(Some(text));
+        }
+        let puzzles: ArrayRef = if large {
+            Arc::new(arrow_array::LargeStringArray::from(values))
+        } else {
+            Arc::new(arrow_array::StringArray::from(values))
+        };
+        let mut columns = batch.columns().to_vec();
+        columns[self.plan.puzzle] = puzzles;
+        Ok(RecordBatch::try_new(schema.clone(), columns)?)
+    }
 }
 
 /// `col` with a dictionary of values read as its values and a `Null`

@@ -859,7 +859,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
         &cfg.forced,
     )?;
     let keyed = pass.keys(&input, 0)?;
-    check_blank(&input.name, &keyed.shape, cfg.blank)?;
+    check_blank(&input, &keyed.shape, cfg.blank, &cfg.forced)?;
     let KeyPass {
         mut tables, pool, ..
     } = pass;
@@ -914,9 +914,14 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
             out.writer(),
             report_rows.as_mut(),
         ),
-        Found::Columnar(kind) => {
-            copy_table(&input, *kind, dropped, out.writer(), report_rows.as_mut())
-        }
+        Found::Columnar(kind) => copy_table(
+            &input,
+            *kind,
+            (cfg.blank, &cfg.forced),
+            dropped,
+            out.writer(),
+            report_rows.as_mut(),
+        ),
     };
     let out_name = outs.name(main).to_string();
     match written {
@@ -1099,8 +1104,14 @@ fn copy_text(
 /// rewritten with another blank (one-line text and delimited rows; a grid
 /// of several lines, a table or an array is refused: `convert --blank`
 /// normalises those).
-fn check_blank(name: &str, shape: &Found, blank: Option<u8>) -> anyhow::Result<()> {
+fn check_blank(
+    input: &Loaded,
+    shape: &Found,
+    blank: Option<u8>,
+    forced: &Forced,
+) -> anyhow::Result<()> {
     let Some(b) = blank else { return Ok(()) };
+    let name = input.name.as_str();
     let how = "`convert --blank` normalises the other layouts";
     match shape {
         Found::Text { found, .. } => {
@@ -1115,11 +1126,36 @@ fn check_blank(name: &str, shape: &Found, blank: Option<u8>) -> anyhow::Result<(
             }
             Ok(())
         }
-        Found::Columnar(kind) => anyhow::bail!(
-            "{name}: --blank rewrites text records, not {} rows; {how}",
-            kind.name()
+        Found::Columnar(Kind::Npy) => anyhow::bail!(
+            "{name}: --blank: a .npy array holds 0 for a blank; `convert --blank` writes text"
         ),
+        Found::Columnar(kind) => table_blank_ok(input, *kind, forced),
     }
+}
+
+/// `--blank` on a table: its puzzle column must hold strings.
+#[cfg(feature = "columnar")]
+fn table_blank_ok(input: &Loaded, kind: Kind, forced: &Forced) -> anyhow::Result<()> {
+    let name = input.name.as_str();
+    let table = columnar::copy::open(name, kind, input.data())?;
+    let puzzles = columnar::table::Puzzles::new(name, kind, &Asked::of(forced), &table.schema)?;
+    if !puzzles.is_string() {
+        anyhow::bail!(
+            "{name}: --blank rewrites string puzzles; this table's puzzle column holds {} \
+             (a list of integers has 0 for a blank)",
+            table.schema.field(puzzles.column()).data_type()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "columnar"))]
+fn table_blank_ok(input: &Loaded, kind: Kind, _: &Forced) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "{}: {} input needs sudoku-bulk built with the `columnar` feature",
+        input.name,
+        kind.name()
+    )
 }
 
 /// Writes `text` (whole records of `layout`, with the comment and blank
@@ -1200,16 +1236,18 @@ fn copy_npy(
 fn copy_table(
     input: &Loaded,
     kind: Kind,
+    (blank, forced): (Option<u8>, &Forced),
     mut dropped: impl Iterator<Item = io::Result<(u64, u64)>>,
     out: &mut dyn Write,
     mut report: Option<&mut BufWriter<File>>,
 ) -> anyhow::Result<()> {
     use arrow_array::BooleanArray;
     let table = columnar::copy::open(&input.name, kind, input.data())?;
+    let mut reblank = Reblank::new(input, kind, blank, forced, &table.schema)?;
     let mut w = columnar::copy::Writers::new(
         kind,
         [out],
-        &table.schema,
+        &reblank.schema,
         table.props.as_ref(),
         table.codec,
         None,
@@ -1233,7 +1271,7 @@ fn copy_table(
         } else {
             arrow_select::filter::filter_record_batch(&batch, &BooleanArray::from(keep))?
         };
-        w.write(0, &batch)?;
+        w.write(0, &reblank.batch(&batch)?)?;
         if ends_group {
             w.end_group(0)?;
         }
@@ -1244,10 +1282,57 @@ fn copy_table(
     w.finish()
 }
 
+/// `--blank` on a table's copy pass: the puzzle strings rewritten batch
+/// by batch ([`columnar::table::Puzzles::with_blank`]), or every batch as it is.
+#[cfg(feature = "columnar")]
+struct Reblank {
+    puzzles: Option<(columnar::table::Puzzles, u8)>,
+    name: String,
+    /// The outputs' schema (the input's, the puzzle column as strings).
+    schema: arrow_schema::SchemaRef,
+}
+
+#[cfg(feature = "columnar")]
+impl Reblank {
+    fn new(
+        input: &Loaded,
+        kind: Kind,
+        blank: Option<u8>,
+        forced: &Forced,
+        schema: &arrow_schema::SchemaRef,
+    ) -> anyhow::Result<Reblank> {
+        let name = input.name.clone();
+        let Some(b) = blank else {
+            return Ok(Reblank {
+                puzzles: None,
+                name,
+                schema: schema.clone(),
+            });
+        };
+        let puzzles = columnar::table::Puzzles::new(&name, kind, &Asked::of(forced), schema)?;
+        Ok(Reblank {
+            schema: puzzles.blank_schema(schema),
+            puzzles: Some((puzzles, b)),
+            name,
+        })
+    }
+
+    fn batch(
+        &mut self,
+        batch: &arrow_array::RecordBatch,
+    ) -> anyhow::Result<arrow_array::RecordBatch> {
+        match &mut self.puzzles {
+            None => Ok(batch.clone()),
+            Some((p, b)) => p.with_blank(&self.name, batch, *b, &self.schema),
+        }
+    }
+}
+
 #[cfg(not(feature = "columnar"))]
 fn copy_table(
     input: &Loaded,
     kind: Kind,
+    _: (Option<u8>, &Forced),
     _: impl Iterator<Item = io::Result<(u64, u64)>>,
     _: &mut dyn Write,
     _: Option<&mut BufWriter<File>>,

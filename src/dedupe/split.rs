@@ -370,7 +370,7 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     let budget = cfg.memory / 3;
     let mut pass = KeyPass::new(job, budget, &dir, cfg.threads, cfg.progress, &cfg.forced)?;
     let keyed = pass.keys(&input, 0)?;
-    check_blank(&input.name, &keyed.shape, cfg.blank)?;
+    check_blank(&input, &keyed.shape, cfg.blank, &cfg.forced)?;
     let KeyPass {
         mut tables, pool, ..
     } = pass;
@@ -530,7 +530,13 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
             Found::Columnar(Kind::Npy) => {
                 route_npy(input.bytes(), &cfg.forced, &counts, routes, &mut writers)
             }
-            Found::Columnar(kind) => route_table(&input, *kind, routes, &mut writers),
+            Found::Columnar(kind) => route_table(
+                &input,
+                *kind,
+                (cfg.blank, &cfg.forced),
+                routes,
+                &mut writers,
+            ),
         }
     };
     written.context("split: writing the parts")?;
@@ -919,16 +925,18 @@ fn route_npy(
 fn route_table(
     input: &Loaded,
     kind: Kind,
+    (blank, forced): (Option<u8>, &Forced),
     mut routes: impl Iterator<Item = io::Result<(u64, Part)>>,
     outs: &mut [&mut dyn Write],
 ) -> anyhow::Result<()> {
     use arrow_array::BooleanArray;
     let n_outs = outs.len();
     let table = columnar::copy::open(&input.name, kind, input.data())?;
+    let mut reblank = Reblank::new(input, kind, blank, forced, &table.schema)?;
     let mut ws = columnar::copy::Writers::new(
         kind,
         outs.iter_mut().map(|o| &mut **o as &mut dyn Write),
-        &table.schema,
+        &reblank.schema,
         table.props.as_ref(),
         table.codec,
         None,
@@ -950,7 +958,7 @@ fn route_table(
                 continue;
             }
             let b = arrow_select::filter::filter_record_batch(&batch, &keep)?;
-            ws.write(k, &b)?;
+            ws.write(k, &reblank.batch(&b)?)?;
         }
     }
     if next.is_some() {
@@ -963,6 +971,7 @@ fn route_table(
 fn route_table(
     input: &Loaded,
     kind: Kind,
+    _: (Option<u8>, &Forced),
     _: impl Iterator<Item = io::Result<(u64, Part)>>,
     _: &mut [&mut dyn Write],
 ) -> anyhow::Result<()> {

@@ -1152,9 +1152,133 @@ fn blank_rewrites_the_puzzles_of_dedupe_and_split_and_keeps_the_rest() {
     all.sort();
     want.sort();
     assert_eq!(all, want);
-    // Tables and grids are refused, with the way to normalise them.
+    // Grids and pencilmarks are refused, with the way to normalise them.
     let o = sb(["dedupe", "-q", "--blank", "0"])
         .arg(data("pencilmark_tdoku.txt"))
         .code(2);
     assert!(o.stderr().contains("--blank"), "{}", o.stderr());
+}
+
+#[test]
+fn blank_rewrites_the_puzzle_column_of_parquet_and_arrow_tables() {
+    use crate::columnar::shared::*;
+    use arrow_array::{Array, ArrayRef, Int64Array, StringArray};
+    use std::sync::Arc;
+    // Rows of mixed blanks, a copy (dropped by dedupe), a null and a bad
+    // puzzle (kept as they are), an id column that must not change.
+    let bases = bases(6);
+    let recs = records(&bases, 0..6, 30, 51);
+    let mut puzzles: Vec<Option<String>> = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Some(line_of(i, r)))
+        .collect();
+    puzzles[7] = None;
+    puzzles[11] = Some("not a puzzle".to_string());
+    let ids: Vec<i64> = (0..puzzles.len() as i64).map(|i| 1000 + i).collect();
+    let table = batch(vec![
+        ("id", Arc::new(Int64Array::from(ids.clone())) as ArrayRef),
+        (
+            "puzzle",
+            Arc::new(StringArray::from(puzzles.clone())) as ArrayRef,
+        ),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let pq = dir.path().join("t.parquet");
+    write_parquet_default(&pq, &table);
+    let arrow = dir.path().join("t.arrow");
+    write_arrow(&arrow, &table);
+    // Each kept row: its id, and its puzzle with '.' where a blank was.
+    let want = |id: i64| -> Option<String> {
+        let p = puzzles[(id - 1000) as usize].clone()?;
+        Some(if p.len() == 81 {
+            p.replace('0', ".")
+        } else {
+            p
+        })
+    };
+    for (input, ext) in [(&pq, "parquet"), (&arrow, "arrow")] {
+        let out = dir.path().join(format!("d.{ext}"));
+        // The bad row and the null make exit status 1; the output is whole.
+        sb(["dedupe", "-q", "--by", "exact", "--blank", "."])
+            .arg(input)
+            .arg("-o")
+            .arg(&out)
+            .code(1);
+        let got = if ext == "parquet" {
+            read_parquet(&out)
+        } else {
+            read_arrow(&out)
+        };
+        let id = got.column(0).as_any().downcast_ref::<Int64Array>().unwrap();
+        let p = strings(got.column(1));
+        // Exact copies dropped (the first kept), counted here.
+        let mut seen = HashSet::new();
+        let kept: Vec<i64> = ids
+            .iter()
+            .copied()
+            .filter(|&i| match &puzzles[(i - 1000) as usize] {
+                Some(s) if s.len() == 81 => seen.insert(s.replace('0', ".")),
+                _ => true,
+            })
+            .collect();
+        assert_eq!(id.values().to_vec(), kept, "{ext}: the kept rows, in order");
+        for (k, &i) in kept.iter().enumerate() {
+            assert_eq!(p[k], want(i), "{ext}: row of id {i}");
+        }
+        // split: the parts hold every row once, each rewritten.
+        let parts = dir.path().join(format!("parts-{ext}"));
+        sb(["split", "-q", "--test", "0.3", "--blank", "0"])
+            .arg(input)
+            .arg("--output-dir")
+            .arg(&parts)
+            .code(1);
+        let mut all: Vec<(i64, Option<String>)> = Vec::new();
+        for part in ["train", "test"] {
+            let path = parts.join(format!("{part}.{ext}"));
+            let b = if ext == "parquet" {
+                read_parquet(&path)
+            } else {
+                read_arrow(&path)
+            };
+            let id = b.column(0).as_any().downcast_ref::<Int64Array>().unwrap();
+            let p = strings(b.column(1));
+            all.extend(id.values().iter().copied().zip(p));
+        }
+        all.sort();
+        let expect: Vec<(i64, Option<String>)> = ids
+            .iter()
+            .map(|&i| {
+                let p = puzzles[(i - 1000) as usize].clone();
+                (
+                    i,
+                    p.map(|p| {
+                        if p.len() == 81 {
+                            p.replace('.', "0")
+                        } else {
+                            p
+                        }
+                    }),
+                )
+            })
+            .collect();
+        assert_eq!(all, expect, "{ext}: split's parts");
+    }
+    // A list<uint8> puzzle column has no blank symbol: refused, nothing
+    // written.
+    let lists = batch(vec![(
+        "puzzle",
+        u8_lists(&recs.iter().map(|r| r.cells.clone()).collect::<Vec<_>>()),
+    )]);
+    let lq = dir.path().join("l.parquet");
+    write_parquet_default(&lq, &lists);
+    let out = dir.path().join("l.out.parquet");
+    let err = sb(["dedupe", "-q", "--blank", "0"])
+        .arg(&lq)
+        .arg("-o")
+        .arg(&out)
+        .code(2)
+        .stderr();
+    assert!(err.contains("--blank rewrites string puzzles"), "{err}");
+    assert!(!out.exists());
 }
