@@ -549,6 +549,11 @@ struct DedupeArgs {
     #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
     blank: Option<String>,
 
+    /// Codec of a Parquet or Arrow output's columns [default: the
+    /// input's]. Arrow IPC takes zstd, lz4 or none.
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compression: Option<TableCodecName>,
+
     #[command(flatten)]
     with: MatchArgs,
 }
@@ -610,6 +615,11 @@ struct SplitArgs {
     #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
     blank: Option<String>,
 
+    /// Codec of a Parquet or Arrow output's columns [default: the
+    /// input's]. Arrow IPC takes zstd, lz4 or none.
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compression: Option<TableCodecName>,
+
     #[command(flatten)]
     with: MatchArgs,
 }
@@ -648,6 +658,11 @@ struct AugmentArgs {
     /// record's own].
     #[arg(long, value_name = "SYMBOL", value_parser = ["0", "."])]
     blank: Option<String>,
+
+    /// Codec of a Parquet or Arrow output's columns [default: the
+    /// input's]. Arrow IPC takes zstd, lz4 or none.
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compression: Option<TableCodecName>,
 
     /// Worker threads [default: all cores; 0: all cores].
     #[arg(short = 'j', long, value_name = "N")]
@@ -1490,6 +1505,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             }
         }
         CliCommand::Dedupe(Lazy(a)) => Command::Dedupe(crate::dedupe::DedupeConfig {
+            compression: table_codec(a.compression),
             input: a.input,
             output: a.output,
             report: a.report,
@@ -1535,6 +1551,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             forced: forced(&a.format, a.column, &a.grid)?,
         }),
         CliCommand::Augment(Lazy(a)) => Command::Augment(crate::augment::AugmentConfig {
+            compression: table_codec(a.compression),
             input: a.input,
             output: a.output,
             count: a.count,
@@ -1546,6 +1563,7 @@ fn convert(cli: Cli) -> Result<Command, clap::Error> {
             forced: forced(&a.format, a.column, &a.grid)?,
         }),
         CliCommand::Split(Lazy(a)) => Command::Split(crate::dedupe::SplitConfig {
+            compression: table_codec(a.compression),
             input: a.input,
             test: a.test,
             val: a.val,

@@ -50,6 +50,8 @@ pub struct AugmentConfig {
     pub transform_column: bool,
     /// Blank symbol of the written puzzles; `None`: each record's own.
     pub blank: Option<u8>,
+    /// `--compression`: the table output's codec (`None`: the input's).
+    pub compression: Option<crate::columnar::TableCodec>,
     /// Worker threads.
     pub threads: usize,
     /// Layout choices the user forced.
@@ -205,6 +207,7 @@ pub fn augment(cfg: &AugmentConfig) -> anyhow::Result<ExitCode> {
     let input = crate::dedupe::load(cfg.input.as_deref(), &dir)?;
     let name = input.name.clone();
     let data = input.bytes();
+    crate::columnar::TableCodec::check_copy(cfg.compression, &name, crate::input::sniff(data))?;
     if let Some(kind) = crate::input::sniff(data) {
         let mut out = guard.take(slot, crate::dedupe::writes_of(&input, &cfg.forced)?)?;
         let (records, bad) = if kind == crate::columnar::Kind::Npy {
@@ -523,7 +526,7 @@ mod table {
             &schema,
             table.props.as_ref(),
             table.codec,
-            None,
+            cfg.compression,
         )?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(cfg.threads)

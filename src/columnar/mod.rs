@@ -116,6 +116,31 @@ impl TableCodec {
             TableCodec::Lz4 => "lz4",
         }
     }
+
+    /// `--compression` on a command whose output is its input's kind
+    /// (`dedupe`, `split`, `augment`): checked before any work, refused
+    /// for text and `.npy` inputs and for a codec the kind does not have
+    /// (snappy and gzip are Parquet's only).
+    pub fn check_copy(choice: Option<TableCodec>, name: &str, kind: Option<Kind>) -> anyhow::Result<()> {
+        let Some(c) = choice else { return Ok(()) };
+        match kind {
+            Some(Kind::Parquet) => Ok(()),
+            Some(Kind::ArrowFile | Kind::ArrowStream) => match c {
+                TableCodec::Snappy | TableCodec::Gzip => anyhow::bail!(
+                    "{name}: --compression {}: Arrow IPC bodies are compressed with zstd or lz4 \
+                     (or none); {} is for Parquet",
+                    c.name(),
+                    c.name()
+                ),
+                _ => Ok(()),
+            },
+            Some(Kind::Npy) | None => anyhow::bail!(
+                "{name}: --compression {} applies to Parquet and Arrow outputs; this input's \
+                 records are written as they are read (`--compress` compresses a text output)",
+                c.name()
+            ),
+        }
+    }
 }
 
 /// A bulk run over a columnar input, as the format modules see it.

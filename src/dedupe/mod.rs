@@ -104,6 +104,8 @@ pub struct DedupeConfig {
     /// Blank symbol of the kept puzzles (one-line and CSV/TSV text);
     /// `None`: each record as it is.
     pub blank: Option<u8>,
+    /// `--compression`: the table output's codec (`None`: the input's).
+    pub compression: Option<crate::columnar::TableCodec>,
     /// Memory for keys before spilling to disk, in bytes.
     pub memory: u64,
     /// Where spill files go (`--temp-dir`); else beside the output when it
@@ -844,6 +846,11 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
     let mut outs = plan.check()?;
     let dir = outs.scratch_dir(Some(main), cfg.temp_dir.as_deref());
     let input = load(cfg.input.as_deref(), &dir)?;
+    columnar::TableCodec::check_copy(
+        cfg.compression,
+        &input.name,
+        crate::input::sniff(input.bytes()),
+    )?;
     let name = input.name.clone();
     let mut out = outs.take(main, writes_of(&input, &cfg.forced)?)?;
     let job = KeyJob {
@@ -917,7 +924,7 @@ pub fn dedupe(cfg: &DedupeConfig) -> anyhow::Result<ExitCode> {
         Found::Columnar(kind) => copy_table(
             &input,
             *kind,
-            (cfg.blank, &cfg.forced),
+            (cfg.blank, &cfg.forced, cfg.compression),
             dropped,
             out.writer(),
             report_rows.as_mut(),
@@ -1236,7 +1243,7 @@ fn copy_npy(
 fn copy_table(
     input: &Loaded,
     kind: Kind,
-    (blank, forced): (Option<u8>, &Forced),
+    (blank, forced, choice): CopyChoices<'_>,
     mut dropped: impl Iterator<Item = io::Result<(u64, u64)>>,
     out: &mut dyn Write,
     mut report: Option<&mut BufWriter<File>>,
@@ -1250,7 +1257,7 @@ fn copy_table(
         &reblank.schema,
         table.props.as_ref(),
         table.codec,
-        None,
+        choice,
     )?;
     let mut next = dropped.next().transpose()?;
     let mut row = 0u64;
@@ -1281,6 +1288,10 @@ fn copy_table(
     }
     w.finish()
 }
+
+/// What a table's copy pass writes besides the rows: `--blank`, the
+/// layout choices that find the puzzle column, `--compression`.
+type CopyChoices<'a> = (Option<u8>, &'a Forced, Option<columnar::TableCodec>);
 
 /// `--blank` on a table's copy pass: the puzzle strings rewritten batch
 /// by batch ([`columnar::table::Puzzles::with_blank`]), or every batch as it is.
@@ -1332,7 +1343,7 @@ impl Reblank {
 fn copy_table(
     input: &Loaded,
     kind: Kind,
-    _: (Option<u8>, &Forced),
+    _: CopyChoices<'_>,
     _: impl Iterator<Item = io::Result<(u64, u64)>>,
     _: &mut dyn Write,
     _: Option<&mut BufWriter<File>>,

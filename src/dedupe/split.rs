@@ -95,6 +95,8 @@ pub struct SplitConfig {
     /// Blank symbol of the parts' puzzles (one-line and CSV/TSV text);
     /// `None`: each record as it is.
     pub blank: Option<u8>,
+    /// `--compression`: the table output's codec (`None`: the input's).
+    pub compression: Option<crate::columnar::TableCodec>,
 }
 
 /// Compression suffixes kept at the end of an output name.
@@ -357,6 +359,11 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
     let mut guard = plan.check()?;
     let dir = guard.scratch_dir(Some(slots[0]), cfg.temp_dir.as_deref());
     let input = load(cfg.input.as_deref(), &dir)?;
+    columnar::TableCodec::check_copy(
+        cfg.compression,
+        &input.name,
+        crate::input::sniff(input.bytes()),
+    )?;
     let name = input.name.clone();
     let writes = writes_of(&input, &cfg.forced)?;
     let mut outs = slots
@@ -533,7 +540,7 @@ pub fn split(cfg: &SplitConfig) -> anyhow::Result<ExitCode> {
             Found::Columnar(kind) => route_table(
                 &input,
                 *kind,
-                (cfg.blank, &cfg.forced),
+                (cfg.blank, &cfg.forced, cfg.compression),
                 routes,
                 &mut writers,
             ),
@@ -925,7 +932,7 @@ fn route_npy(
 fn route_table(
     input: &Loaded,
     kind: Kind,
-    (blank, forced): (Option<u8>, &Forced),
+    (blank, forced, choice): CopyChoices<'_>,
     mut routes: impl Iterator<Item = io::Result<(u64, Part)>>,
     outs: &mut [&mut dyn Write],
 ) -> anyhow::Result<()> {
@@ -939,7 +946,7 @@ fn route_table(
         &reblank.schema,
         table.props.as_ref(),
         table.codec,
-        None,
+        choice,
     )?;
     let mut next = routes.next().transpose()?;
     let mut row = 0u64;
@@ -971,7 +978,7 @@ fn route_table(
 fn route_table(
     input: &Loaded,
     kind: Kind,
-    _: (Option<u8>, &Forced),
+    _: CopyChoices<'_>,
     _: impl Iterator<Item = io::Result<(u64, Part)>>,
     _: &mut [&mut dyn Write],
 ) -> anyhow::Result<()> {

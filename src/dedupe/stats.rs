@@ -138,7 +138,7 @@ fn value_order(a: &str, b: &str) -> std::cmp::Ordering {
 
 /// The bars of one histogram over several inputs' rating columns: a label
 /// and each input's records. The values themselves, or, with more than
-/// [`MAX_BARS`] distinct numbers, equal bins of a round width (`lo-hi`,
+/// 24 (`MAX_BARS`) distinct numbers, equal bins of a round width (`lo-hi`,
 /// both ends in the bin for integers; `lo..hi`, `hi` excluded, otherwise);
 /// values that are not numbers keep a bar each, after the numbers.
 pub fn rating_bars(columns: &[&Ratings]) -> Vec<(String, Vec<u64>)> {

@@ -1282,3 +1282,87 @@ fn blank_rewrites_the_puzzle_column_of_parquet_and_arrow_tables() {
     assert!(err.contains("--blank rewrites string puzzles"), "{err}");
     assert!(!out.exists());
 }
+
+#[test]
+fn compression_names_the_codec_of_dedupe_split_and_augment_tables() {
+    use crate::columnar::shared::*;
+    use arrow_array::{ArrayRef, StringArray};
+    use parquet::basic::Compression;
+    use std::sync::Arc;
+    let bases = bases(6);
+    let recs = records(&bases, 0..6, 40, 61);
+    let puzzles: Vec<String> = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| line_of(i, r))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("c.parquet");
+    // Snappy in, as pyarrow writes by default.
+    write_puzzles(&input, StringArray::from(puzzles.clone()), 1000);
+    assert_eq!(parquet_layout(&input).1, Compression::SNAPPY);
+    let out = dir.path().join("d.parquet");
+    sb(["dedupe", "-q", "--compression", "zstd"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .ok();
+    assert!(matches!(parquet_layout(&out).1, Compression::ZSTD(_)));
+    // Without it the input's codec is kept.
+    let same = dir.path().join("s.parquet");
+    sb(["dedupe", "-q"]).arg(&input).arg("-o").arg(&same).ok();
+    assert_eq!(parquet_layout(&same).1, Compression::SNAPPY);
+    // The rows are the same either way.
+    assert_eq!(
+        strings(read_parquet(&out).column(0)),
+        strings(read_parquet(&same).column(0))
+    );
+    let parts = dir.path().join("parts");
+    sb(["split", "-q", "--test", "0.3", "--compression", "none"])
+        .arg(&input)
+        .arg("--output-dir")
+        .arg(&parts)
+        .ok();
+    for p in ["train", "test"] {
+        let path = parts.join(format!("{p}.parquet"));
+        assert_eq!(parquet_layout(&path).1, Compression::UNCOMPRESSED, "{p}");
+    }
+    let aug = dir.path().join("a.parquet");
+    sb(["augment", "-q", "-n", "2", "--compression", "gzip"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&aug)
+        .ok();
+    assert!(matches!(parquet_layout(&aug).1, Compression::GZIP(_)));
+    assert_eq!(read_parquet(&aug).num_rows(), 2 * puzzles.len());
+    // Text inputs and codecs Arrow lacks are refused before any work.
+    let text = dir.path().join("c.txt");
+    write_lines(&text, &recs);
+    let t_out = dir.path().join("t.out.txt");
+    let err = sb(["dedupe", "-q", "--compression", "zstd"])
+        .arg(&text)
+        .arg("-o")
+        .arg(&t_out)
+        .code(2)
+        .stderr();
+    assert!(
+        err.contains("applies to Parquet and Arrow outputs"),
+        "{err}"
+    );
+    assert!(!t_out.exists());
+    let arrow = dir.path().join("c.arrow");
+    write_arrow(
+        &arrow,
+        &batch(vec![(
+            "puzzle",
+            Arc::new(StringArray::from(puzzles)) as ArrayRef,
+        )]),
+    );
+    let err = sb(["augment", "-q", "--compression", "snappy"])
+        .arg(&arrow)
+        .arg("-o")
+        .arg(dir.path().join("x.arrow"))
+        .code(2)
+        .stderr();
+    assert!(err.contains("zstd or lz4"), "{err}");
+}
