@@ -297,13 +297,55 @@ pub(crate) fn analyse(
     analysis: Option<&dyn Analysis>,
     threads: Option<usize>,
 ) -> PyResult<Analysed> {
+    analyse_reporting(py, puzzles, analysis, threads, None)
+}
+
+/// A `progress(done, total)` callable and where this call's rows sit in
+/// the whole (rows before them, rows in all), for calls that analyse more
+/// than one set (`overlap`, `stats` with `against`).
+pub(crate) type Progress<'a> = Option<(&'a Py<PyAny>, usize, usize)>;
+
+/// Rows analysed between two `progress` calls: about 100 calls over a
+/// set, each part big enough that the pool's start stays small beside it.
+fn part_rows(rows: usize) -> usize {
+    rows.div_ceil(100).max(4096)
+}
+
+/// [`analyse`], calling `progress` (see [`Progress`]) before the first
+/// row and after each part of the rows, the GIL taken for the call only;
+/// an exception it raises stops the work (the rows left are not
+/// analysed) and is raised.
+pub(crate) fn analyse_reporting(
+    py: Python<'_>,
+    puzzles: &Puzzles,
+    analysis: Option<&dyn Analysis>,
+    threads: Option<usize>,
+    progress: Progress<'_>,
+) -> PyResult<Analysed> {
     let pool = pool(threads)?;
     let stop = AtomicBool::new(false);
     let stop = &stop;
-    interruptible(py, &pool, stop, move || {
+    let failed: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
+    let failed = &failed;
+    let report = move |done: usize| {
+        let Some((cb, before, total)) = progress else {
+            return;
+        };
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Err(e) = Python::attach(|py| cb.call1(py, (before + done, total)).map(drop)) {
+            stop.store(true, Ordering::Relaxed);
+            *failed.lock().expect("not poisoned") = Some(e);
+        }
+    };
+    let out = interruptible(py, &pool, stop, move || {
         let (cells, mut bad) = puzzles.load();
         let n = puzzles.cells();
         let Some(inner) = analysis else {
+            // Reading is the whole work: the start and the end.
+            report(0);
+            report(puzzles.rows);
             return Analysed {
                 cells,
                 grids: Vec::new(),
@@ -314,8 +356,25 @@ pub(crate) fn analyse(
         let guarded = Guarded { inner, stop };
         let mut grids = vec![0u8; cells.len()];
         let mut fields = vec![Vec::new(); puzzles.rows];
-        let outcomes =
-            batch::analyse_rows(puzzles.boxes, &guarded, &cells, &mut grids, &mut fields);
+        let outcomes = if progress.is_none() {
+            batch::analyse_rows(puzzles.boxes, &guarded, &cells, &mut grids, &mut fields)
+        } else {
+            report(0);
+            let part = part_rows(puzzles.rows);
+            let mut all = Vec::with_capacity(puzzles.rows);
+            for from in (0..puzzles.rows).step_by(part) {
+                let to = (from + part).min(puzzles.rows);
+                all.extend(batch::analyse_rows(
+                    puzzles.boxes,
+                    &guarded,
+                    &cells[from * n..to * n],
+                    &mut grids[from * n..to * n],
+                    &mut fields[from..to],
+                ));
+                report(to);
+            }
+            all
+        };
         for (row, o) in outcomes.into_iter().enumerate() {
             if let Verdict::Bad(e) = o.verdict {
                 bad[row].get_or_insert_with(|| e.to_string());
@@ -328,7 +387,12 @@ pub(crate) fn analyse(
             fields,
             bad,
         }
-    })
+    })?;
+    let err = failed.lock().expect("not poisoned").take();
+    match err {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 pub(crate) fn form_of(form: &str) -> PyResult<Form> {
@@ -407,6 +471,7 @@ fn keyed(
     puzzles: &Puzzles,
     by: &str,
     threads: Option<usize>,
+    progress: Progress<'_>,
 ) -> PyResult<(Analysed, bool)> {
     let iso = match by {
         "iso" => true,
@@ -423,23 +488,33 @@ fn keyed(
         blank: None,
     };
     let analysis = iso.then_some(&job as &dyn Analysis);
-    Ok((analyse(py, puzzles, analysis, threads)?, iso))
+    Ok((
+        analyse_reporting(py, puzzles, analysis, threads, progress)?,
+        iso,
+    ))
 }
 
 /// Dedupe: `(kept, bad)`, the indices of the first row of each class
 /// (`int64`, ascending; a bad row is kept, a class of its own) and the bad
 /// rows.
 #[pyfunction]
-#[pyo3(signature = (puzzles, by="iso", threads=None, pre_bad=Vec::new()))]
+#[pyo3(signature = (puzzles, by="iso", threads=None, pre_bad=Vec::new(), progress=None))]
 fn dedupe_rows<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     by: &str,
     threads: Option<usize>,
     pre_bad: Vec<(usize, String)>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bad)> {
     let p = Puzzles::read(puzzles, pre_bad)?;
-    let (done, iso) = keyed(py, &p, by, threads)?;
+    let (done, iso) = keyed(
+        py,
+        &p,
+        by,
+        threads,
+        progress.as_ref().map(|c| (c, 0, p.rows)),
+    )?;
     let n = p.cells();
     let kept = batch::first_of_each((0..p.rows).map(|r| done.key(r, iso, n)));
     let kept: Vec<i64> = kept.into_iter().map(|i| i as i64).collect();
@@ -462,7 +537,8 @@ type Pairs<'py> = (
 /// also has an exact copy (same cells) in train. Both must be the same
 /// grid size.
 #[pyfunction]
-#[pyo3(signature = (train, test, by="iso", threads=None, train_bad=Vec::new(), test_bad=Vec::new()))]
+#[pyo3(signature = (train, test, by="iso", threads=None, train_bad=Vec::new(), test_bad=Vec::new(), progress=None))]
+#[allow(clippy::too_many_arguments)] // the keywords Python passes
 fn overlap_rows<'py>(
     py: Python<'py>,
     train: &Bound<'py, PyAny>,
@@ -471,11 +547,14 @@ fn overlap_rows<'py>(
     threads: Option<usize>,
     train_bad: Vec<(usize, String)>,
     test_bad: Vec<(usize, String)>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Pairs<'py>> {
     let a = Puzzles::read(train, train_bad)?;
     let b = Puzzles::read(test, test_bad)?;
-    let (a_done, iso) = keyed(py, &a, by, threads)?;
-    let (b_done, _) = keyed(py, &b, by, threads)?;
+    let all = a.rows + b.rows;
+    let cb = progress.as_ref();
+    let (a_done, iso) = keyed(py, &a, by, threads, cb.map(|c| (c, 0, all)))?;
+    let (b_done, _) = keyed(py, &b, by, threads, cb.map(|c| (c, a.rows, all)))?;
     let (na, nb) = (a.cells(), b.cells());
     if na != nb && a.rows > 0 && b.rows > 0 {
         return Err(PyValueError::new_err(format!(

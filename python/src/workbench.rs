@@ -18,7 +18,9 @@ use sudoku_bulk::augment;
 use sudoku_bulk::dedupe::{self, Key, KeyJob, Strata};
 use sudoku_bulk::solver::Boxes;
 
-use crate::analysis::{analyse, form_of, Analysed, Bad, Puzzles, Source, UNREAD};
+use crate::analysis::{
+    analyse, analyse_reporting, form_of, Analysed, Bad, Progress, Puzzles, Source, UNREAD,
+};
 use crate::pool;
 
 /// A row's keys as [`KeyJob::keys`] reads them: `(iso, exact)` as asked,
@@ -31,8 +33,9 @@ fn keys_of(
     puzzles: &Puzzles,
     job: &KeyJob,
     threads: Option<usize>,
+    progress: Progress<'_>,
 ) -> PyResult<(Analysed, Vec<RowKeys>)> {
-    let done = analyse(py, puzzles, Some(job), threads)?;
+    let done = analyse_reporting(py, puzzles, Some(job), threads, progress)?;
     let keys = (0..puzzles.rows)
         .map(|r| {
             done.bad[r]
@@ -49,7 +52,7 @@ fn keys_of(
 /// of `form`) or `"exact"`; `stratify`: `None`, `"clues"`, or
 /// `"given"` with `strata` one number a row.
 #[pyfunction]
-#[pyo3(signature = (puzzles, test, val, seed, by="iso", form="pattern", stratify=None, strata=None, threads=None, pre_bad=Vec::new()))]
+#[pyo3(signature = (puzzles, test, val, seed, by="iso", form="pattern", stratify=None, strata=None, threads=None, pre_bad=Vec::new(), progress=None))]
 #[allow(clippy::too_many_arguments)] // the keywords Python passes
 fn split_rows<'py>(
     py: Python<'py>,
@@ -63,6 +66,7 @@ fn split_rows<'py>(
     strata: Option<PyReadonlyArray1<'py, u32>>,
     threads: Option<usize>,
     pre_bad: Vec<(usize, String)>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(Bound<'py, PyArray1<u8>>, Bad)> {
     dedupe::check_fractions(test, val).map_err(PyValueError::new_err)?;
     let iso = by_iso(by)?;
@@ -75,7 +79,13 @@ fn split_rows<'py>(
         .transpose()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let p = Puzzles::read(puzzles, pre_bad)?;
-    let (done, keys) = keys_of(py, &p, &job, threads)?;
+    let (done, keys) = keys_of(
+        py,
+        &p,
+        &job,
+        threads,
+        progress.as_ref().map(|c| (c, 0, p.rows)),
+    )?;
     let keys: Vec<Option<Key>> = keys
         .into_iter()
         .map(|k| k.and_then(|(i, e)| if iso { i } else { e }))
@@ -125,7 +135,7 @@ fn class_rows<'py>(
         exact: !iso,
     };
     let p = Puzzles::read(puzzles, pre_bad)?;
-    let (done, keys) = keys_of(py, &p, &job, threads)?;
+    let (done, keys) = keys_of(py, &p, &job, threads, None)?;
     let mut hex = Vec::with_capacity(p.rows);
     let mut order = Vec::with_capacity(p.rows);
     let mut clues = Vec::with_capacity(p.rows);
@@ -165,7 +175,7 @@ fn by_iso(by: &str) -> PyResult<bool> {
 /// stats --json` writes for it (named `name`), and the bad rows of it and
 /// of `against`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, name, against=None, against_name="against", threads=None, pre_bad=Vec::new(), against_bad=Vec::new(), ratings=None))]
+#[pyo3(signature = (puzzles, name, against=None, against_name="against", threads=None, pre_bad=Vec::new(), against_bad=Vec::new(), ratings=None, progress=None))]
 #[allow(clippy::too_many_arguments)] // the keywords Python passes
 fn stats_rows<'py>(
     py: Python<'py>,
@@ -177,6 +187,7 @@ fn stats_rows<'py>(
     pre_bad: Vec<(usize, String)>,
     against_bad: Vec<(usize, String)>,
     ratings: Option<(String, Vec<String>)>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, Bad, Bad)> {
     // stats compares by the pattern form, as the command does.
     let job = KeyJob {
@@ -189,12 +200,14 @@ fn stats_rows<'py>(
             .collect()
     };
     let p = Puzzles::read(puzzles, pre_bad)?;
-    let (done, keys) = keys_of(py, &p, &job, threads)?;
+    let q = against.map(|a| Puzzles::read(a, against_bad)).transpose()?;
+    let all = p.rows + q.as_ref().map_or(0, |q| q.rows);
+    let cb = progress.as_ref();
+    let (done, keys) = keys_of(py, &p, &job, threads, cb.map(|c| (c, 0, all)))?;
     let keys = both(keys);
-    let other = match against {
-        Some(a) => {
-            let q = Puzzles::read(a, against_bad)?;
-            let (d, k) = keys_of(py, &q, &job, threads)?;
+    let other = match &q {
+        Some(q) => {
+            let (d, k) = keys_of(py, q, &job, threads, cb.map(|c| (c, p.rows, all)))?;
             Some((d.bad_list(), both(k)))
         }
         None => None,

@@ -91,6 +91,43 @@ def test_progress_callback_sees_every_row_and_the_answers_do_not_change(lines):
     assert calls[-2:] == [(0, 5), (5, 5)] and not np.isnan(er).any()
 
 
+def test_progress_of_the_key_calls_counts_every_row_and_changes_nothing(lines):
+    # 10,000 rows: parts of 4,096, so three reports after the first.
+    many = (lines * 250)[:10000]
+    seen = []
+
+    def cb(done, total):
+        seen.append((done, total))
+
+    kept = sb.dedupe(many, progress=cb)
+    assert kept.tolist() == sb.dedupe(many).tolist()
+    assert seen == [(0, 10000), (4096, 10000), (8192, 10000), (10000, 10000)]
+    # Two sets: one count over both, the second's rows after the first's.
+    seen.clear()
+    leak = sb.overlap(many[:6000], many[6000:], progress=cb)
+    assert leak.test.tolist() == sb.overlap(many[:6000], many[6000:]).test.tolist()
+    assert seen[0] == (0, 10000) and seen[-1] == (10000, 10000)
+    assert (6000, 10000) in seen and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+    seen.clear()
+    parts = sb.split(many, 0.2, seed=3, progress=cb)
+    assert [p.tolist() for p in parts] == [p.tolist() for p in sb.split(many, 0.2, seed=3)]
+    assert seen[-1] == (10000, 10000)
+    seen.clear()
+    card = sb.stats(many[:5000], against=many[5000:], progress=cb)
+    assert card == sb.stats(many[:5000], against=many[5000:])
+    assert seen[0] == (0, 10000) and seen[-1] == (10000, 10000)
+    # An exception in the callback stops the call and is raised.
+
+    def boom(done, total):
+        if done > 0:
+            raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        sb.dedupe(many, progress=boom)
+    with pytest.raises(TypeError, match="progress must be"):
+        sb.split(many, progress="yes")
+
+
 def test_progress_true_is_a_tqdm_bar_or_says_how_to_get_one(lines, monkeypatch, capsys):
     try:
         import tqdm  # noqa: F401

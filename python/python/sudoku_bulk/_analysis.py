@@ -220,6 +220,7 @@ def dedupe(
     *,
     threads: Optional[int] = None,
     on_error: str = "mark",
+    progress: Any = None,
 ) -> np.ndarray:
     """The rows to keep so that no two kept puzzles are the same: the index
     of the first row of each class, ascending (an int64 NumPy array; use
@@ -236,13 +237,17 @@ def dedupe(
         on_error: as for :func:`sudoku_bulk.solve`. A bad row (unreadable,
             no form for its size) is never dropped: it is kept, a class of
             its own, and ``"mark"`` warns about it.
+        progress: a callable ``progress(done, total)`` (rows keyed so far)
+            or ``True`` for a tqdm bar, as for :func:`sudoku_bulk.solve`;
+            called about 100 times.
     """
     sb = _sb()
     by = sb._choice("by", by, _BY)
     on_error = sb._choice("on_error", on_error, sb._ON_ERROR)
     threads = sb._threads(threads)
+    report = sb._progress_fn(progress)
     rows, pre_bad, _ = _native_rows(puzzles, "puzzles")
-    kept, bad = _native.dedupe_rows(rows, by, threads, pre_bad=pre_bad)
+    kept, bad = _native.dedupe_rows(rows, by, threads, pre_bad=pre_bad, progress=report)
     sb._settle(puzzles, bad, on_error, "kept, each a class of its own")
     return kept
 
@@ -297,6 +302,7 @@ def overlap(
     *,
     threads: Optional[int] = None,
     on_error: str = "mark",
+    progress: Any = None,
 ) -> Overlap:
     """Leakage between two sets: which ``test`` puzzles also occur in
     ``train`` (as a disguise with ``by="iso"``, or cell for cell with
@@ -309,6 +315,7 @@ def overlap(
         by: ``"iso"`` (default) or ``"exact"``, as for :func:`dedupe`.
         threads: worker threads (default: all cores).
         on_error: as for :func:`sudoku_bulk.solve`; bad rows never match.
+        progress: as for :func:`dedupe`, over the rows of both sets.
 
     Example::
 
@@ -319,10 +326,11 @@ def overlap(
     by = sb._choice("by", by, _BY)
     on_error = sb._choice("on_error", on_error, sb._ON_ERROR)
     threads = sb._threads(threads)
+    report = sb._progress_fn(progress)
     a, a_bad, _ = _native_rows(train, "train")
     b, b_bad, _ = _native_rows(test, "test")
     ti, tr, ex, bad_a, bad_b = _native.overlap_rows(
-        a, b, by, threads, train_bad=a_bad, test_bad=b_bad
+        a, b, by, threads, train_bad=a_bad, test_bad=b_bad, progress=report
     )
     sb._settle(train, bad_a, on_error, "train rows that match nothing")
     sb._settle(test, bad_b, on_error, "test rows that match nothing")

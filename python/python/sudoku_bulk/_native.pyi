@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension (sudoku_bulk._native). Use the functions
 of sudoku_bulk; these take pre-checked arguments."""
 
-from typing import List, Optional, Tuple, Union
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -82,7 +82,11 @@ def canon_rows(
     pre_bad: _Bad = ...,
 ) -> Tuple[Union[_U8, List[Optional[str]]], Optional[List[Optional[str]]], Optional[_I64], _Bad]: ...
 def dedupe_rows(
-    puzzles: _Rows, by: str = "iso", threads: Optional[int] = None, pre_bad: _Bad = ...
+    puzzles: _Rows,
+    by: str = "iso",
+    threads: Optional[int] = None,
+    pre_bad: _Bad = ...,
+    progress: Optional[Callable[[int, int], Any]] = None,
 ) -> Tuple[_I64, _Bad]: ...
 def overlap_rows(
     train: _Rows,
@@ -91,6 +95,7 @@ def overlap_rows(
     threads: Optional[int] = None,
     train_bad: _Bad = ...,
     test_bad: _Bad = ...,
+    progress: Optional[Callable[[int, int], Any]] = None,
 ) -> Tuple[_I64, _I64, npt.NDArray[np.bool_], _Bad, _Bad]: ...
 def rate_rows(
     puzzles: _Rows,
@@ -113,6 +118,7 @@ def split_rows(
     strata: Optional[npt.NDArray[np.uint32]] = None,
     threads: Optional[int] = None,
     pre_bad: _Bad = ...,
+    progress: Optional[Callable[[int, int], Any]] = None,
 ) -> Tuple[_U8, _Bad]: ...
 def stats_rows(
     puzzles: _Rows,
@@ -123,6 +129,7 @@ def stats_rows(
     pre_bad: _Bad = ...,
     against_bad: _Bad = ...,
     ratings: Optional[Tuple[str, List[str]]] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
 ) -> Tuple[str, _Bad, _Bad]: ...
 def augment_rows(
     puzzles: _Rows,

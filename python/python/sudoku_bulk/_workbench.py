@@ -165,6 +165,7 @@ def split(
     column: Optional[str] = None,
     threads: Optional[int] = None,
     on_error: str = "mark",
+    progress: Any = None,
 ) -> Tuple[Any, ...]:
     """A leak-free train/test(/val) split: every isomorph class (``by="iso"``:
     the puzzles that are disguises of each other) or every set of equal
@@ -193,6 +194,7 @@ def split(
         on_error: as for :func:`sudoku_bulk.solve`. A bad row (unreadable;
             past 9x9; 16x16 and larger have no form) has no class and goes
             to train, as the command keeps it there.
+        progress: as for :func:`sudoku_bulk.dedupe` (rows keyed so far).
 
     Returns:
         ``(train, test)``, or ``(train, test, val)`` when ``val > 0``: for
@@ -226,6 +228,7 @@ def split(
         strata=strata,
         threads=threads,
         pre_bad=pre_bad,
+        progress=sb._progress_fn(progress),
     )
     sb._settle(puzzles, bad, on_error, "kept in train, each a class of its own")
     k = 3 if val > 0 else 2
@@ -479,6 +482,7 @@ def stats(
     as_frame: bool = False,
     threads: Optional[int] = None,
     on_error: str = "mark",
+    progress: Any = None,
 ) -> Any:
     """The dataset card of ``sudoku-bulk stats``: records and bad records,
     grid sizes, blank symbols (string puzzles), the clue-count histogram,
@@ -498,6 +502,8 @@ def stats(
             the dict: columns ``clues.17``, ``solutions.1`` ...) instead.
         threads: worker threads (default: all cores).
         on_error: as for :func:`sudoku_bulk.solve`.
+        progress: as for :func:`sudoku_bulk.dedupe`, over the rows of both
+            sets.
 
     Returns:
         A dict as the command's JSON object: ``name``, ``records``,
@@ -535,6 +541,7 @@ def stats(
         pre_bad=pre_bad,
         against_bad=other_bad,
         ratings=ratings,
+        progress=sb._progress_fn(progress),
     )
     sb._settle(puzzles, bad, on_error, "counted as bad, no class")
     if against is not None:
