@@ -27,7 +27,7 @@
 //! is serate's (first discovery in queue order).
 
 use super::grid::{bits, box_of, col_of, row_of, Grid, PEERS, REGION};
-use super::reach::Reach;
+use super::reach::{cycle_closers, Reach};
 use super::{Hint, Technique, Tenths};
 
 /// No parent (the start of a search).
@@ -351,9 +351,7 @@ impl<'a> Search<'a> {
     /// potential whose "off" makes the start "on": without one the search
     /// from "on" finds no cycle.
     fn may_cycle(&self, reach: &Reach, cell: usize, d: usize, y: bool) -> bool {
-        let g = self.g;
         let k = cell * 9 + d;
-        let from = 2 * reach.id[k] as usize + 1;
         let mut closing = [0u128; 9];
         if y && self.y_on[k] != NO {
             closing[self.y_on[k] as usize] |= 1 << cell;
@@ -362,21 +360,11 @@ impl<'a> Search<'a> {
         for &t in &x[..x[3] as usize] {
             closing[d] |= 1 << t;
         }
-        let mut wait = [0u128; 9];
-        for (td, &m) in closing.iter().enumerate() {
-            for tc in bits(m) {
-                wait[td] |= PEERS[tc] & g.digits[td];
-                if y {
-                    for od in bits(g.cells[tc] as u128 & !(1 << td)) {
-                        wait[od] |= 1 << tc;
-                    }
-                }
-            }
-        }
-        wait[d] &= !(1 << cell);
-        wait.iter().enumerate().any(|(wd, &w)| {
-            bits(w).any(|c| reach.reaches(from, 2 * reach.id[c * 9 + wd] as usize + 1))
-        })
+        let from = reach.on(cell, d);
+        cycle_closers(self.g, &closing, cell, d, y)
+            .iter()
+            .enumerate()
+            .any(|(wd, &w)| bits(w).any(|c| reach.reaches(from, reach.on(c, wd))))
     }
 
     /// serate's `doUnaryChaining` from candidate `d` of `cell`. With the

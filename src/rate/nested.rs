@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use super::advanced::{self, java_order, Found, BOX, CELL, COL, ROW};
 use super::chains::{hint_order, length_difficulty, to_tenths};
 use super::grid::{bits, box_of, col_of, row_of, Grid, PEERS, REGION};
-use super::reach::Reach;
+use super::reach::{cycle_closers, Reach};
 use super::{InnerChain, Technique};
 
 /// A link's cause (serate's `Potential.Cause`): none (a start), else the
@@ -119,7 +119,7 @@ impl Static {
         let r = &self.reach;
         let mut acc = [u64::MAX; 23];
         for (c, d) in starts {
-            let comp = r.comp[2 * r.id[c * 9 + d] as usize + 1] as usize;
+            let comp = r.comp[r.on(c, d)] as usize;
             let set = &r.sets[comp * r.words..(comp + 1) * r.words];
             for (a, &w) in acc.iter_mut().zip(set) {
                 *a &= w;
@@ -402,24 +402,13 @@ impl Loops<'_> {
             let mut wait = [0u128; 9];
             let mut left = u32::MAX;
             if x {
-                let g = self.g;
-                for (td, &m) in closing.iter().enumerate() {
-                    for tc in bits(m) {
-                        wait[td] |= PEERS[tc] & g.digits[td];
-                        if y {
-                            for od in bits(g.cells[tc] as u128 & !(1 << td)) {
-                                wait[od] |= 1 << tc;
-                            }
-                        }
-                    }
-                }
-                wait[d] &= !(1 << cell);
+                wait = cycle_closers(self.g, &closing, cell, d, y);
                 let r = &self.reach;
-                let from = 2 * r.id[cell * 9 + d] as usize + 1;
+                let from = r.on(cell, d);
                 left = 0;
                 for (dd, w) in wait.iter_mut().enumerate() {
                     for c in bits(*w) {
-                        if r.reaches(from, 2 * r.id[c * 9 + dd] as usize + 1) {
+                        if r.reaches(from, r.on(c, dd)) {
                             left += 1;
                         } else {
                             *w &= !(1 << c);

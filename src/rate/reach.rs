@@ -120,6 +120,11 @@ impl Reach {
         }
     }
 
+    /// The node of the "on" of candidate `digit` of `cell`.
+    pub fn on(&self, cell: usize, digit: usize) -> usize {
+        2 * self.id[cell * 9 + digit] as usize + 1
+    }
+
     /// Whether node `from` reaches node `to`.
     pub fn reaches(&self, from: usize, to: usize) -> bool {
         let c = self.comp[from] as usize;
@@ -190,4 +195,31 @@ impl Reach {
         }
         (hit_on, hit_off)
     }
+}
+
+/// The "on"s a cycle from the "on" of `(cell, d)` can close through: per
+/// digit, the cells whose "on" makes off one of the `closing` potentials
+/// (per digit, the cells whose "off" makes the start "on"), through an X
+/// link (the digit's other places in the cell's regions) or, with `y`, a
+/// Y link (the cell's other digits); the start itself left out.
+pub(crate) fn cycle_closers(
+    g: &Grid,
+    closing: &[u128; 9],
+    cell: usize,
+    d: usize,
+    y: bool,
+) -> [u128; 9] {
+    let mut wait = [0u128; 9];
+    for (td, &m) in closing.iter().enumerate() {
+        for tc in bits(m) {
+            wait[td] |= PEERS[tc] & g.digits[td];
+            if y {
+                for od in bits(g.cells[tc] as u128 & !(1 << td)) {
+                    wait[od] |= 1 << tc;
+                }
+            }
+        }
+    }
+    wait[d] &= !(1 << cell);
+    wait
 }
